@@ -1,0 +1,1 @@
+"""Settings, paths and the API key."""

@@ -1,0 +1,1 @@
+"""The local SQLite cache: schema, migrations, queries and the action outbox."""

@@ -1,0 +1,1 @@
+"""The Textual cockpit. Reads through `warmline.store`, acts through `warmline.actions`."""
