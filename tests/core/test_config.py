@@ -1,0 +1,65 @@
+from pathlib import Path
+
+import pytest
+
+from warmline.config import DEFAULT_BASE_URL, ConfigError, load_config
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    return path
+
+
+def test_defaults_without_file(tmp_path: Path) -> None:
+    config = load_config(tmp_path / "missing.toml", env={})
+    assert config.base_url == DEFAULT_BASE_URL
+    assert config.api_key is None
+    assert not config.has_api_key
+    assert config.source is None
+
+
+def test_file_then_environment_precedence(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        '[service]\nbase_url = "https://file.example/"\napi_key = "file-key"\n'
+        '[ui]\ntheme = "warmline-light"\n[keys]\n"recommendations.complete" = ["c", "enter"]\n',
+    )
+    from_file = load_config(path, env={})
+    assert from_file.base_url == "https://file.example/"
+    assert from_file.api_key == "file-key"
+    assert from_file.theme == "warmline-light"
+    assert from_file.keymap == {"recommendations.complete": "c,enter"}
+    overridden = load_config(
+        path,
+        env={"WARMLINE_BASE_URL": "http://127.0.0.1:9", "WARMLINE_API_KEY": "env-key",
+             "WARMLINE_DATA_DIR": str(tmp_path / "d")},
+    )
+    assert overridden.base_url == "http://127.0.0.1:9"
+    assert overridden.api_key == "env-key"
+    assert overridden.data_dir == tmp_path / "d"
+    assert overridden.db_path.parent == tmp_path / "d"
+
+
+def test_key_never_in_repr(tmp_path: Path) -> None:
+    config = load_config(tmp_path / "none.toml", env={"WARMLINE_API_KEY": "sk-very-secret"})
+    assert "sk-very-secret" not in repr(config)
+    assert "sk-very-secret" not in str(config)
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("[service\n", "not valid TOML"),
+        ("service = 3\n", "[service] must be a table"),
+        ("[service]\nbase_url = 3\n", "base_url must be a string"),
+        ("[keys]\nx = 3\n", "[keys] x must be a key"),
+        ("[sync]\nconcurrency = 0\n", "concurrency must be a whole number"),
+    ],
+)
+def test_bad_file_is_a_clear_error(tmp_path: Path, text: str, fragment: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as info:
+        load_config(path, env={})
+    assert fragment in str(info.value)
+    assert str(path) in str(info.value)
