@@ -2,3 +2,7 @@
 
 Never imports Textual or Rich (enforced by tests/test_layering.py).
 """
+
+from warmline.api import errors, limits
+
+__all__ = ["errors", "limits"]

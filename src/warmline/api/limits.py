@@ -1,0 +1,258 @@
+"""The spec's input limits, checked before anything is sent or stored.
+
+Both the client (before a request) and `warmline.actions` (before a local write) call these,
+so a rep sees "note must be at most 10000 characters" at once instead of an op that fails
+in the outbox an hour later. Each check returns the value to send (normalised where that is
+harmless, e.g. a currency code upper-cased) and raises `InputError` naming the field and the
+limit. The constants are public so screens can show counters ("4812 / 5000").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from warmline.api.errors import InputError
+
+LOOKUP_QUERY_MIN_CHARS = 3
+LOOKUP_LIMIT_MIN = 1
+LOOKUP_LIMIT_MAX = 100
+DEEP_SEARCH_QUERY_MIN_CHARS = 3
+DEEP_SEARCH_QUERY_MAX_CHARS = 1000
+DEEP_SEARCH_MAX_RESULTS_DEFAULT = 20
+DEEP_SEARCH_MAX_RESULTS_MIN = 1
+DEEP_SEARCH_MAX_RESULTS_MAX = 100
+RESEARCH_RUN_MAX_COMPANIES = 100
+TARGET_SCORE_MIN = 1
+TARGET_SCORE_MAX = 100
+WARMING_SCORE_MIN = 0
+WARMING_SCORE_MAX = 100
+MONITORING_SCORE_MIN = 1
+MONITORING_SCORE_MAX = 10
+MAX_ACTIVITY_CHARS = 5000
+MAX_NOTE_CHARS = 10000
+MAX_COMPANY_NAME_CHARS = 200
+PER_PAGE_MIN = 1
+PER_PAGE_MAX = 200
+LEAD_STATUSES = ("cold", "warm")
+CONTACT_ROLES = ("decision-maker", "champion", "influencer")
+
+_CURRENCY = re.compile(r"^[A-Z]{3}$")
+
+
+def _is_int(value: Any) -> bool:
+    """True for real integers; `True`/`False` are ints to Python but never ids or scores."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_int_range(field: str, value: Any, low: int, high: int) -> int:
+    """An integer within [low, high]."""
+    if not _is_int(value):
+        raise InputError(field, f"{field} must be a whole number between {low} and {high} (got {value!r})")
+    if not low <= value <= high:
+        raise InputError(field, f"{field} must be between {low} and {high} (got {value})")
+    return value
+
+
+def check_id(field: str, value: Any) -> int:
+    """A positive integer identifier."""
+    if not _is_int(value) or value < 1:
+        raise InputError(field, f"{field} must be a positive whole number (got {value!r})")
+    return value
+
+
+def check_text(field: str, text: Any, max_chars: int, min_chars: int = 1) -> str:
+    """Text of min_chars..max_chars characters that is not only whitespace; sent unchanged."""
+    if not isinstance(text, str):
+        raise InputError(field, f"{field} must be text (got {type(text).__name__})")
+    if not text.strip():
+        raise InputError(field, f"{field} must not be empty")
+    if len(text) < min_chars:
+        raise InputError(
+            field, f"{field} must be at least {min_chars} characters (got {len(text)})"
+        )
+    if len(text) > max_chars:
+        raise InputError(field, f"{field} must be at most {max_chars} characters (got {len(text)})")
+    return text
+
+
+def check_id_list(field: str, ids: Any, max_items: int | None = None) -> list[int]:
+    """A non-empty list of positive integer ids, at most max_items long when given."""
+    if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
+        raise InputError(field, f"{field} must be a list of ids")
+    values = list(ids)
+    if not values:
+        raise InputError(field, f"{field} must contain at least 1 id")
+    if max_items is not None and len(values) > max_items:
+        raise InputError(field, f"{field} must contain at most {max_items} ids (got {len(values)})")
+    for value in values:
+        if not _is_int(value) or value < 1:
+            raise InputError(field, f"{field} must contain only positive whole numbers (got {value!r})")
+    return values
+
+
+def check_lookup_query(query: Any) -> str:
+    """A lookup query: at least 3 characters once surrounding spaces are removed."""
+    if not isinstance(query, str):
+        raise InputError("query", f"query must be text (got {type(query).__name__})")
+    stripped = query.strip()
+    if len(stripped) < LOOKUP_QUERY_MIN_CHARS:
+        raise InputError(
+            "query", f"query must be at least {LOOKUP_QUERY_MIN_CHARS} characters (got {len(stripped)})"
+        )
+    return stripped
+
+
+def check_lookup(
+    query: str | None,
+    industries: list[str] | None,
+    countries: list[str] | None,
+    regions: list[str] | None,
+    limit: int | None = None,
+) -> str | None:
+    """A lookup needs a query or at least one filter; returns the query to send (or None)."""
+    cleaned = check_lookup_query(query) if query is not None else None
+    if cleaned is None and not (industries or countries or regions):
+        raise InputError(
+            "query", "lookup needs a query of at least 3 characters or one of industries, countries, regions"
+        )
+    if limit is not None:
+        check_int_range("limit", limit, LOOKUP_LIMIT_MIN, LOOKUP_LIMIT_MAX)
+    return cleaned
+
+
+def check_deep_search(
+    query: Any, max_results: Any = DEEP_SEARCH_MAX_RESULTS_DEFAULT
+) -> tuple[str, int]:
+    """A deep search: query of 3-1000 characters, max_results 1-100 (default 20)."""
+    text = check_text(
+        "query", query, DEEP_SEARCH_QUERY_MAX_CHARS, min_chars=DEEP_SEARCH_QUERY_MIN_CHARS
+    )
+    count = check_int_range(
+        "max_results", max_results, DEEP_SEARCH_MAX_RESULTS_MIN, DEEP_SEARCH_MAX_RESULTS_MAX
+    )
+    return text, count
+
+
+def check_research_run(
+    template_id: str | None, template_name: str | None, company_ids: Any
+) -> list[int]:
+    """A research run: template_id or template_name, and 1-100 company ids."""
+    has_id = isinstance(template_id, str) and bool(template_id.strip())
+    has_name = isinstance(template_name, str) and bool(template_name.strip())
+    if not (has_id or has_name):
+        raise InputError("template_id", "a research run needs template_id or template_name")
+    return check_id_list("company_ids", company_ids, RESEARCH_RUN_MAX_COMPANIES)
+
+
+def check_target_score(value: Any) -> int:
+    """A target warming score: whole number 1-100."""
+    return check_int_range("target_score", value, TARGET_SCORE_MIN, TARGET_SCORE_MAX)
+
+
+def check_activity_description(text: Any) -> str:
+    """An activity description: 1-5000 characters, not only whitespace."""
+    return check_text("description", text, MAX_ACTIVITY_CHARS)
+
+
+def check_note_content(text: Any) -> str:
+    """A note: 1-10000 characters, not only whitespace."""
+    return check_text("content", text, MAX_NOTE_CHARS)
+
+
+def check_contact_ids(ids: Any) -> list[int]:
+    """Contacts to add from a search: a non-empty list of ids."""
+    return check_id_list("contact_ids", ids)
+
+
+def check_lead_status(status: Any) -> str:
+    """A lead status: `cold` or `warm`."""
+    if status not in LEAD_STATUSES:
+        raise InputError("lead_status", f"lead_status must be one of cold, warm (got {status!r})")
+    return status
+
+
+def check_contact_roles(roles: Any) -> list[str]:
+    """Contact search roles: each one of decision-maker, champion, influencer."""
+    if isinstance(roles, str) or not isinstance(roles, Iterable):
+        raise InputError("roles", "roles must be a list")
+    values = list(roles)
+    for role in values:
+        if role not in CONTACT_ROLES:
+            raise InputError("roles", f"roles must be among {', '.join(CONTACT_ROLES)} (got {role!r})")
+    return values
+
+
+def check_currency(code: Any) -> str:
+    """An ISO 4217 currency code: three letters, returned upper-case."""
+    if not isinstance(code, str) or not _CURRENCY.match(code.strip().upper()):
+        raise InputError("deal_currency", f"deal_currency must be a 3-letter ISO 4217 code (got {code!r})")
+    return code.strip().upper()
+
+
+def check_deal_value(value: Any) -> float | int:
+    """A deal value: a finite number, zero or more."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InputError("deal_value", f"deal_value must be a number (got {value!r})")
+    if value < 0:
+        raise InputError("deal_value", f"deal_value must be 0 or more (got {value})")
+    return value
+
+
+def check_deal(
+    deal_value: Any = None,
+    deal_currency: Any = None,
+    won: bool | None = None,
+    lost: bool | None = None,
+    closed_reason: str | None = None,
+) -> dict[str, Any]:
+    """A deal update: only the given fields; won and lost cannot both be set. Returns the body."""
+    body: dict[str, Any] = {}
+    if deal_value is not None:
+        body["deal_value"] = check_deal_value(deal_value)
+    if deal_currency is not None:
+        body["deal_currency"] = check_currency(deal_currency)
+    for name, flag in (("won", won), ("lost", lost)):
+        if flag is not None:
+            if not isinstance(flag, bool):
+                raise InputError(name, f"{name} must be true or false (got {flag!r})")
+            body[name] = flag
+    if won and lost:
+        raise InputError("won", "a deal cannot be marked both won and lost")
+    if closed_reason is not None:
+        if not isinstance(closed_reason, str):
+            raise InputError("closed_reason", "closed_reason must be text")
+        body["closed_reason"] = closed_reason
+    if not body:
+        raise InputError(
+            "deal", "a deal update needs at least one of deal_value, deal_currency, won, lost, closed_reason"
+        )
+    return body
+
+
+def check_company_name(name: Any) -> str:
+    """A company name: 1-200 characters."""
+    return check_text("name", name, MAX_COMPANY_NAME_CHARS)
+
+
+def check_contact_name(first_name: Any, last_name: Any) -> None:
+    """A new contact needs a first or a last name."""
+    for field, value in (("first_name", first_name), ("last_name", last_name)):
+        if value is not None and not isinstance(value, str):
+            raise InputError(field, f"{field} must be text")
+    if not ((first_name or "").strip() or (last_name or "").strip()):
+        raise InputError("first_name", "a contact needs a first_name or a last_name")
+
+
+def check_competitor_name(name: Any) -> str:
+    """A competitor name: required, 1-200 characters."""
+    return check_text("name", name, MAX_COMPANY_NAME_CHARS)
+
+
+def check_page(page: Any, per_page: Any) -> tuple[int, int]:
+    """Pagination: page 1 or more, per_page 1-200."""
+    if not _is_int(page) or page < 1:
+        raise InputError("page", f"page must be 1 or more (got {page!r})")
+    return page, check_int_range("per_page", per_page, PER_PAGE_MIN, PER_PAGE_MAX)
