@@ -1,0 +1,1 @@
+"""The outreach pipeline of the sandbox: leads, signal scans, recommendations, activity log."""
