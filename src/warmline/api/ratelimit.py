@@ -1,0 +1,107 @@
+"""A rate limiter fed by the service's `X-RateLimit-*` and `Retry-After` headers.
+
+One limiter is shared by everything that talks to the service (outbox flush, job polling,
+refresh), so that a 429 seen by one caller holds back all of them, and the UI can show
+"rate-limited until 10:42:05" from `state()`. The clock and the sleep are injectable so
+tests run without waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+
+from warmline.api.errors import parse_retry_after
+
+
+@dataclass(frozen=True)
+class RateLimitState:
+    """What the limiter knows; times are Unix epoch seconds, None when unknown."""
+
+    limit: int | None
+    remaining: int | None
+    reset_at: float | None
+    blocked_until: float | None
+
+
+def _int_header(headers: Mapping[str, str], name: str) -> int | None:
+    value = headers.get(name)
+    if value is None:
+        return None
+    try:
+        return int(float(value.strip()))
+    except ValueError:
+        return None
+
+
+class RateLimiter:
+    """Holds requests back while the window is used up or a `Retry-After` is running."""
+
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    ) -> None:
+        self._clock = clock
+        self._sleep = sleep
+        self.limit: int | None = None
+        self.remaining: int | None = None
+        self.reset_at: float | None = None
+        self.blocked_until: float | None = None
+
+    def state(self) -> RateLimitState:
+        """A snapshot for display."""
+        return RateLimitState(self.limit, self.remaining, self.reset_at, self.blocked_until)
+
+    def update(self, headers: Mapping[str, str], status: int | None = None) -> None:
+        """Read the headers of one response (any status)."""
+        lowered = {key.lower(): value for key, value in headers.items()}
+        limit = _int_header(lowered, "x-ratelimit-limit")
+        remaining = _int_header(lowered, "x-ratelimit-remaining")
+        reset = _int_header(lowered, "x-ratelimit-reset")
+        if limit is not None:
+            self.limit = limit
+        if remaining is not None:
+            self.remaining = remaining
+        if reset is not None:
+            self.reset_at = float(reset)
+        now = self._clock()
+        wait = parse_retry_after(lowered.get("retry-after"), now)
+        if wait is None and status == 429:
+            # A 429 without Retry-After: hold until the window resets, if we know when.
+            wait = max(0.0, self.reset_at - now) if self.reset_at is not None else None
+        if wait is not None:
+            self.block_for(wait)
+
+    def block_for(self, seconds: float) -> None:
+        """Hold every request for `seconds` from now (never shortens an existing hold)."""
+        until = self._clock() + max(0.0, seconds)
+        if self.blocked_until is None or until > self.blocked_until:
+            self.blocked_until = until
+
+    def delay(self) -> float:
+        """Seconds to wait before the next request may go; 0 when it may go now."""
+        now = self._clock()
+        wait = 0.0
+        if self.blocked_until is not None:
+            wait = max(wait, self.blocked_until - now)
+        if self.remaining is not None and self.remaining <= 0 and self.reset_at is not None:
+            wait = max(wait, self.reset_at - now)
+        return wait
+
+    async def wait(self) -> None:
+        """Wait until a request may go, then count it against the window.
+
+        Counting locally keeps concurrent callers from overshooting the window before the
+        next response's headers correct the count.
+        """
+        while (pause := self.delay()) > 0:
+            await self._sleep(pause)
+        now = self._clock()
+        if self.reset_at is not None and now >= self.reset_at and self.remaining is not None:
+            # The window we knew about is over; the next response tells the new count.
+            self.remaining = None
+        if self.remaining is not None:
+            self.remaining -= 1
