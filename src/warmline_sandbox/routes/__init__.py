@@ -1,0 +1,1 @@
+"""HTTP routes of the platform and prospecting operations, one module per family."""

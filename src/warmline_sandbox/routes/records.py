@@ -1,0 +1,24 @@
+"""Request bodies shared by the company and contact routes."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Tag = Annotated[str, Field(min_length=1, max_length=100)]
+ShortText = Annotated[str, Field(max_length=200)]
+LongText = Annotated[str, Field(max_length=10_000)]
+
+
+class RecordBody(BaseModel):
+    """Fields common to company and contact bodies; unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tags: Annotated[list[Tag], Field(max_length=100)] | None = None
+    custom_fields: dict[Annotated[str, Field(min_length=1, max_length=100)], Any] | None = None
+
+    def changes(self) -> dict[str, Any]:
+        """Only the fields the caller actually sent."""
+        return self.model_dump(exclude_unset=True)

@@ -1,0 +1,65 @@
+"""Shared fixtures of the sandbox tests: a small seeded server, in-process, on a manual clock."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from warmline_sandbox.app import create_app
+from warmline_sandbox.clock import ManualClock
+from warmline_sandbox.settings import SandboxSettings
+
+TEST_KEY = "test-key"
+BASE_URL = "http://sandbox"
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> SandboxSettings:
+    return SandboxSettings(
+        db_path=tmp_path / "sandbox.sqlite3",
+        api_keys=[TEST_KEY],
+        seed=7,
+        companies=2000,
+        leads=20,
+        job_seconds=10.0,
+    )
+
+
+@pytest.fixture
+def app(settings: SandboxSettings, clock: ManualClock) -> Iterator[FastAPI]:
+    app = create_app(settings, clock=clock)
+    yield app
+    app.state.db.close()
+
+
+def make_client(app: FastAPI, key: str | None = TEST_KEY) -> httpx.AsyncClient:
+    """An in-process client of `app`, authenticated with `key` (none if None)."""
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE_URL, headers=headers)
+
+
+@pytest.fixture
+def client_factory() -> Callable[..., httpx.AsyncClient]:
+    """`client_factory(app, key=...)`: for tests that need a second app or another key."""
+    return make_client
+
+
+@pytest.fixture
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    async with make_client(app) as client:
+        yield client
+
+
+@pytest.fixture
+async def anon_client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    async with make_client(app, key=None) as client:
+        yield client
