@@ -150,6 +150,17 @@ class ServerError(ApiError):
         return self.status is not None and not self.retryable
 
 
+class BadResponseError(ApiError):
+    """The service answered with success but the body could not be read.
+
+    Ambiguous: the operation was probably applied, but we cannot tell what came of it.
+    """
+
+    @property
+    def is_ambiguous(self) -> bool:
+        return True
+
+
 class TransportError(ApiError):
     """No HTTP answer arrived; see the two subclasses for whether the request was sent."""
 

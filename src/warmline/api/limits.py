@@ -256,3 +256,66 @@ def check_page(page: Any, per_page: Any) -> tuple[int, int]:
     if not _is_int(page) or page < 1:
         raise InputError("page", f"page must be 1 or more (got {page!r})")
     return page, check_int_range("per_page", per_page, PER_PAGE_MIN, PER_PAGE_MAX)
+
+
+COMPANY_FIELDS = frozenset(
+    {"name", "domain", "industry", "country", "region", "size", "description", "tags", "custom_fields"}
+)
+CONTACT_FIELDS = frozenset(
+    {
+        "company_id",
+        "first_name",
+        "last_name",
+        "email",
+        "title",
+        "role",
+        "social_url",
+        "phone",
+        "tags",
+        "custom_fields",
+    }
+)
+
+
+def _check_record_keys(kind: str, fields: Any, allowed: frozenset[str]) -> dict[str, Any]:
+    """A mapping of known record fields; custom ones belong under `custom_fields`."""
+    if not isinstance(fields, dict):
+        raise InputError(kind, f"{kind} fields must be a mapping of field names to values")
+    unknown = sorted(set(fields) - allowed)
+    if unknown:
+        raise InputError(
+            unknown[0],
+            f"unknown {kind} field {unknown[0]!r}; known fields are {', '.join(sorted(allowed))} "
+            "(put your own fields under custom_fields)",
+        )
+    if "tags" in fields and (
+        not isinstance(fields["tags"], list) or not all(isinstance(t, str) for t in fields["tags"])
+    ):
+        raise InputError("tags", "tags must be a list of text")
+    if "custom_fields" in fields and not isinstance(fields["custom_fields"], dict):
+        raise InputError("custom_fields", "custom_fields must be a mapping")
+    return dict(fields)
+
+
+def check_company_fields(fields: Any, *, creating: bool) -> dict[str, Any]:
+    """A company body: known fields only; a name (1-200 characters) required on create."""
+    body = _check_record_keys("company", fields, COMPANY_FIELDS)
+    if creating or "name" in body:
+        check_company_name(body.get("name"))
+    if not creating and not body:
+        raise InputError("company", "a company update needs at least one field")
+    return body
+
+
+def check_contact_fields(fields: Any, *, creating: bool) -> dict[str, Any]:
+    """A contact body: known fields only; a first or last name required on create."""
+    body = _check_record_keys("contact", fields, CONTACT_FIELDS)
+    if creating:
+        check_contact_name(body.get("first_name"), body.get("last_name"))
+    elif not body:
+        raise InputError("contact", "a contact update needs at least one field")
+    if body.get("role") is not None and body["role"] not in CONTACT_ROLES:
+        raise InputError("role", f"role must be one of {', '.join(CONTACT_ROLES)} (got {body['role']!r})")
+    if body.get("company_id") is not None:
+        check_id("company_id", body["company_id"])
+    return body

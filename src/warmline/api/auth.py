@@ -1,0 +1,91 @@
+"""The API key, kept out of every repr, and the rule about where it may be sent.
+
+The key lives in a `Secret` whose repr is masked, and reaches the wire only inside
+`BearerAuth.auth_flow`, which sets the header on the outgoing request. httpx masks the
+`Authorization` header in its own reprs, so neither our objects nor a traceback with
+locals print the key.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Generator
+
+import httpx
+
+MASK = "********"
+
+
+class Secret:
+    """A string that never shows itself in repr, str or format."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        """The real value; call only where it goes onto the wire."""
+        return self._value
+
+    def __repr__(self) -> str:
+        return f"Secret({MASK!r})"
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return repr(self)
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+
+class BearerAuth(httpx.Auth):
+    """Adds `Authorization: Bearer <key>` to each request when a key is configured."""
+
+    def __init__(self, secret: Secret | None) -> None:
+        self._secret = secret
+
+    def __repr__(self) -> str:
+        return f"BearerAuth({self._secret!r})"
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        if self._secret:
+            request.headers["Authorization"] = f"Bearer {self._secret.reveal()}"
+        yield request
+
+
+def is_loopback(host: str) -> bool:
+    """True for localhost, 127.0.0.0/8 and ::1."""
+    if host.lower() in {"localhost", "localhost."} or host.lower().endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_base_url(base_url: str) -> httpx.URL:
+    """The service's base URL, refused unless HTTPS or a loopback host (the key would leak).
+
+    A trailing `/v1` is removed because every operation path already starts with it.
+    """
+    url = httpx.URL(base_url)
+    if url.scheme not in {"http", "https"} or not url.host:
+        raise ValueError(f"The service base URL must look like https://host/ (got {base_url!r})")
+    if url.scheme == "http" and not is_loopback(url.host):
+        raise ValueError(
+            f"Refusing plain http:// for {url.host}: the API key would travel unencrypted. "
+            "Use https://, or http:// only for a loopback host such as 127.0.0.1."
+        )
+    path = url.path.rstrip("/")
+    if path.endswith("/v1"):
+        path = path[: -len("/v1")]
+    return url.copy_with(path=path + "/", query=None, fragment=None)
+
+
+def display_url(url: httpx.URL) -> str:
+    """scheme://host[:port] for messages: never any user-info or query string."""
+    port = f":{url.port}" if url.port else ""
+    host = f"[{url.host}]" if ":" in url.host else url.host
+    return f"{url.scheme}://{host}{port}"

@@ -1,0 +1,746 @@
+"""`ServiceClient`: one async method for every operation of the Sales Intelligence Service.
+
+Each method checks the spec's limits before sending (raising `InputError`), waits on the
+shared `RateLimiter`, sends the request with the API key and, for mutations, the caller's
+`Idempotency-Key`, and returns a pydantic model. Every failure is an `ApiError` subclass
+(see errors.py); transport failures are split into "surely not applied" (`OfflineError`)
+and "may have been applied" (`AmbiguousError`) because the sync engine treats them
+differently.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+import httpx
+from pydantic import BaseModel
+
+from warmline import __version__
+from warmline.api import limits, models
+from warmline.api.auth import BearerAuth, Secret, check_base_url, display_url
+from warmline.api.errors import (
+    AmbiguousError,
+    ApiError,
+    AuthError,
+    BadResponseError,
+    InputError,
+    NotFoundError,
+    OfflineError,
+    error_from_response,
+)
+from warmline.api.paths import (
+    Family,
+    FamilyMemory,
+    run_start_path,
+    run_status_path,
+    template_list_path,
+    template_path,
+)
+from warmline.api.payload import parse, parse_list, parse_page, unwrap_list, unwrap_object
+from warmline.api.ratelimit import RateLimiter
+
+log = logging.getLogger("warmline.api")
+
+M = TypeVar("M", bound=BaseModel)
+
+RESEARCH = "research"
+
+# httpx failures that happen before the request leaves this machine: surely not applied.
+_NOT_SENT: dict[type[httpx.TransportError], str] = {
+    httpx.ConnectTimeout: "timed out while connecting",
+    httpx.PoolTimeout: "no free connection before the timeout",
+    httpx.ConnectError: "could not connect",
+    httpx.ProxyError: "the proxy refused the connection",
+    httpx.UnsupportedProtocol: "unsupported protocol",
+    httpx.LocalProtocolError: "the request could not be sent",
+}
+# Failures after the request (or part of it) was sent: may or may not have been applied.
+_SENT: dict[type[httpx.TransportError], str] = {
+    httpx.ReadTimeout: "no answer before the timeout",
+    httpx.WriteTimeout: "timed out while sending",
+    httpx.RemoteProtocolError: "the connection closed without a complete answer",
+    httpx.ReadError: "the connection broke while reading the answer",
+    httpx.WriteError: "the connection broke while sending",
+}
+
+
+def _reason(table: Mapping[type[httpx.TransportError], str], exc: Exception) -> str | None:
+    for cls, text in table.items():
+        if isinstance(exc, cls):
+            if cls is httpx.ConnectError:
+                detail = str(exc).lower()
+                if "refused" in detail:
+                    return "connection refused"
+                if "name" in detail and ("resolution" in detail or "known" in detail):
+                    return "host name not found"
+            return text
+    return None
+
+
+def _drop_none(values: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in values.items() if value is not None}
+
+
+class ServiceClient:
+    """Async client of the service; use as `async with ServiceClient(...) as client:`.
+
+    `transport` lets tests and the demo plug in an in-process app
+    (`httpx.ASGITransport(app=...)`); `limiter` may be shared by several clients;
+    `prefer_family` is the research path family tried first until one is known to work.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | Secret | None = None,
+        *,
+        timeout: float | httpx.Timeout = 10.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+        limiter: RateLimiter | None = None,
+        prefer_family: Family = "detailed",
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._base_url = check_base_url(base_url)
+        if isinstance(api_key, str):
+            api_key = Secret(api_key) if api_key else None
+        self._key: Secret | None = api_key
+        self._clock = clock
+        self.limiter = limiter if limiter is not None else RateLimiter(clock=clock)
+        self.families = FamilyMemory(prefer_family)
+        self._http = httpx.AsyncClient(
+            base_url=self._base_url,
+            auth=BearerAuth(self._key),
+            timeout=timeout,
+            transport=transport,
+            headers={"User-Agent": f"warmline/{__version__}", "Accept": "application/json"},
+            follow_redirects=False,
+        )
+
+    def __repr__(self) -> str:
+        key = "set" if self._key else "none"
+        return f"ServiceClient(base_url={display_url(self._base_url)!r}, api_key=<{key}>)"
+
+    @property
+    def base_url(self) -> str:
+        return str(self._base_url)
+
+    async def __aenter__(self) -> ServiceClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    # ------------------------------------------------------------------ the one request path
+
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: Any = None,
+        params: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+        needs_key: bool = True,
+    ) -> Any:
+        """Send one request and return its decoded JSON body, or raise an `ApiError`."""
+        if needs_key and not self._key:
+            raise AuthError(
+                "No API key is configured: set WARMLINE_API_KEY or api_key in the config file"
+            )
+        await self.limiter.wait()
+        headers = {"Idempotency-Key": idempotency_key} if idempotency_key is not None else {}
+        try:
+            response = await self._http.request(
+                method,
+                path,
+                json=body,
+                params=_drop_none(params or {}),
+                headers=headers,
+            )
+        except httpx.TransportError as exc:
+            # `from None`: the httpx exception carries the request; keep it out of tracebacks.
+            raise self._transport_error(exc, method, path) from None
+        self.limiter.update(response.headers, response.status_code)
+        log.debug("%s %s -> %s", method, path, response.status_code)
+        if not response.is_success:
+            raise error_from_response(
+                response.status_code, response.headers, self._redact(response.text), now=self._clock()
+            )
+        if not response.content.strip():
+            return {}
+        try:
+            return json.loads(response.content)
+        except ValueError:
+            raise BadResponseError(
+                f"The service's answer to {method} {path} was not JSON", status=response.status_code
+            ) from None
+
+    def _transport_error(self, exc: Exception, method: str, path: str) -> ApiError:
+        reason = _reason(_NOT_SENT, exc)
+        if reason is not None:
+            return OfflineError(f"Could not reach the service at {display_url(self._base_url)}: {reason}")
+        reason = _reason(_SENT, exc) or "the connection failed"
+        return AmbiguousError(
+            f"{method} {path} was sent to {display_url(self._base_url)} but no answer came back "
+            f"({reason}); it may or may not have been applied"
+        )
+
+    def _redact(self, text: str) -> str:
+        """Remove the key from text the server sent back, in case it echoes headers."""
+        if self._key and self._key.reveal() in text:
+            return text.replace(self._key.reveal(), "********")
+        return text
+
+    async def _get_object(self, path: str, model: type[M], marker: str, key: str | None = None) -> M:
+        what = f"GET {path}"
+        body = await self._request("GET", path)
+        return parse(model, unwrap_object(body, what, key=key, marker=marker), what)
+
+    async def _send_object(
+        self,
+        method: str,
+        path: str,
+        model: type[M],
+        marker: str,
+        *,
+        body: Any = None,
+        key: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> M:
+        what = f"{method} {path}"
+        answer = await self._request(method, path, body=body, idempotency_key=idempotency_key)
+        return parse(model, unwrap_object(answer, what, key=key, marker=marker), what)
+
+    async def _get_list(self, path: str, model: type[M], *keys: str) -> list[M]:
+        what = f"GET {path}"
+        return parse_list(model, unwrap_list(await self._request("GET", path), what, *keys), what)
+
+    async def _get_page(
+        self, path: str, model: type[M], page: int, per_page: int, filters: Mapping[str, Any], key: str
+    ) -> models.Page[M]:
+        limits.check_page(page, per_page)
+        body = await self._request("GET", path, params={"page": page, "per_page": per_page, **filters})
+        return parse_page(model, body, f"GET {path}", page, per_page, key)
+
+    async def _get_tags(self, path: str) -> list[str]:
+        items = unwrap_list(await self._request("GET", path), f"GET {path}", "tags")
+        return [str(tag) for tag in items]
+
+    # ------------------------------------------------------------------ health
+
+    async def health(self) -> models.Health:
+        """Check the service; validates the key when one is configured (401 if invalid)."""
+        body = await self._request("GET", "/v1/health", needs_key=False)
+        return parse(models.Health, unwrap_object(body, "GET /v1/health", marker="status"), "health")
+
+    # ------------------------------------------------------------------ companies
+
+    async def list_companies(
+        self,
+        page: int = 1,
+        per_page: int = 50,
+        *,
+        search: str | None = None,
+        industry: str | None = None,
+        country: str | None = None,
+        tag: str | None = None,
+    ) -> models.Page[models.Company]:
+        filters = {"search": search, "industry": industry, "country": country, "tag": tag}
+        return await self._get_page("/v1/companies", models.Company, page, per_page, filters, "companies")
+
+    async def get_company(self, company_id: int) -> models.Company:
+        limits.check_id("company_id", company_id)
+        return await self._get_object(f"/v1/companies/{company_id}", models.Company, "id", "company")
+
+    async def company_fields(self) -> list[models.CustomField]:
+        return await self._get_list("/v1/companies/fields", models.CustomField, "fields")
+
+    async def company_tags(self, company_id: int) -> list[str]:
+        limits.check_id("company_id", company_id)
+        return await self._get_tags(f"/v1/companies/{company_id}/tags")
+
+    async def create_company(
+        self, fields: Mapping[str, Any], *, idempotency_key: str | None = None
+    ) -> models.Company:
+        """Create a company from record fields (`name` required; see limits.COMPANY_FIELDS)."""
+        body = limits.check_company_fields(dict(fields), creating=True)
+        return await self._send_object(
+            "POST", "/v1/companies", models.Company, "id", body=body, key="company",
+            idempotency_key=idempotency_key,
+        )
+
+    async def update_company(
+        self, company_id: int, fields: Mapping[str, Any], *, idempotency_key: str | None = None
+    ) -> models.Company:
+        """Change only the given fields of a company."""
+        limits.check_id("company_id", company_id)
+        body = limits.check_company_fields(dict(fields), creating=False)
+        return await self._send_object(
+            "PUT", f"/v1/companies/{company_id}", models.Company, "id", body=body, key="company",
+            idempotency_key=idempotency_key,
+        )
+
+    async def delete_company(
+        self, company_id: int, *, idempotency_key: str | None = None
+    ) -> models.Deleted:
+        limits.check_id("company_id", company_id)
+        return await self._send_object(
+            "DELETE", f"/v1/companies/{company_id}", models.Deleted, "deleted",
+            idempotency_key=idempotency_key,
+        )
+
+    # ------------------------------------------------------------------ contacts
+
+    async def list_contacts(
+        self,
+        page: int = 1,
+        per_page: int = 50,
+        *,
+        search: str | None = None,
+        company_id: int | None = None,
+        tag: str | None = None,
+    ) -> models.Page[models.Contact]:
+        filters = {"search": search, "company_id": company_id, "tag": tag}
+        return await self._get_page("/v1/contacts", models.Contact, page, per_page, filters, "contacts")
+
+    async def get_contact(self, contact_id: int) -> models.Contact:
+        limits.check_id("contact_id", contact_id)
+        return await self._get_object(f"/v1/contacts/{contact_id}", models.Contact, "id", "contact")
+
+    async def contact_fields(self) -> list[models.CustomField]:
+        return await self._get_list("/v1/contacts/fields", models.CustomField, "fields")
+
+    async def contact_tags(self, contact_id: int) -> list[str]:
+        limits.check_id("contact_id", contact_id)
+        return await self._get_tags(f"/v1/contacts/{contact_id}/tags")
+
+    async def create_contact(
+        self, fields: Mapping[str, Any], *, idempotency_key: str | None = None
+    ) -> models.Contact:
+        """Create a contact (`first_name` or `last_name` required; see limits.CONTACT_FIELDS)."""
+        body = limits.check_contact_fields(dict(fields), creating=True)
+        return await self._send_object(
+            "POST", "/v1/contacts", models.Contact, "id", body=body, key="contact",
+            idempotency_key=idempotency_key,
+        )
+
+    async def update_contact(
+        self, contact_id: int, fields: Mapping[str, Any], *, idempotency_key: str | None = None
+    ) -> models.Contact:
+        limits.check_id("contact_id", contact_id)
+        body = limits.check_contact_fields(dict(fields), creating=False)
+        return await self._send_object(
+            "PUT", f"/v1/contacts/{contact_id}", models.Contact, "id", body=body, key="contact",
+            idempotency_key=idempotency_key,
+        )
+
+    async def delete_contact(
+        self, contact_id: int, *, idempotency_key: str | None = None
+    ) -> models.Deleted:
+        limits.check_id("contact_id", contact_id)
+        return await self._send_object(
+            "DELETE", f"/v1/contacts/{contact_id}", models.Deleted, "deleted",
+            idempotency_key=idempotency_key,
+        )
+
+    # ------------------------------------------------------------------ prospecting
+
+    async def lookup_companies(
+        self,
+        query: str | None = None,
+        *,
+        broaden_search: bool | None = None,
+        industries: list[str] | None = None,
+        countries: list[str] | None = None,
+        regions: list[str] | None = None,
+        save: bool | None = None,
+        limit: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> models.LookupResponse:
+        """Instant lookup; consumes 1 instant lookup from the plan."""
+        cleaned = limits.check_lookup(query, industries, countries, regions, limit)
+        body = _drop_none(
+            {
+                "query": cleaned,
+                "broaden_search": broaden_search,
+                "industries": industries or None,
+                "countries": countries or None,
+                "regions": regions or None,
+                "save": save,
+                "limit": limit,
+            }
+        )
+        return await self._send_object(
+            "POST", "/v1/companies/lookup", models.LookupResponse, "companies", body=body,
+            idempotency_key=idempotency_key,
+        )
+
+    async def start_deep_search(
+        self,
+        query: str,
+        max_results: int = limits.DEEP_SEARCH_MAX_RESULTS_DEFAULT,
+        *,
+        idempotency_key: str | None = None,
+    ) -> models.DeepSearchJob:
+        """Start a company deep search; consumes 1 deep search."""
+        text, count = limits.check_deep_search(query, max_results)
+        return await self._send_object(
+            "POST", "/v1/companies/deep-search", models.DeepSearchJob, "job_id",
+            body={"query": text, "max_results": count}, idempotency_key=idempotency_key,
+        )
+
+    async def get_deep_search(self, job_id: int) -> models.DeepSearchJob:
+        limits.check_id("job_id", job_id)
+        return await self._get_object(
+            f"/v1/companies/deep-search/{job_id}", models.DeepSearchJob, "job_id"
+        )
+
+    async def start_company_research(
+        self, company_id: int, focus: str | None = None, *, idempotency_key: str | None = None
+    ) -> models.CompanyResearch:
+        """Start deep research of one company (overview path); consumes 1 deep search."""
+        limits.check_id("company_id", company_id)
+        return await self._send_object(
+            "POST", f"/v1/companies/{company_id}/deep-search", models.CompanyResearch, "search_id",
+            body=_drop_none({"focus": focus}), idempotency_key=idempotency_key,
+        )
+
+    async def get_company_research(self, company_id: int, search_id: int) -> models.CompanyResearch:
+        limits.check_id("company_id", company_id)
+        limits.check_id("search_id", search_id)
+        return await self._get_object(
+            f"/v1/companies/{company_id}/deep-search/{search_id}", models.CompanyResearch, "search_id"
+        )
+
+    async def start_contact_search(
+        self,
+        company_id: int,
+        roles: list[str] | None = None,
+        *,
+        idempotency_key: str | None = None,
+    ) -> models.ContactSearchJob:
+        """Start a contact search for a company; consumes 1 deep search."""
+        limits.check_id("company_id", company_id)
+        body: dict[str, Any] = {"company_id": company_id}
+        if roles:
+            body["roles"] = limits.check_contact_roles(roles)
+        return await self._send_object(
+            "POST", "/v1/contacts/search", models.ContactSearchJob, "job_id", body=body,
+            idempotency_key=idempotency_key,
+        )
+
+    async def get_contact_search(self, job_id: int) -> models.ContactSearchJob:
+        limits.check_id("job_id", job_id)
+        return await self._get_object(f"/v1/contacts/search/{job_id}", models.ContactSearchJob, "job_id")
+
+    async def add_contacts(
+        self, job_id: int, contact_ids: list[int], *, idempotency_key: str | None = None
+    ) -> models.AddContactsResult:
+        """Add found contacts to the permanent list; the job must be completed."""
+        limits.check_id("job_id", job_id)
+        ids = limits.check_contact_ids(contact_ids)
+        return await self._send_object(
+            "POST", f"/v1/contacts/search/{job_id}/add", models.AddContactsResult, "added",
+            body={"contact_ids": ids}, idempotency_key=idempotency_key,
+        )
+
+    # ------------------------------------------------------------------ research (two families)
+
+    async def list_research_templates(self) -> list[models.ResearchTemplate]:
+        async def attempt(family: Family) -> list[models.ResearchTemplate]:
+            return await self._get_list(template_list_path(family), models.ResearchTemplate, "templates")
+
+        return await self.families.run(RESEARCH, attempt)
+
+    async def get_research_template(self, template_id: str) -> models.ResearchTemplate:
+        template_id = self._check_template_id(template_id)
+
+        async def attempt(family: Family) -> models.ResearchTemplate:
+            return await self._get_object(
+                template_path(family, template_id), models.ResearchTemplate, "id", "template"
+            )
+
+        return await self.families.run(RESEARCH, attempt)
+
+    async def start_research_run(
+        self,
+        company_ids: list[int],
+        *,
+        template_id: str | None = None,
+        template_name: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> models.ResearchRun:
+        """Run a template over 1-100 companies; 1 company enrichment per company.
+
+        The overview family puts the template id in the path, so a run by name there first
+        looks the template up (case-insensitively, as the service matches names).
+        """
+        ids = limits.check_research_run(template_id, template_name, company_ids)
+
+        async def attempt(family: Family) -> models.ResearchRun:
+            if family == "detailed":
+                body = _drop_none(
+                    {"template_id": template_id, "template_name": template_name, "company_ids": ids}
+                )
+                path = run_start_path(family, template_id)
+            else:
+                chosen = template_id or await self._template_id_by_name(family, template_name or "")
+                body, path = {"company_ids": ids}, run_start_path(family, chosen)
+            return await self._send_object(
+                "POST", path, models.ResearchRun, "run_id", body=body, idempotency_key=idempotency_key
+            )
+
+        return await self.families.run(RESEARCH, attempt)
+
+    async def get_research_run(self, run_id: str) -> models.ResearchRun:
+        run_id = self._check_template_id(run_id, field="run_id")
+
+        async def attempt(family: Family) -> models.ResearchRun:
+            return await self._get_object(run_status_path(family, run_id), models.ResearchRun, "run_id")
+
+        return await self.families.run(RESEARCH, attempt)
+
+    async def _template_id_by_name(self, family: Family, name: str) -> str:
+        path = template_list_path(family)
+        templates = await self._get_list(path, models.ResearchTemplate, "templates")
+        for template in templates:
+            if template.name.casefold() == name.strip().casefold():
+                return template.id
+        raise NotFoundError(f"Research template not found: {name!r}", status=404)
+
+    @staticmethod
+    def _check_template_id(value: Any, field: str = "template_id") -> str:
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if not isinstance(value, str) or not value.strip() or "/" in value:
+            raise InputError(field, f"{field} must be a non-empty identifier (got {value!r})")
+        return value.strip()
+
+    # ------------------------------------------------------------------ outreach leads
+
+    async def list_leads(
+        self, status: str | None = None, page: int = 1, per_page: int = 50
+    ) -> models.Page[models.LeadListItem]:
+        """Leads of one status (`cold`/`warm`) or, with None, both."""
+        if status is not None:
+            limits.check_lead_status(status)
+        return await self._get_page(
+            "/v1/outreach/leads", models.LeadListItem, page, per_page, {"status": status}, "leads"
+        )
+
+    async def get_lead(self, lead_id: int) -> models.LeadDetail:
+        limits.check_id("lead_id", lead_id)
+        return await self._get_object(f"/v1/outreach/leads/{lead_id}", models.LeadDetail, "id", "lead")
+
+    async def add_leads(
+        self,
+        company_ids: list[int],
+        lead_status: str = "cold",
+        *,
+        idempotency_key: str | None = None,
+    ) -> models.AddLeadsResult:
+        ids = limits.check_id_list("company_ids", company_ids)
+        body = {"company_ids": ids, "lead_status": limits.check_lead_status(lead_status)}
+        return await self._send_object(
+            "POST", "/v1/outreach/leads", models.AddLeadsResult, "added", body=body,
+            idempotency_key=idempotency_key,
+        )
+
+    async def remove_leads(
+        self, lead_ids: list[int], *, idempotency_key: str | None = None
+    ) -> models.RemoveLeadsResult:
+        ids = limits.check_id_list("lead_ids", lead_ids)
+        return await self._send_object(
+            "DELETE", "/v1/outreach/leads", models.RemoveLeadsResult, "removed",
+            body={"lead_ids": ids}, idempotency_key=idempotency_key,
+        )
+
+    async def set_lead_status(
+        self, lead_id: int, lead_status: str, *, idempotency_key: str | None = None
+    ) -> models.LeadStatusResult:
+        return await self._lead_send(
+            "PATCH", lead_id, "/status", models.LeadStatusResult, "lead_status",
+            {"lead_status": limits.check_lead_status(lead_status)}, idempotency_key,
+        )
+
+    async def set_target_score(
+        self, lead_id: int, target_score: int, *, idempotency_key: str | None = None
+    ) -> models.TargetScoreResult:
+        return await self._lead_send(
+            "PATCH", lead_id, "/target-score", models.TargetScoreResult, "target_score",
+            {"target_score": limits.check_target_score(target_score)}, idempotency_key,
+        )
+
+    async def start_signal_scan(
+        self, lead_id: int, *, idempotency_key: str | None = None
+    ) -> models.SignalScan:
+        """Start a signal scan; occupies 1 site signal slot until the lead is removed."""
+        return await self._lead_send(
+            "POST", lead_id, "/signal-scan", models.SignalScan, "status", {}, idempotency_key
+        )
+
+    async def get_signal_scan(self, lead_id: int) -> models.SignalScan:
+        limits.check_id("lead_id", lead_id)
+        return await self._get_object(
+            f"/v1/outreach/leads/{lead_id}/signal-scan", models.SignalScan, "status"
+        )
+
+    async def set_monitoring_page(
+        self, lead_id: int, page_id: int, is_selected: bool, *, idempotency_key: str | None = None
+    ) -> models.MonitoringPage:
+        """Enable or disable one monitoring source; returns the page as the server has it."""
+        limits.check_id("page_id", page_id)
+        return await self._lead_send(
+            "PATCH", lead_id, f"/monitoring-pages/{page_id}", models.MonitoringPage, "id",
+            {"is_selected": _check_flag("is_selected", is_selected)}, idempotency_key, key="page",
+        )
+
+    async def get_recommendations(self, lead_id: int) -> models.RecommendationList:
+        limits.check_id("lead_id", lead_id)
+        return await self._get_object(
+            f"/v1/outreach/leads/{lead_id}/recommendations", models.RecommendationList,
+            "recommendations",
+        )
+
+    async def generate_recommendations(
+        self, lead_id: int, *, idempotency_key: str | None = None
+    ) -> models.GenerationStarted:
+        """Trigger generation; poll `get_recommendations` for the results."""
+        return await self._lead_send(
+            "POST", lead_id, "/recommendations/generate", models.GenerationStarted, "status", {},
+            idempotency_key,
+        )
+
+    async def complete_recommendation(
+        self, lead_id: int, recommendation_id: int, *, idempotency_key: str | None = None
+    ) -> models.CompleteResult:
+        """Complete a recommendation; raises `RecommendationGoneError` if it was dismissed."""
+        limits.check_id("recommendation_id", recommendation_id)
+        return await self._lead_send(
+            "POST", lead_id, f"/recommendations/{recommendation_id}/complete", models.CompleteResult,
+            "recommendation", None, idempotency_key,
+        )
+
+    async def dismiss_recommendation(
+        self, lead_id: int, recommendation_id: int, *, idempotency_key: str | None = None
+    ) -> models.Recommendation:
+        limits.check_id("recommendation_id", recommendation_id)
+        return await self._lead_send(
+            "POST", lead_id, f"/recommendations/{recommendation_id}/dismiss", models.Recommendation,
+            "id", None, idempotency_key, key="recommendation",
+        )
+
+    async def log_touchpoint(
+        self,
+        lead_id: int,
+        description: str,
+        contact_id: int | None = None,
+        *,
+        idempotency_key: str | None = None,
+    ) -> models.TouchpointResult:
+        """Log an activity; the server detects its kind and awards bonus points."""
+        body: dict[str, Any] = {"description": limits.check_activity_description(description)}
+        if contact_id is not None:
+            body["contact_id"] = limits.check_id("contact_id", contact_id)
+        return await self._lead_send(
+            "POST", lead_id, "/touchpoints", models.TouchpointResult, "touchpoint", body,
+            idempotency_key,
+        )
+
+    async def list_notes(self, lead_id: int) -> list[models.Note]:
+        """All notes of a lead, newest first."""
+        limits.check_id("lead_id", lead_id)
+        return await self._get_list(f"/v1/outreach/leads/{lead_id}/notes", models.Note, "notes")
+
+    async def add_note(
+        self, lead_id: int, content: str, *, idempotency_key: str | None = None
+    ) -> models.Note:
+        return await self._lead_send(
+            "POST", lead_id, "/notes", models.Note, "id",
+            {"content": limits.check_note_content(content)}, idempotency_key, key="note",
+        )
+
+    async def pin_contact(
+        self, lead_id: int, contact_id: int, is_selected: bool, *, idempotency_key: str | None = None
+    ) -> models.LeadContact:
+        """Pin (True) or unpin (False) a key contact of the lead."""
+        limits.check_id("contact_id", contact_id)
+        return await self._lead_send(
+            "PATCH", lead_id, f"/contacts/{contact_id}", models.LeadContact, "id",
+            {"is_selected": _check_flag("is_selected", is_selected)}, idempotency_key, key="contact",
+        )
+
+    async def update_deal(
+        self,
+        lead_id: int,
+        *,
+        deal_value: float | None = None,
+        deal_currency: str | None = None,
+        won: bool | None = None,
+        lost: bool | None = None,
+        closed_reason: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> models.DealResult:
+        """Update only the given deal fields of a warm lead (a cold lead answers 409)."""
+        body = limits.check_deal(deal_value, deal_currency, won, lost, closed_reason)
+        return await self._lead_send(
+            "PATCH", lead_id, "/deal", models.DealResult, "id", body, idempotency_key
+        )
+
+    async def add_competitor(
+        self, lead_id: int, name: str, domain: str | None = None, *, idempotency_key: str | None = None
+    ) -> models.Competitor:
+        body = _drop_none({"name": limits.check_competitor_name(name), "domain": domain})
+        return await self._lead_send(
+            "POST", lead_id, "/competitors", models.Competitor, "id", body, idempotency_key,
+            key="competitor",
+        )
+
+    async def scan_competitor(
+        self, lead_id: int, competitor_id: int, *, idempotency_key: str | None = None
+    ) -> models.Competitor:
+        limits.check_id("competitor_id", competitor_id)
+        return await self._lead_send(
+            "POST", lead_id, f"/competitors/{competitor_id}/scan", models.Competitor, "id", None,
+            idempotency_key, key="competitor",
+        )
+
+    async def pin_competitor(
+        self, lead_id: int, competitor_id: int, is_pinned: bool, *, idempotency_key: str | None = None
+    ) -> models.Competitor:
+        limits.check_id("competitor_id", competitor_id)
+        return await self._lead_send(
+            "PATCH", lead_id, f"/competitors/{competitor_id}", models.Competitor, "id",
+            {"is_pinned": _check_flag("is_pinned", is_pinned)}, idempotency_key, key="competitor",
+        )
+
+    async def _lead_send(
+        self,
+        method: str,
+        lead_id: int,
+        suffix: str,
+        model: type[M],
+        marker: str,
+        body: Any,
+        idempotency_key: str | None,
+        key: str | None = None,
+    ) -> M:
+        """A mutation under `/v1/outreach/leads/:id`."""
+        limits.check_id("lead_id", lead_id)
+        return await self._send_object(
+            method, f"/v1/outreach/leads/{lead_id}{suffix}", model, marker, body=body, key=key,
+            idempotency_key=idempotency_key,
+        )
+
+
+def _check_flag(field: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise InputError(field, f"{field} must be true or false (got {value!r})")
+    return value
