@@ -1,0 +1,186 @@
+"""The cockpit application: screens, global keys, themes, and the status feed.
+
+Everything is injected (the store, the actions, the sync handle, the clock, the time
+zone, the browser opener) so that tests drive the real app with no network and stable
+times, and so the first paint comes from the cache before any network work starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from datetime import tzinfo
+from pathlib import Path
+from typing import Any, Protocol
+
+from textual.app import App
+from textual.binding import Binding
+from textual.notifications import SeverityLevel
+from textual.screen import Screen
+
+from warmline.tui.bindings import screen_bindings
+from warmline.tui.commands import ScreenActions
+from warmline.tui.safe import safe_text
+from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.first_run import FirstRunScreen
+from warmline.tui.screens.help import HelpScreen
+from warmline.tui.status import SyncStatus
+from warmline.tui.themes import DEFAULT_THEME, load_themes
+from warmline.tui.timefmt import Clock, local_zone, utc_now
+from warmline.tui.widgets.status_line import StatusLine
+
+Opener = Callable[[str], Any]
+
+
+class SyncHandle(Protocol):
+    """What the cockpit needs from the sync engine: run it in our loop, and nudge it."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    def wake(self) -> None: ...
+
+
+class WarmlineApp(App[None]):
+    """The cockpit. With no store (no API key configured) it shows the first-run screen."""
+
+    CSS_PATH = "styles/cockpit.tcss"
+    TITLE = "Warmline"
+    COMMANDS = App.COMMANDS | {ScreenActions}
+    BINDINGS = [
+        Binding("question_mark,f1", "help", "Help", id="app.help"),
+        Binding("r", "open('recommendations')", "Recs", id="app.recommendations"),
+        Binding("J", "open('jobs')", "Jobs", id="app.jobs"),
+        Binding("O", "open('outbox')", "Outbox", id="app.outbox"),
+        Binding("L", "open('leads')", "Leads", show=False, id="app.leads"),
+        Binding("q", "quit", "Quit", id="app.quit"),
+    ]
+
+    def __init__(
+        self,
+        store: Any = None,
+        *,
+        actions: Any = None,
+        sync: SyncHandle | None = None,
+        config_path: Path | None = None,
+        clock: Clock = utc_now,
+        zone: tzinfo | None = None,
+        keymap: dict[str, str] | None = None,
+        theme: str = DEFAULT_THEME,
+        theme_dirs: list[Path] | None = None,
+        opener: Opener | None = None,
+        status_source: Callable[[], SyncStatus] | None = None,
+        revision_source: Callable[[], Hashable] | None = None,
+        status_interval: float = 1.0,
+    ) -> None:
+        super().__init__()
+        self.store = store
+        self.actions = actions
+        self.sync = sync
+        self.clock = clock
+        self.zone = zone or local_zone()
+        self.opener = opener
+        self.sync_status = SyncStatus()
+        self._config_path = config_path
+        self._status_source = status_source
+        self._revision_source = revision_source
+        self._revision: Hashable = None
+        self._status_interval = status_interval
+        for loaded in load_themes(theme_dirs).values():
+            self.register_theme(loaded)
+        self._requested_theme = theme
+        self.theme = theme if theme in self.available_themes else DEFAULT_THEME
+        if keymap:
+            self.set_keymap(keymap)
+
+    # -- start-up -----------------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen[Any]:
+        if self.store is None:
+            return FirstRunScreen(self._config_path or Path("config.toml"))
+        from warmline.tui.screens.lead_list import LeadListScreen
+
+        return LeadListScreen()
+
+    def on_mount(self) -> None:
+        if self.store is None:
+            return
+        if self._requested_theme not in self.available_themes:
+            self.notify(
+                f"Unknown theme {self._requested_theme!r}; using {DEFAULT_THEME}.",
+                severity="warning",
+                markup=False,
+            )
+        self.poll_status()
+        self.set_interval(self._status_interval, self.poll_status)
+        if self.sync is not None:
+            self.call_after_refresh(self._start_sync)
+
+    async def _start_sync(self) -> None:
+        if self.sync is not None:
+            self.run_worker(self.sync.start(), name="sync", exclusive=True, exit_on_error=False)
+
+    async def on_unmount(self) -> None:
+        if self.sync is not None:
+            await self.sync.stop()
+
+    # -- status and freshness -------------------------------------------------------------
+
+    def poll_status(self) -> None:
+        """Refresh the status line, and the screen if the cache changed under it."""
+        if self._status_source is not None:
+            self.sync_status = self._status_source()
+        for line in self.screen.query(StatusLine):
+            line.status = self.sync_status
+        if self._revision_source is not None:
+            revision = self._revision_source()
+            if revision != self._revision:
+                changed = self._revision is not None
+                self._revision = revision
+                if changed and isinstance(self.screen, CockpitScreen):
+                    self.screen.reload()
+
+    def after_action(self) -> None:
+        """An action was queued: deliver it now if we can, and show its local effect."""
+        if self.sync is not None:
+            self.sync.wake()
+        self.poll_status()
+
+    # -- navigation -----------------------------------------------------------------------
+
+    def action_open(self, name: str) -> None:
+        """Open a top-level screen, replacing any other top-level screen above the lead list."""
+        if self.store is None:
+            return
+        factory = self._screen_factories().get(name)
+        if factory is None:
+            return
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        if name != "leads":
+            self.push_screen(factory())
+
+    def _screen_factories(self) -> dict[str, Callable[[], Screen[Any]]]:
+        from warmline.tui.screens.lead_list import LeadListScreen
+
+        return {"leads": LeadListScreen}
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        title = getattr(self.screen, "SCREEN_TITLE", "Warmline")
+        self.push_screen(HelpScreen(title, screen_bindings(self, self.screen)))
+
+    def notify_plain(self, message: str, *, severity: SeverityLevel = "information") -> None:
+        """A notification shown literally: it may quote service text or a server message."""
+        self.notify(safe_text(message, multiline=True), severity=severity, markup=False)
+
+
+def run_cockpit(store: Any, sync: SyncHandle | None = None, **options: Any) -> None:
+    """Open the cockpit on `store` (the CLI's `warmline` and `warmline demo` call this)."""
+    WarmlineApp(store, sync=sync, **options).run()
+
+
+def run_first_run(config_path: Path, **options: Any) -> None:
+    """Open the first-run screen: no key configured, explain how to set one."""
+    WarmlineApp(None, config_path=config_path, **options).run()

@@ -1,0 +1,53 @@
+"""What every cockpit screen shares: a title line, the status line and the key footer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from warmline.tui.widgets.status_line import StatusLine
+
+if TYPE_CHECKING:
+    from warmline.tui.app import WarmlineApp
+
+
+class CockpitScreen(Screen[None]):
+    """A full screen of the cockpit; subclasses fill `compose_body` and `reload`."""
+
+    BINDINGS = [Binding("escape", "back", "Back", id="screen.back")]
+
+    SCREEN_TITLE = "Warmline"
+
+    @property
+    def cockpit(self) -> WarmlineApp:
+        return cast("WarmlineApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(self.SCREEN_TITLE), id="screen-title")
+        yield from self.compose_body()
+        cockpit = self.cockpit
+        yield StatusLine(cockpit.sync_status, clock=cockpit.clock, zone=cockpit.zone)
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()
+
+    def set_title_text(self, text: Text) -> None:
+        """Show `text` (a `Text`, so service names in it stay literal) as the title line."""
+        self.query_one("#screen-title", Static).update(text)
+
+    def reload(self) -> None:
+        """Re-read what this screen shows from the cache (the cache changed under it)."""
+
+    def on_screen_resume(self) -> None:
+        self.query_one(StatusLine).status = self.cockpit.sync_status
+        self.reload()
+
+    def action_back(self) -> None:
+        if self.app.screen_stack[-1] is self and len(self.app.screen_stack) > 1:
+            self.app.pop_screen()

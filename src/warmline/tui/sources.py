@@ -1,0 +1,33 @@
+"""Row sources over the store for the virtual lists: a count and a window, both indexed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+LEAD_SORTS = ("gap", "score", "activity")
+SORT_LABELS = {"gap": "gap to target", "score": "warming score", "activity": "last activity"}
+
+
+@dataclass(frozen=True)
+class LeadQuery:
+    """One view of the lead list: a status tab, a company-name filter and a sort."""
+
+    store: Any
+    status: str | None = None
+    text: str = ""
+    sort: str = "gap"
+
+    def count(self) -> int:
+        return self.store.lead_count(status=self.status, text=self.text)
+
+    def rows(self, offset: int, limit: int) -> Sequence[Any]:
+        return self.store.lead_page(
+            status=self.status, text=self.text, sort=self.sort, offset=offset, limit=limit
+        )
+
+
+def next_sort(sort: str) -> str:
+    """The sort after `sort` in the `s` key's cycle."""
+    return LEAD_SORTS[(LEAD_SORTS.index(sort) + 1) % len(LEAD_SORTS)] if sort in LEAD_SORTS else LEAD_SORTS[0]

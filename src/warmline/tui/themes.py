@@ -1,0 +1,53 @@
+"""Themes as TOML files (`themes/*.toml`), loaded into Textual `Theme` objects.
+
+Shipping themes as files lets a rep copy one, change a few colours and drop it in a
+themes directory without touching code (as posting does).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import fields
+from pathlib import Path
+
+from textual.theme import Theme
+
+DEFAULT_THEME = "warmline-dark"
+_THEME_FIELDS = {f.name for f in fields(Theme)}
+
+
+class ThemeFileError(ValueError):
+    """A theme file that cannot be used, with the file named in the message."""
+
+
+def bundled_theme_dirs() -> list[Path]:
+    """Where the shipped themes live: inside the wheel, or at the repository root."""
+    package = Path(__file__).resolve().parent.parent
+    return [path for path in (package / "themes", package.parent.parent / "themes") if path.is_dir()]
+
+
+def load_theme_file(path: Path) -> Theme:
+    """Read one theme file; unknown keys are refused so a typo does not pass silently."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ThemeFileError(f"{path}: {exc}") from exc
+    unknown = sorted(set(data) - _THEME_FIELDS)
+    if unknown:
+        raise ThemeFileError(f"{path}: unknown keys {', '.join(unknown)}")
+    if "name" not in data or "primary" not in data:
+        raise ThemeFileError(f"{path}: a theme needs at least `name` and `primary`")
+    try:
+        return Theme(**data)
+    except (TypeError, ValueError) as exc:
+        raise ThemeFileError(f"{path}: {exc}") from exc
+
+
+def load_themes(directories: list[Path] | None = None) -> dict[str, Theme]:
+    """All themes found in `directories` (default: the bundled ones), by name; later wins."""
+    themes: dict[str, Theme] = {}
+    for directory in directories if directories is not None else bundled_theme_dirs():
+        for path in sorted(directory.glob("*.toml")):
+            theme = load_theme_file(path)
+            themes[theme.name] = theme
+    return themes

@@ -1,0 +1,97 @@
+"""Times as a rep reads them: relative ("10 min ago") or in the rep's own time zone.
+
+The service speaks UTC; the rep lives somewhere. A clock and a time zone are passed
+in (not read from globals) so that snapshot tests render the same text every day.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, tzinfo
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    """The real clock: an aware UTC datetime."""
+    return datetime.now(UTC)
+
+
+def local_zone() -> tzinfo:
+    """The machine's time zone, taken as the rep's."""
+    zone = datetime.now().astimezone().tzinfo
+    return zone if zone is not None else UTC
+
+
+def parse_ts(value: str | datetime | None) -> datetime | None:
+    """Parse the service's ISO 8601 timestamps (with a trailing `Z`) into aware datetimes.
+
+    Naive values are taken as UTC, the service's zone; unparseable ones give None so a
+    malformed cache value shows as "never" instead of crashing a screen.
+    """
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        parsed = value
+    else:
+        try:
+            parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+
+
+def relative(value: str | datetime | None, now: datetime, zone: tzinfo, *, never: str = "never") -> str:
+    """Short relative wording; older than a week it becomes a date in the rep's zone."""
+    moment = parse_ts(value)
+    if moment is None:
+        return never
+    seconds = (now - moment).total_seconds()
+    if seconds < -60:
+        return "in " + _span(-seconds)
+    if seconds < 5:
+        return "just now"
+    if seconds < 60:
+        return f"{int(seconds)} s ago"
+    if seconds < 7 * 86400:
+        return _span(seconds) + " ago"
+    local = moment.astimezone(zone)
+    if local.year == now.astimezone(zone).year:
+        return local.strftime("%d %b")
+    return local.strftime("%Y-%m-%d")
+
+
+def _span(seconds: float) -> str:
+    if seconds < 60:
+        return f"{int(seconds)} s"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)} h"
+    return f"{int(seconds // 86400)} d"
+
+
+def clock_time(value: str | datetime | None, zone: tzinfo) -> str:
+    """HH:MM in the rep's zone, for "rate-limited until 14:05"."""
+    moment = parse_ts(value)
+    return moment.astimezone(zone).strftime("%H:%M") if moment else "?"
+
+
+def local_datetime(value: str | datetime | None, zone: tzinfo) -> str:
+    """A full local date and time for detail views, e.g. "2026-11-22 09:14"."""
+    moment = parse_ts(value)
+    return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M") if moment else "-"
+
+
+def elapsed(start: str | datetime | None, end: str | datetime | None, now: datetime) -> str:
+    """Run time of a job: from start to end, or to now while it still runs."""
+    began = parse_ts(start)
+    if began is None:
+        return "-"
+    finished = parse_ts(end) or now
+    seconds = max(0, int((finished - began).total_seconds()))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{(seconds % 3600) // 60:02d}m"

@@ -1,0 +1,1 @@
+"""Widgets of the cockpit: the virtual list, the status line, small charts."""

@@ -1,0 +1,288 @@
+"""A list that draws only the rows on screen and pages them in from a data source.
+
+A `DataTable` holding every row needs seconds at 100,000 leads; this widget follows
+toolong's Line-API approach instead: its virtual height is the row count, each visible
+line asks a small page cache for its row, and a page is read from SQLite only when a
+line on it is first drawn. The first line is a fixed column header that does not scroll.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+from rich.segment import Segment
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class RowSource(Protocol[T_co]):
+    """Where rows come from: a count and a window; both must be cheap (indexed SQLite)."""
+
+    def count(self) -> int: ...
+
+    def rows(self, offset: int, limit: int) -> Sequence[T_co]: ...
+
+
+class RowFormatter(Protocol[T]):
+    """How rows look: a header line and one line per row, both as plain `Text`."""
+
+    def header(self, width: int) -> Text: ...
+
+    def row(self, item: T, width: int) -> Text: ...
+
+
+class EmptySource:
+    """A source with no rows, for lists whose real source is not known yet."""
+
+    def count(self) -> int:
+        return 0
+
+    def rows(self, offset: int, limit: int) -> Sequence[Any]:
+        return []
+
+
+class VirtualList(ScrollView, Generic[T], can_focus=True):
+    """A keyboard-driven list over a `RowSource`, rendering only visible rows."""
+
+    DEFAULT_CSS = """
+    VirtualList {
+        height: 1fr;
+        overflow-x: hidden;
+        background: $surface;
+    }
+    VirtualList > .virtual-list--header {
+        text-style: bold;
+        color: $text-primary;
+        background: $panel;
+    }
+    VirtualList > .virtual-list--cursor {
+        background: $accent 30%;
+    }
+    VirtualList:focus > .virtual-list--cursor {
+        background: $accent 60%;
+    }
+    VirtualList > .virtual-list--empty {
+        color: $foreground-muted;
+        text-style: italic;
+    }
+    """
+
+    COMPONENT_CLASSES = {
+        "virtual-list--header",
+        "virtual-list--cursor",
+        "virtual-list--empty",
+    }
+
+    BINDINGS = [
+        Binding("j,down", "cursor_down", "Down", show=False, id="list.down"),
+        Binding("k,up", "cursor_up", "Up", show=False, id="list.up"),
+        Binding("g,home", "first", "First", show=False, id="list.first"),
+        Binding("G,end", "last", "Last", show=False, id="list.last"),
+        Binding("pageup,ctrl+b", "page_up", "Page up", show=False, id="list.page_up"),
+        Binding("pagedown,ctrl+f", "page_down", "Page down", show=False, id="list.page_down"),
+        Binding("enter", "select", "Open", id="list.open"),
+    ]
+
+    cursor: reactive[int] = reactive(0, init=False)
+
+    class Highlighted(Message):
+        """The cursor moved to another row."""
+
+        def __init__(self, virtual_list: VirtualList[Any], index: int, item: Any) -> None:
+            super().__init__()
+            self.virtual_list = virtual_list
+            self.index = index
+            self.item = item
+
+        @property
+        def control(self) -> VirtualList[Any]:
+            return self.virtual_list
+
+    class Selected(Highlighted):
+        """The rep pressed enter (or clicked) on a row."""
+
+    def __init__(
+        self,
+        formatter: RowFormatter[T],
+        source: RowSource[T] | None = None,
+        *,
+        empty_text: Text | str = "Nothing here.",
+        page_size: int = 100,
+        cached_pages: int = 12,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self._formatter = formatter
+        self._source: RowSource[T] = source or EmptySource()
+        self._empty_text = empty_text if isinstance(empty_text, Text) else Text(empty_text)
+        self._page_size = page_size
+        self._cached_pages = cached_pages
+        self._pages: OrderedDict[int, Sequence[T]] = OrderedDict()
+        self._count = 0
+        self._counted = False
+
+    # -- data ---------------------------------------------------------------------------
+
+    @property
+    def row_count(self) -> int:
+        self._ensure_counted()
+        return self._count
+
+    @property
+    def source(self) -> RowSource[T]:
+        return self._source
+
+    def set_source(self, source: RowSource[T], *, keep_cursor: bool = False) -> None:
+        """Show another query (a new filter, sort or tab); the cursor goes to the top."""
+        self._source = source
+        self.reload(keep_cursor=keep_cursor)
+
+    def set_empty_text(self, text: Text | str) -> None:
+        self._empty_text = text if isinstance(text, Text) else Text(text)
+        self.refresh()
+
+    def reload(self, *, keep_cursor: bool = True) -> None:
+        """Forget cached pages and recount, e.g. after the cache changed under the list."""
+        self._pages.clear()
+        self._counted = False
+        self._ensure_counted()
+        target = min(self.cursor, max(0, self._count - 1)) if keep_cursor else 0
+        if not keep_cursor:
+            self.scroll_to(y=0, animate=False, immediate=True)
+        self.set_reactive(VirtualList.cursor, target)
+        self._scroll_cursor_into_view()
+        self.refresh()
+        self._post_highlight()
+
+    def _ensure_counted(self) -> None:
+        if not self._counted:
+            self._count = self._source.count()
+            self._counted = True
+            self.virtual_size = Size(self.size.width, self._count + 1)
+
+    def item_at(self, index: int) -> T | None:
+        """The row at `index`, reading its page from the source when not cached."""
+        if index < 0 or index >= self.row_count:
+            return None
+        page_number, position = divmod(index, self._page_size)
+        page = self._pages.get(page_number)
+        if page is None:
+            page = self._source.rows(page_number * self._page_size, self._page_size)
+            self._pages[page_number] = page
+            while len(self._pages) > self._cached_pages:
+                self._pages.popitem(last=False)
+        else:
+            self._pages.move_to_end(page_number)
+        return page[position] if position < len(page) else None
+
+    @property
+    def current(self) -> T | None:
+        return self.item_at(self.cursor)
+
+    # -- drawing ------------------------------------------------------------------------
+
+    @property
+    def _visible_rows(self) -> int:
+        return max(1, self.scrollable_content_region.height - 1)
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.size.width, self.row_count + 1)
+        self._scroll_cursor_into_view()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if y == 0:
+            style = self.get_component_rich_style("virtual-list--header")
+            return self._strip(self._formatter.header(width), width, base + style)
+        index = int(self.scroll_offset.y) + y - 1
+        if self.row_count == 0:
+            if y == 1:
+                style = self.get_component_rich_style("virtual-list--empty")
+                return self._strip(self._empty_text, width, base + style)
+            return Strip.blank(width, base)
+        item = self.item_at(index)
+        if item is None:
+            return Strip.blank(width, base)
+        style = base
+        if index == self.cursor:
+            style = base + self.get_component_rich_style("virtual-list--cursor")
+        return self._strip(self._formatter.row(item, width), width, style)
+
+    def _strip(self, text: Text, width: int, style: Any) -> Strip:
+        text = text.copy()
+        text.no_wrap = True
+        text.truncate(width, overflow="ellipsis")
+        segments = list(text.render(self.app.console, end=""))
+        return Strip(Segment.apply_style(segments, style)).crop_extend(0, width, style)
+
+    # -- cursor -------------------------------------------------------------------------
+
+    def validate_cursor(self, value: int) -> int:
+        return max(0, min(value, self.row_count - 1)) if self.row_count else 0
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self._scroll_cursor_into_view()
+        self._refresh_index(old)
+        self._refresh_index(new)
+        self._post_highlight()
+
+    def _refresh_index(self, index: int) -> None:
+        line = index - int(self.scroll_offset.y) + 1
+        if 1 <= line <= self._visible_rows:
+            self.refresh_line(line)
+
+    def _scroll_cursor_into_view(self) -> None:
+        top = int(self.scroll_offset.y)
+        rows = self._visible_rows
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + rows:
+            self.scroll_to(y=self.cursor - rows + 1, animate=False, immediate=True)
+
+    def _post_highlight(self) -> None:
+        self.post_message(self.Highlighted(self, self.cursor, self.current))
+
+    def action_cursor_down(self) -> None:
+        self.cursor += 1
+
+    def action_cursor_up(self) -> None:
+        self.cursor -= 1
+
+    def action_first(self) -> None:
+        self.cursor = 0
+
+    def action_last(self) -> None:
+        self.cursor = self.row_count - 1
+
+    def action_page_down(self) -> None:
+        self.cursor += self._visible_rows
+
+    def action_page_up(self) -> None:
+        self.cursor -= self._visible_rows
+
+    def action_select(self) -> None:
+        item = self.current
+        if item is not None:
+            self.post_message(self.Selected(self, self.cursor, item))
+
+    def on_click(self, event: events.Click) -> None:
+        if event.y < 1:
+            return
+        index = int(self.scroll_offset.y) + event.y - 1
+        if 0 <= index < self.row_count:
+            if index == self.cursor and event.chain >= 2:
+                self.action_select()
+            self.cursor = index
