@@ -1,0 +1,148 @@
+"""The cockpit shell: first-run screen, themes, keymap, help screen, command palette."""
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from warmline.tui.app import WarmlineApp
+from warmline.tui.screens.help import HelpScreen
+from warmline.tui.screens.lead_list import LeadListScreen
+from warmline.tui.themes import ThemeFileError, load_theme_file, load_themes
+
+NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+
+
+@dataclass
+class Lead:
+    id: int
+    company_name: str
+    lead_status: str
+    warming_score: int
+    target_score: int | None = 80
+    activity_count: int = 0
+    recommendation_count: int = 0
+    monitoring_active: bool = False
+    last_activity_at: str | None = None
+
+
+class ListStore:
+    """The two lead-list queries over a Python list (the shell needs nothing else)."""
+
+    def __init__(self, leads: list[Lead]) -> None:
+        self.leads = leads
+        self.queries: list[tuple] = []
+
+    def _match(self, status, text):
+        return [
+            lead for lead in self.leads
+            if (status is None or lead.lead_status == status) and text.lower() in lead.company_name.lower()
+        ]
+
+    def lead_count(self, status=None, text=""):
+        return len(self._match(status, text))
+
+    def lead_page(self, status=None, text="", sort="gap", offset=0, limit=200):
+        self.queries.append((status, text, sort))
+        return self._match(status, text)[offset : offset + limit]
+
+
+def make_app(**options) -> WarmlineApp:
+    store = ListStore([Lead(1, "Acme", "cold", 20), Lead(2, "Beta", "warm", 90), Lead(3, "Gamma", "warm", 50)])
+    return WarmlineApp(store, clock=lambda: NOW, zone=UTC, **options)
+
+
+def screen_text(app: WarmlineApp) -> str:
+    return app.export_screenshot()
+
+
+async def test_first_run_screen_explains_how_to_set_a_key() -> None:
+    app = WarmlineApp(None, config_path=Path("/home/rep/.config/warmline/config.toml"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        text = app.screen.query_one("#first-run-text").render().plain
+        assert "WARMLINE_API_KEY" in text
+        assert "/home/rep/.config/warmline/config.toml" in text
+        assert "warmline demo" in text
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+def test_bundled_themes_load_as_dark_and_light() -> None:
+    themes = load_themes()
+    assert themes["warmline-dark"].dark is True
+    assert themes["warmline-light"].dark is False
+
+
+def test_theme_file_with_unknown_key_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('name = "x"\nprimary = "#ffffff"\nprimry = "#000000"\n')
+    with pytest.raises(ThemeFileError, match="primry"):
+        load_theme_file(path)
+
+
+async def test_theme_is_selected_from_options_and_unknown_falls_back() -> None:
+    app = make_app(theme="warmline-light")
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert app.theme == "warmline-light"
+    app = make_app(theme="no-such-theme")
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert app.theme == "warmline-dark"
+        assert any("no-such-theme" in str(n.message) for n in app._notifications)
+
+
+async def test_keymap_from_config_rebinds_by_id() -> None:
+    app = make_app(keymap={"leads.sort": "o", "leads.warm": "w"})
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, LeadListScreen)
+        await pilot.press("o")
+        assert app.screen._sort == "score"
+        await pilot.press("s")
+        assert app.screen._sort == "score"
+        await pilot.press("w")
+        assert app.screen._status == "warm"
+
+
+async def test_help_lists_every_binding_of_the_screen_with_remapped_keys() -> None:
+    app = make_app(keymap={"leads.sort": "o"})
+    async with app.run_test(size=(120, 60)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        ids = {entry.binding_id: entry for entry in app.screen._entries}
+        for binding in LeadListScreen.BINDINGS:
+            assert binding.id in ids
+        for binding_id in ("list.down", "list.open", "app.help", "app.recommendations", "app.quit"):
+            assert binding_id in ids
+        assert ids["leads.sort"].keys == ("o",)
+        await pilot.press("escape")
+        assert isinstance(app.screen, LeadListScreen)
+
+
+async def test_palette_runs_an_action_of_the_current_screen() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Warm")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen._status == "warm"
+
+
+async def test_palette_switches_theme() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.press(*"warmline-light")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.theme == "warmline-light"

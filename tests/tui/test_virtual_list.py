@@ -1,0 +1,121 @@
+"""The virtual list reads only the pages it draws, and moves like a list should."""
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+
+from warmline.tui.widgets.virtual_list import VirtualList
+
+
+class CountingSource:
+    """Numbers 0..n-1, recording every window asked for."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.windows: list[tuple[int, int]] = []
+        self.counts = 0
+
+    def count(self) -> int:
+        self.counts += 1
+        return self.n
+
+    def rows(self, offset: int, limit: int) -> Sequence[int]:
+        self.windows.append((offset, limit))
+        return list(range(offset, min(self.n, offset + limit)))
+
+
+class NumberFormatter:
+    def header(self, width: int) -> Text:
+        return Text("Number")
+
+    def row(self, item: int, width: int) -> Text:
+        return Text(f"row {item}")
+
+
+class ListApp(App[None]):
+    def __init__(self, source: CountingSource) -> None:
+        super().__init__()
+        self.source = source
+        self.selected: list[int] = []
+
+    def compose(self) -> ComposeResult:
+        yield VirtualList(NumberFormatter(), self.source, page_size=50, empty_text="Empty.")
+
+    def on_mount(self) -> None:
+        self.query_one(VirtualList).focus()
+
+    def on_virtual_list_selected(self, event: VirtualList.Selected) -> None:
+        self.selected.append(event.item)
+
+
+def visible_lines(app: ListApp) -> list[str]:
+    widget = app.query_one(VirtualList)
+    return [
+        "".join(segment.text for segment in widget.render_line(y)).rstrip()
+        for y in range(widget.scrollable_content_region.height)
+    ]
+
+
+async def test_only_visible_pages_are_read_from_a_huge_source() -> None:
+    source = CountingSource(100_000)
+    app = ListApp(source)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        assert source.windows == [(0, 50)]
+        lines = visible_lines(app)
+        assert lines[0] == "Number"
+        assert lines[1:3] == ["row 0", "row 1"]
+        await pilot.press("G")
+        await pilot.pause()
+        widget = app.query_one(VirtualList)
+        assert widget.cursor == 99_999
+        assert visible_lines(app)[-1] == "row 99999"
+        assert source.windows == [(0, 50), (99_950, 50)]
+
+
+async def test_cursor_keys_and_enter() -> None:
+    source = CountingSource(30)
+    app = ListApp(source)
+    async with app.run_test(size=(40, 12)) as pilot:
+        widget = app.query_one(VirtualList)
+        await pilot.press("j", "j", "down", "k")
+        assert widget.cursor == 2
+        await pilot.press("pagedown")
+        assert widget.cursor == 2 + widget.scrollable_content_region.height - 1
+        await pilot.press("g")
+        assert widget.cursor == 0
+        await pilot.press("k")
+        assert widget.cursor == 0
+        await pilot.press("end", "j")
+        assert widget.cursor == 29
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.selected == [29]
+
+
+async def test_new_source_resets_cursor_and_shows_empty_text() -> None:
+    app = ListApp(CountingSource(30))
+    async with app.run_test(size=(40, 12)) as pilot:
+        widget = app.query_one(VirtualList)
+        await pilot.press("j", "j")
+        widget.set_source(CountingSource(0))
+        await pilot.pause()
+        assert widget.cursor == 0
+        assert widget.current is None
+        assert visible_lines(app)[1] == "Empty."
+        await pilot.press("enter")
+        assert app.selected == []
+
+
+async def test_reload_keeps_cursor_within_new_count() -> None:
+    source = CountingSource(30)
+    app = ListApp(source)
+    async with app.run_test(size=(40, 12)) as pilot:
+        widget = app.query_one(VirtualList)
+        await pilot.press("end")
+        source.n = 10
+        widget.reload()
+        await pilot.pause()
+        assert widget.cursor == 9
+        assert widget.current == 9
