@@ -1,1 +1,12 @@
-"""The outreach pipeline of the sandbox: leads, signal scans, recommendations, activity log."""
+"""The outreach pipeline of the sandbox: leads, signal scans, recommendations, activity log.
+
+`router` serves every outreach operation, `SCHEMA` creates the tables, `seed_outreach`
+fills a new database with demo leads. Importing the package registers the finishers of
+the signal-scan and recommendation-generation jobs.
+"""
+
+from warmline_sandbox.outreach.routes import router
+from warmline_sandbox.outreach.seed import seed_outreach
+from warmline_sandbox.outreach.tables import SCHEMA
+
+__all__ = ["SCHEMA", "router", "seed_outreach"]
