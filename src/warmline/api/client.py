@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -68,16 +69,33 @@ _SENT: dict[type[httpx.TransportError], str] = {
 }
 
 
+def _causes(exc: BaseException) -> list[BaseException]:
+    """The exception and everything behind it (cause, context, grouped exceptions)."""
+    seen: list[BaseException] = []
+    stack: list[BaseException | None] = [exc]
+    while stack:
+        current = stack.pop()
+        if current is None or any(current is s for s in seen):
+            continue
+        seen.append(current)
+        stack.extend([current.__cause__, current.__context__, *getattr(current, "exceptions", ())])
+    return seen
+
+
+def _connect_reason(exc: BaseException) -> str:
+    """Why a connection failed, from the OS error behind httpx's (often generic) one."""
+    for cause in _causes(exc):
+        if isinstance(cause, ConnectionRefusedError) or "refused" in str(cause).lower():
+            return "connection refused"
+        if isinstance(cause, socket.gaierror) or "name or service not known" in str(cause).lower():
+            return "host name not found"
+    return "could not connect"
+
+
 def _reason(table: Mapping[type[httpx.TransportError], str], exc: Exception) -> str | None:
     for cls, text in table.items():
         if isinstance(exc, cls):
-            if cls is httpx.ConnectError:
-                detail = str(exc).lower()
-                if "refused" in detail:
-                    return "connection refused"
-                if "name" in detail and ("resolution" in detail or "known" in detail):
-                    return "host name not found"
-            return text
+            return _connect_reason(exc) if cls is httpx.ConnectError else text
     return None
 
 

@@ -36,11 +36,11 @@ def unwrap_object(body: Any, what: str, key: str | None = None, marker: str | No
 
 
 def unwrap_list(body: Any, what: str, *keys: str) -> list:
-    """The list an operation returns: the body itself, `data`, or one of `keys`."""
+    """The list an operation returns: the body itself, `data`, one of `keys`, or `items`."""
     if isinstance(body, list):
         return body
     if isinstance(body, dict):
-        for key in ("data", *keys):
+        for key in ("data", *keys, "items"):
             value = body.get(key)
             if isinstance(value, list):
                 return value
