@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from warmline.api.errors import InputError
 from warmline.tui.bindings import screen_bindings
 from warmline.tui.commands import ScreenActions
 from warmline.tui.safe import safe_text
@@ -29,6 +30,13 @@ from warmline.tui.timefmt import Clock, local_zone, utc_now
 from warmline.tui.widgets.status_line import StatusLine
 
 Opener = Callable[[str], Any]
+
+
+REFUSALS = (InputError, LookupError, ValueError)
+
+
+class ActionRefused(Exception):
+    """An action refused the rep's input (a limit of the spec, an unknown lead...)."""
 
 
 class SyncHandle(Protocol):
@@ -75,6 +83,8 @@ class WarmlineApp(App[None]):
     ) -> None:
         super().__init__()
         self.store = store
+        if actions is None:
+            import warmline.actions as actions
         self.actions = actions
         self.sync = sync
         self.clock = clock
@@ -140,6 +150,27 @@ class WarmlineApp(App[None]):
                 if changed and isinstance(self.screen, CockpitScreen):
                     self.screen.reload()
 
+    def perform(self, action: str, *args: Any, **kwargs: Any) -> Any:
+        """Run `warmline.actions.<action>(store, ...)`; refused input raises `ActionRefused`.
+
+        Every change the rep makes goes through here: the action validates, writes its
+        local effect and its outbox op in one transaction, then sync is woken.
+        """
+        return self.perform_with(getattr(self.actions, action), self.store, *args, **kwargs)
+
+    def perform_with(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Run a change to the cache (an action, an outbox retry/edit/discard) the same way."""
+        try:
+            result = function(*args, **kwargs)
+        except REFUSALS as exc:
+            raise ActionRefused(str(exc)) from exc
+        self.after_action()
+        return result
+
+    def guess_activity_type(self, text: str) -> str:
+        """The local guess of an activity's kind, shown before the service decides."""
+        return self.actions.guess_activity_type(text)
+
     def after_action(self) -> None:
         """An action was queued: deliver it now if we can, and show its local effect."""
         if self.sync is not None:
@@ -161,9 +192,31 @@ class WarmlineApp(App[None]):
             self.push_screen(factory())
 
     def _screen_factories(self) -> dict[str, Callable[[], Screen[Any]]]:
+        from warmline.tui.screens.jobs import JobsScreen
         from warmline.tui.screens.lead_list import LeadListScreen
+        from warmline.tui.screens.outbox import OutboxScreen
+        from warmline.tui.screens.recommendations import RecommendationsScreen
 
-        return {"leads": LeadListScreen}
+        return {
+            "leads": LeadListScreen,
+            "recommendations": RecommendationsScreen,
+            "jobs": JobsScreen,
+            "outbox": OutboxScreen,
+        }
+
+    def open_lead(self, lead_id: int) -> None:
+        from warmline.tui.screens.lead_detail import LeadDetailScreen
+
+        self.push_screen(LeadDetailScreen(lead_id))
+
+    def open_url(self, url: str) -> None:
+        """Open a web link in the rep's browser, off the event loop (it may block briefly)."""
+        opener = self.opener
+        if opener is None:
+            import webbrowser
+
+            opener = webbrowser.open
+        self.run_worker(lambda: opener(url), thread=True, exit_on_error=False, name="open-url")
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

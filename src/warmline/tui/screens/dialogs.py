@@ -1,0 +1,229 @@
+"""Small modal forms: log an activity, write a note, set a value, edit the deal, confirm.
+
+A form does not validate by itself: it hands its values to a `submit` callback (which
+runs the real action, whose checks are the spec's limits) and stays open showing the
+error if there is one. So a limit is written once, in `warmline.api.limits`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Checkbox, Input, Label, Static, TextArea
+
+from warmline.tui.safe import plain
+
+Submit = Callable[[Any], "str | None"]
+"""Runs the action with the form's values; returns an error message, or None when done."""
+
+
+class FormDialog(ModalScreen[bool]):
+    """A titled form; ctrl+s sends, escape cancels; dismisses True once submitted."""
+
+    DEFAULT_CSS = """
+    FormDialog { align: center middle; }
+    FormDialog > Vertical {
+        width: 80%;
+        max-width: 90;
+        height: auto;
+        max-height: 90%;
+        border: round $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    FormDialog .dialog-title { text-style: bold; color: $primary; }
+    FormDialog .dialog-hint { color: $foreground-muted; }
+    FormDialog .dialog-error { color: $error; text-style: bold; }
+    FormDialog TextArea { height: 8; }
+    FormDialog Horizontal { height: auto; }
+    FormDialog Horizontal > Input { width: 1fr; }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+s,ctrl+enter", "send", "Send", priority=True, id="dialog.send"),
+        Binding("escape", "cancel", "Cancel", priority=True, id="dialog.cancel"),
+    ]
+
+    def __init__(self, title: Text | str, submit: Submit, hint: str = "ctrl+s send · escape cancel") -> None:
+        super().__init__()
+        self._title = title if isinstance(title, Text) else Text(title)
+        self._submit = submit
+        self._hint = hint
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self._title, classes="dialog-title")
+            yield from self.compose_fields()
+            yield Static("", classes="dialog-error", id="dialog-error")
+            yield Static(Text(self._hint), classes="dialog-hint")
+
+    def compose_fields(self) -> ComposeResult:
+        yield from ()
+
+    def values(self) -> Any:
+        """What the form hands to `submit`."""
+        return None
+
+    def show_error(self, message: str) -> None:
+        self.query_one("#dialog-error", Static).update(plain(message, multiline=True))
+
+    def action_send(self) -> None:
+        error = self._submit(self.values())
+        if error:
+            self.show_error(error)
+        else:
+            self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+class TextDialog(FormDialog):
+    """Multi-line text (an activity or a note), with a live line under it (a guess, a count)."""
+
+    def __init__(
+        self,
+        title: Text | str,
+        submit: Submit,
+        *,
+        initial: str = "",
+        describe: Callable[[str], Text] | None = None,
+    ) -> None:
+        super().__init__(title, submit)
+        self._initial = initial
+        self._describe = describe
+
+    def compose_fields(self) -> ComposeResult:
+        yield TextArea(self._initial, soft_wrap=True, id="dialog-text")
+        yield Static("", id="dialog-live", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#dialog-text", TextArea).focus()
+        self._update_live(self._initial)
+
+    @on(TextArea.Changed, "#dialog-text")
+    def _changed(self, event: TextArea.Changed) -> None:
+        self._update_live(event.text_area.text)
+
+    def _update_live(self, text: str) -> None:
+        if self._describe is not None:
+            self.query_one("#dialog-live", Static).update(self._describe(text))
+
+    def values(self) -> str:
+        return self.query_one("#dialog-text", TextArea).text.strip()
+
+
+class LineDialog(FormDialog):
+    """One or more single-line fields; enter in the last field sends."""
+
+    def __init__(self, title: Text | str, submit: Submit, fields: list[tuple[str, str, str]]) -> None:
+        """`fields` are (name, label, initial value)."""
+        super().__init__(title, submit, hint="enter or ctrl+s send · escape cancel")
+        self._fields = fields
+
+    def compose_fields(self) -> ComposeResult:
+        for name, label, initial in self._fields:
+            yield Label(Text(label))
+            yield Input(initial, id=f"field-{name}")
+
+    def on_mount(self) -> None:
+        self.query(Input).first().focus()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_send()
+
+    def values(self) -> dict[str, str]:
+        return {name: self.query_one(f"#field-{name}", Input).value.strip() for name, _, _ in self._fields}
+
+
+@dataclass(frozen=True)
+class DealValues:
+    value: str
+    currency: str
+    won: bool
+    lost: bool
+    reason: str
+
+
+class DealDialog(FormDialog):
+    """Deal value and currency, won, or lost with a reason."""
+
+    def __init__(self, title: Text | str, submit: Submit, current: DealValues) -> None:
+        super().__init__(title, submit)
+        self._current = current
+
+    def compose_fields(self) -> ComposeResult:
+        current = self._current
+        yield Label("Value and currency (ISO 4217, e.g. EUR)")
+        with Horizontal():
+            yield Input(current.value, placeholder="24000", id="deal-value")
+            yield Input(current.currency, placeholder="EUR", id="deal-currency", max_length=3)
+        with Horizontal():
+            yield Checkbox("Won", current.won, id="deal-won")
+            yield Checkbox("Lost", current.lost, id="deal-lost")
+        yield Label("Reason (when lost)")
+        yield Input(current.reason, id="deal-reason")
+
+    def on_mount(self) -> None:
+        self.query_one("#deal-value", Input).focus()
+
+    @on(Checkbox.Changed, "#deal-won")
+    def _won(self, event: Checkbox.Changed) -> None:
+        if event.value:
+            self.query_one("#deal-lost", Checkbox).value = False
+
+    @on(Checkbox.Changed, "#deal-lost")
+    def _lost(self, event: Checkbox.Changed) -> None:
+        if event.value:
+            self.query_one("#deal-won", Checkbox).value = False
+
+    def values(self) -> DealValues:
+        return DealValues(
+            value=self.query_one("#deal-value", Input).value.strip(),
+            currency=self.query_one("#deal-currency", Input).value.strip().upper(),
+            won=self.query_one("#deal-won", Checkbox).value,
+            lost=self.query_one("#deal-lost", Checkbox).value,
+            reason=self.query_one("#deal-reason", Input).value.strip(),
+        )
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes/no question; `y` confirms, `n` or escape declines."""
+
+    DEFAULT_CSS = """
+    ConfirmDialog { align: center middle; }
+    ConfirmDialog > Vertical {
+        width: auto;
+        max-width: 80;
+        height: auto;
+        border: round $warning;
+        background: $surface;
+        padding: 1 2;
+    }
+    """
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+    ]
+
+    def __init__(self, question: Text) -> None:
+        super().__init__()
+        self._question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self._question)
+            yield Static(Text("y yes · n no", style="dim"))
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -1,0 +1,211 @@
+"""The job monitor: every long-running piece of work, queued, running or finished.
+
+Deep searches, contact searches, research runs, signal scans and recommendation
+generation all live in the store's jobs table (a start made offline is there as
+"queued"); sync polls them. Enter on a finished job shows what it found.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import DataTable, Static
+
+from warmline.tui.safe import plain, safe_text
+from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.timefmt import elapsed, local_datetime, relative
+
+KIND_LABELS = {
+    "deep_search": "Company deep search",
+    "company_research": "Company research",
+    "contact_search": "Contact search",
+    "research_run": "Research run",
+    "signal_scan": "Signal scan",
+    "recommendations": "Recommendations",
+    "generate_recommendations": "Recommendations",
+}
+FINISHED = ("completed", "failed")
+STATUS_STYLES = {"completed": "green", "failed": "bold red", "queued": "yellow", "pending": "yellow", "running": "cyan"}
+
+
+def kind_label(kind: str) -> str:
+    return KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
+
+
+def subject(job: Any) -> Text:
+    """What the job is about: the query, the lead, or the companies."""
+    params = job.params or {}
+    for key in ("query", "template_name", "focus"):
+        if params.get(key):
+            return plain(params[key])
+    if job.lead_id is not None:
+        return plain(params.get("company_name") or f"lead {job.lead_id}")
+    if job.company_id is not None:
+        return plain(params.get("company_name") or f"company {job.company_id}")
+    companies = params.get("company_ids")
+    if companies:
+        return Text(f"{len(companies)} companies")
+    return Text("")
+
+
+def progress_cell(job: Any, width: int = 8) -> Text:
+    if job.status == "completed":
+        return Text("done", style="green")
+    if job.progress is None:
+        return Text("-", style="dim")
+    value = max(0, min(100, int(job.progress)))
+    filled = round(value * width / 100)
+    return Text("█" * filled + "░" * (width - filled) + f" {value:>3}%")
+
+
+def status_cell(job: Any) -> Text:
+    status = job.status or "unknown"
+    text = plain(status, STATUS_STYLES.get(status, ""))
+    if job.queued_offline and status == "queued":
+        text.append(" (offline)", style="dim")
+    return text
+
+
+class JobsScreen(CockpitScreen):
+    """All jobs, newest first; refreshed as sync polls them."""
+
+    SCREEN_TITLE = "Jobs"
+
+    BINDINGS = [Binding("enter", "open_job", "Results", id="jobs.open")]
+
+    def compose_body(self) -> ComposeResult:
+        yield DataTable(cursor_type="row", id="jobs-table")
+        yield Static(id="jobs-empty", classes="empty-state")
+
+    def on_mount(self) -> None:
+        table = self.query_one("#jobs-table", DataTable)
+        table.add_columns("Kind", "About", "Status", "Elapsed", "Progress", "Result")
+        self.reload()
+        table.focus()
+
+    def reload(self) -> None:
+        jobs = list(self.cockpit.store.jobs())
+        table = self.query_one("#jobs-table", DataTable)
+        row = table.cursor_row
+        table.clear()
+        now = self.cockpit.clock()
+        for job in jobs:
+            table.add_row(
+                Text(kind_label(job.kind)),
+                subject(job),
+                status_cell(job),
+                Text(elapsed(job.created_at, job.completed_at, now)),
+                progress_cell(job),
+                plain(job.error or job.result_summary or "", "red" if job.error else ""),
+                key=str(job.key),
+            )
+        if jobs:
+            table.move_cursor(row=min(row, len(jobs) - 1), animate=False)
+        running = sum(1 for job in jobs if job.status not in FINISHED)
+        self.set_title_text(Text(f"Jobs · {len(jobs)} · {running} not finished", style="bold"))
+        empty = self.query_one("#jobs-empty", Static)
+        empty.display = not jobs
+        empty.update(Text(
+            "No jobs yet. Deep searches, contact searches, research runs, signal scans (S on a lead)\n"
+            "and recommendation generation (R on a lead) show up here with their progress."
+        ))
+
+    def action_open_job(self) -> None:
+        table = self.query_one("#jobs-table", DataTable)
+        if table.row_count == 0:
+            return
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        job = self.cockpit.store.job(int(key))
+        if job is None:
+            return
+        if job.status not in FINISHED:
+            self.cockpit.notify_plain(f"{kind_label(job.kind)} is {safe_text(job.status)}; results come when it completes.")
+            return
+        self.app.push_screen(JobResultScreen(job))
+
+
+class JobResultScreen(CockpitScreen):
+    """What a finished job found, from the server's final answer kept with the job."""
+
+    SCREEN_TITLE = "Job results"
+
+    def __init__(self, job: Any) -> None:
+        super().__init__()
+        self.job = job
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="job-result"):
+            yield Static(id="job-result-body")
+
+    def on_mount(self) -> None:
+        job = self.job
+        self.set_title_text(Text(f"{kind_label(job.kind)} · {safe_text(job.status)}", style="bold"))
+        self.query_one("#job-result-body", Static).update(job_result_text(job, self.cockpit.clock(), self.cockpit.zone))
+        self.query_one("#job-result").focus()
+
+
+def job_result_text(job: Any, now: Any, zone: Any) -> Text:
+    """A readable account of a finished job: summary, error, then what it found."""
+    text = Text()
+    text.append("About: ", style="bold")
+    text.append_text(subject(job))
+    text.append(f"\nStarted {local_datetime(job.created_at, zone)} · finished {relative(job.completed_at, now, zone)}")
+    if job.result_summary:
+        text.append("\n\n")
+        text.append_text(plain(job.result_summary, multiline=True))
+    if job.error:
+        text.append("\n\nError: ", style="bold red")
+        text.append_text(plain(job.error, multiline=True))
+    raw = job.raw or {}
+    for heading, items, describe in (
+        ("Companies found", raw.get("companies"), _company_line),
+        ("People found", raw.get("contacts"), _contact_line),
+        ("Research results", raw.get("results") if isinstance(raw.get("results"), list) else None, _research_line),
+    ):
+        if items:
+            text.append(f"\n\n{heading} ({len(items)})\n", style="bold")
+            for item in items:
+                text.append("  ")
+                text.append_text(describe(item))
+                text.append("\n")
+    results = raw.get("results")
+    if isinstance(results, dict):
+        if results.get("summary"):
+            text.append("\n\nSummary\n", style="bold")
+            text.append_text(plain(results["summary"], multiline=True))
+        for fact in results.get("key_facts") or []:
+            text.append("\n  • ")
+            text.append_text(plain(fact))
+    if raw.get("pages_found") is not None:
+        text.append(f"\n\nMonitoring sources found: {safe_text(raw['pages_found'])}")
+    return text
+
+
+def _company_line(company: dict[str, Any]) -> Text:
+    line = plain(company.get("name") or "?", "bold")
+    for key in ("domain", "industry", "country", "ai_tag"):
+        if company.get(key):
+            line.append(" · ")
+            line.append_text(plain(company[key]))
+    return line
+
+
+def _contact_line(contact: dict[str, Any]) -> Text:
+    name = " ".join(str(contact.get(k) or "") for k in ("first_name", "last_name")).strip()
+    line = plain(name or "?", "bold")
+    for key in ("title", "role", "email"):
+        if contact.get(key):
+            line.append(" · ")
+            line.append_text(plain(contact[key]))
+    return line
+
+
+def _research_line(result: dict[str, Any]) -> Text:
+    line = Text(f"company {safe_text(result.get('company_id'))}: ", style="bold")
+    fields = result.get("fields") or {}
+    line.append_text(plain(", ".join(f"{k}={v}" for k, v in fields.items())))
+    return line

@@ -1,0 +1,418 @@
+"""One lead: what it is, how warm it is, what happened, who matters, and what to do next.
+
+Everything is read from the cache (`store.lead_detail`) and every change goes through an
+action, which shows its local effect at once; the screen re-reads after each action and
+whenever the cache changes under it (sync delivered an op or refreshed the lead).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import DataTable, Static
+
+from warmline.tui.app import ActionRefused
+from warmline.tui.charts import is_ready, score_bar, sparkline
+from warmline.tui.safe import plain, safe_text
+from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.dialogs import DealDialog, DealValues, LineDialog, TextDialog
+from warmline.tui.timefmt import local_datetime, relative
+
+PENDING_STATES = ("pending", "in_flight", "ambiguous")
+NARROW = 100
+
+
+def op_marker(op_state: str | None, pending: bool) -> Text:
+    """How a row made by a queued action says so: pending, or failed (see the outbox)."""
+    if op_state == "failed":
+        return Text(" ✗ failed, see outbox", style="bold red")
+    if pending or op_state in PENDING_STATES:
+        return Text(" ⧗ pending", style="yellow")
+    return Text("")
+
+
+class SectionTable(DataTable[Any]):
+    """A small table of one section of the lead (sources, contacts, competitors)."""
+
+    DEFAULT_CSS = """
+    SectionTable { height: auto; max-height: 12; margin-bottom: 1; }
+    """
+
+    def __init__(self, columns: tuple[str, ...], id: str) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=False, show_cursor=True)
+        self._column_titles = columns
+
+    def on_mount(self) -> None:
+        self.add_columns(*self._column_titles)
+
+    def fill(self, rows: list[tuple[str, list[Text]]]) -> None:
+        """Replace the rows, keeping the cursor on the same key when it is still there."""
+        current = self.current_key
+        self.clear()
+        for key, cells in rows:
+            self.add_row(*cells, key=key)
+        if current is not None and current in {key for key, _ in rows}:
+            self.move_cursor(row=self.get_row_index(current), animate=False)
+
+    @property
+    def current_key(self) -> str | None:
+        if self.row_count == 0:
+            return None
+        return self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
+
+
+class SourcesTable(SectionTable):
+    BINDINGS = [Binding("space", "screen.toggle_source", "Source on/off", id="detail.toggle_source")]
+
+
+class ContactsTable(SectionTable):
+    BINDINGS = [Binding("p", "screen.pin_contact", "Pin/unpin contact", id="detail.pin_contact")]
+
+
+class CompetitorsTable(SectionTable):
+    BINDINGS = [
+        Binding("p", "screen.pin_competitor", "Pin/unpin competitor", id="detail.pin_competitor"),
+        Binding("s", "screen.scan_competitor", "Scan competitor", id="detail.scan_competitor"),
+    ]
+
+
+class LeadDetailScreen(CockpitScreen):
+    """The lead's page. Keys act on the lead; table keys act on the focused row."""
+
+    SCREEN_TITLE = "Lead"
+
+    BINDINGS = [
+        Binding("a", "log_activity", "Log activity", id="detail.log_activity"),
+        Binding("n", "add_note", "Note", id="detail.add_note"),
+        Binding("w", "set_status('warm')", "Make warm", id="detail.warm"),
+        Binding("c", "set_status('cold')", "Make cold", id="detail.cold"),
+        Binding("t", "set_target", "Target score", id="detail.target"),
+        Binding("S", "signal_scan", "Signal scan", id="detail.signal_scan"),
+        Binding("R", "generate_recommendations", "Generate recs", id="detail.generate"),
+        Binding("d", "edit_deal", "Deal", id="detail.deal"),
+        Binding("plus", "add_competitor", "Add competitor", id="detail.add_competitor"),
+    ]
+
+    def __init__(self, lead_id: int) -> None:
+        super().__init__()
+        self.lead_id = lead_id
+        self.detail: Any = None
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="detail-columns"):
+            with VerticalScroll(id="detail-left"):
+                yield Static(id="detail-company", classes="detail-section")
+                yield Static(id="detail-score", classes="detail-section")
+                yield Static(id="detail-deal", classes="detail-section")
+                yield Static(id="detail-recs", classes="detail-section")
+                yield Static(id="detail-notes", classes="detail-section")
+            with VerticalScroll(id="detail-right"):
+                yield Static(Text("Recent activity", style="bold"), classes="detail-heading")
+                yield Static(id="detail-activity", classes="detail-section")
+                yield Static(Text("Monitoring sources", style="bold"), classes="detail-heading")
+                yield SourcesTable(("On", "Score", "Source", "Type"), id="detail-sources")
+                yield Static(Text("Key contacts", style="bold"), classes="detail-heading")
+                yield ContactsTable(("Pin", "Name", "Title", "Role"), id="detail-contacts")
+                yield Static(Text("Competitors", style="bold"), classes="detail-heading")
+                yield CompetitorsTable(("Pin", "Name", "Domain", "Last scan"), id="detail-competitors")
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    def on_resize(self) -> None:
+        self.query_one("#detail-columns").set_class(self.size.width < NARROW, "-narrow")
+
+    # -- reading --------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        self.detail = self.cockpit.store.lead_detail(self.lead_id)
+        if self.detail is None:
+            self.set_title_text(Text("This lead is no longer in the cache (removed from outreach?)."))
+            return
+        lead = self.detail.lead
+        title = Text(no_wrap=True)
+        title.append_text(plain(lead.company_name, "bold"))
+        title.append(f" · {lead.lead_status}")
+        if is_ready(lead.warming_score, lead.target_score):
+            title.append(" · ★ ready for outreach", style="bold green")
+        self.set_title_text(title)
+        self._show_company()
+        self._show_score()
+        self._show_deal()
+        self._show_recommendations()
+        self._show_notes()
+        self._show_activity()
+        self._fill_tables()
+
+    def _section(self, widget_id: str, text: Text) -> None:
+        self.query_one(f"#{widget_id}", Static).update(text)
+
+    def _show_company(self) -> None:
+        company = self.detail.company or {}
+        text = Text()
+        text.append_text(plain(company.get("name") or self.detail.lead.company_name, "bold"))
+        for key, label in (("domain", ""), ("industry", ""), ("country", ""), ("region", ""), ("size", "size ")):
+            if company.get(key):
+                text.append(" · " if text.plain else "")
+                text.append(label)
+                text.append_text(plain(company[key]))
+        if company.get("description"):
+            text.append("\n")
+            text.append_text(plain(company["description"], "dim", multiline=True))
+        self._section("detail-company", text)
+
+    def _show_score(self) -> None:
+        lead, detail = self.detail.lead, self.detail
+        text = Text()
+        text.append("Warming score  ")
+        text.append_text(score_bar(lead.warming_score, lead.target_score, 20))
+        gap = (lead.target_score or 0) - lead.warming_score
+        if lead.target_score:
+            text.append(f"\n  gap to target {max(0, gap)}" if gap > 0 else "\n  target reached")
+        history = [point.score for point in detail.score_history]
+        text.append("\nTrend  ")
+        text.append_text(sparkline(history, 30))
+        text.append("\nSignal scan: ")
+        text.append_text(plain(detail.signal_scan_status or "none"))
+        text.append(" · recommendations: ")
+        text.append_text(plain(detail.generation_status or "none"))
+        self._section("detail-score", text)
+
+    def _show_deal(self) -> None:
+        detail = self.detail
+        text = Text("Deal  ", style="bold")
+        if detail.deal_value is not None:
+            text.append(f"{detail.deal_value:,.0f} ")
+            text.append_text(plain(detail.deal_currency or ""))
+        else:
+            text.append("no value yet", style="dim")
+        zone = self.cockpit.zone
+        if detail.won_at:
+            text.append(f" · won {local_datetime(detail.won_at, zone)}", style="green")
+        if detail.closed_at:
+            text.append(f" · lost {local_datetime(detail.closed_at, zone)}", style="red")
+            if detail.closed_reason:
+                text.append(": ")
+                text.append_text(plain(detail.closed_reason))
+        self._section("detail-deal", text)
+
+    def _show_recommendations(self) -> None:
+        recs = self.detail.recommendations
+        text = Text(f"Active recommendations ({len(recs)})", style="bold")
+        if not recs:
+            text.append("\n  none; R generates new ones from enabled sources", style="dim")
+        for rec in recs:
+            text.append("\n  ")
+            text.append_text(plain(rec.priority or "-", "bold"))
+            text.append(" ")
+            text.append_text(plain(rec.action_type or ""))
+            text.append(" · ")
+            text.append_text(plain(rec.source_page_label or "", "italic"))
+            if rec.engagement_reason:
+                text.append("\n    ")
+                text.append_text(plain(rec.engagement_reason, "dim"))
+        self._section("detail-recs", text)
+
+    def _show_notes(self) -> None:
+        notes = self.detail.notes
+        text = Text(f"Notes ({len(notes)})", style="bold")
+        if not notes:
+            text.append("\n  none yet; n adds one", style="dim")
+        now, zone = self.cockpit.clock(), self.cockpit.zone
+        for note in notes:
+            text.append(f"\n  {relative(note.created_at, now, zone)}", style="dim")
+            text.append_text(op_marker(note.op_state, note.pending))
+            text.append("\n  ")
+            text.append_text(plain(note.content, multiline=True))
+        self._section("detail-notes", text)
+
+    def _show_activity(self) -> None:
+        touchpoints = self.detail.touchpoints
+        text = Text()
+        if not touchpoints:
+            text.append("No activity logged yet; a logs one.", style="dim")
+        now, zone = self.cockpit.clock(), self.cockpit.zone
+        for index, touchpoint in enumerate(touchpoints[:20]):
+            if index:
+                text.append("\n")
+            text.append(f"{relative(touchpoint.created_at, now, zone):>10} ", style="dim")
+            text.append_text(plain(touchpoint.detected_type or "?", "bold"))
+            if touchpoint.bonus_points:
+                text.append(f" +{touchpoint.bonus_points}", style="green")
+            text.append_text(op_marker(touchpoint.op_state, touchpoint.pending))
+            text.append(" ")
+            text.append_text(plain(touchpoint.description))
+        self._section("detail-activity", text)
+
+    def _fill_tables(self) -> None:
+        detail = self.detail
+        self.query_one(SourcesTable).fill([
+            (
+                str(page.id),
+                [
+                    Text("on" if page.is_selected else "off", style="green" if page.is_selected else "dim"),
+                    Text(f"{page.score}/10" if page.score is not None else "-"),
+                    plain(page.label or page.url or "") + op_marker(None, page.pending),
+                    plain(page.page_type or ""),
+                ],
+            )
+            for page in detail.monitoring_pages
+        ])
+        self.query_one(ContactsTable).fill([
+            (
+                str(contact.contact_id),
+                [
+                    Text("★" if contact.is_selected else " ", style="bold yellow"),
+                    plain(contact.name) + op_marker(None, contact.pending),
+                    plain(contact.title or ""),
+                    plain(contact.role or ""),
+                ],
+            )
+            for contact in detail.contacts
+        ])
+        now, zone = self.cockpit.clock(), self.cockpit.zone
+        self.query_one(CompetitorsTable).fill([
+            (
+                str(competitor.local_id),
+                [
+                    Text("★" if competitor.is_pinned else " ", style="bold yellow"),
+                    plain(competitor.name) + op_marker(competitor.op_state, False),
+                    plain(competitor.domain or ""),
+                    Text("scan queued" if competitor.scan_queued else relative(competitor.last_scanned_at, now, zone)),
+                ],
+            )
+            for competitor in detail.competitors
+        ])
+
+    # -- acting ---------------------------------------------------------------------------
+
+    def _lead_name(self) -> str:
+        return safe_text(self.detail.lead.company_name) if self.detail else f"lead {self.lead_id}"
+
+    def _perform(self, action: str, *args: Any, **kwargs: Any) -> str | None:
+        """Run an action on this lead; the refusal message, or None once it is queued."""
+        try:
+            self.cockpit.perform(action, *args, **kwargs)
+        except ActionRefused as refused:
+            return str(refused)
+        self.reload()
+        return None
+
+    def _act(self, action: str, *args: Any, **kwargs: Any) -> None:
+        """A one-key action: errors become a notification instead of a form message."""
+        error = self._perform(action, *args, **kwargs)
+        if error:
+            self.cockpit.notify_plain(error, severity="warning")
+
+    def action_log_activity(self) -> None:
+        guess = self.cockpit.guess_activity_type
+
+        def describe(text: str) -> Text:
+            line = Text(f"{len(text)}/5000 · ", style="dim")
+            line.append("looks like: ")
+            line.append(guess(text) if text.strip() else "-", style="bold")
+            line.append(" (the service decides the type and the points)", style="dim")
+            return line
+
+        self.app.push_screen(TextDialog(
+            Text("Log activity on ") + plain(self._lead_name()),
+            lambda text: self._perform("log_activity", self.lead_id, text),
+            describe=describe,
+        ))
+
+    def action_add_note(self) -> None:
+        self.app.push_screen(TextDialog(
+            Text("Note on ") + plain(self._lead_name()),
+            lambda text: self._perform("add_note", self.lead_id, text),
+            describe=lambda text: Text(f"{len(text)}/10000", style="dim"),
+        ))
+
+    def action_set_status(self, status: str) -> None:
+        if self.detail and self.detail.lead.lead_status == status:
+            self.cockpit.notify_plain(f"Already {status}.")
+            return
+        self._act("change_lead_status", self.lead_id, status)
+
+    def action_set_target(self) -> None:
+        current = str(self.detail.lead.target_score or "") if self.detail else ""
+
+        def submit(values: dict[str, str]) -> str | None:
+            raw = values["target"]
+            if not raw.lstrip("-").isdigit():
+                return "target score must be a whole number between 1 and 100"
+            return self._perform("set_target_score", self.lead_id, int(raw))
+
+        self.app.push_screen(LineDialog("Target score (1-100)", submit, [("target", "Target", current)]))
+
+    def action_signal_scan(self) -> None:
+        self._act("start_signal_scan", self.lead_id)
+
+    def action_generate_recommendations(self) -> None:
+        self._act("generate_recommendations", self.lead_id)
+
+    def action_edit_deal(self) -> None:
+        detail = self.detail
+        current = DealValues(
+            value="" if detail is None or detail.deal_value is None else f"{detail.deal_value:g}",
+            currency=(detail.deal_currency or "") if detail else "",
+            won=bool(detail and detail.won_at),
+            lost=bool(detail and detail.closed_at),
+            reason=(detail.closed_reason or "") if detail else "",
+        )
+
+        def submit(values: DealValues) -> str | None:
+            changes: dict[str, Any] = {}
+            if values.value != current.value:
+                try:
+                    changes["deal_value"] = float(values.value.replace(",", "")) if values.value else None
+                except ValueError:
+                    return "deal value must be a number, e.g. 24000"
+            if values.currency != current.currency:
+                changes["deal_currency"] = values.currency or None
+            if values.won != current.won:
+                changes["won"] = values.won
+            if values.lost != current.lost or (values.lost and values.reason != current.reason):
+                changes["lost"] = values.lost
+                if values.lost:
+                    changes["closed_reason"] = values.reason
+            if not changes:
+                return None
+            return self._perform("update_deal", self.lead_id, **changes)
+
+        self.app.push_screen(DealDialog(Text("Deal of ") + plain(self._lead_name()), submit, current))
+
+    def action_add_competitor(self) -> None:
+        def submit(values: dict[str, str]) -> str | None:
+            return self._perform("add_competitor", self.lead_id, values["name"], values["domain"] or None)
+
+        self.app.push_screen(LineDialog(
+            "Add a competitor to monitor", submit, [("name", "Name", ""), ("domain", "Domain (optional)", "")]
+        ))
+
+    def _selected(self, table_type: type[SectionTable], rows: list[Any], key_of: Any) -> Any:
+        key = self.query_one(table_type).current_key
+        return next((row for row in rows if str(key_of(row)) == key), None)
+
+    def action_toggle_source(self) -> None:
+        page = self._selected(SourcesTable, self.detail.monitoring_pages, lambda p: p.id)
+        if page is not None:
+            self._act("toggle_monitoring_page", self.lead_id, page.id, not page.is_selected)
+
+    def action_pin_contact(self) -> None:
+        contact = self._selected(ContactsTable, self.detail.contacts, lambda c: c.contact_id)
+        if contact is not None:
+            self._act("pin_contact", self.lead_id, contact.contact_id, not contact.is_selected)
+
+    def action_pin_competitor(self) -> None:
+        competitor = self._selected(CompetitorsTable, self.detail.competitors, lambda c: c.local_id)
+        if competitor is not None:
+            self._act("pin_competitor", self.lead_id, competitor.local_id, not competitor.is_pinned)
+
+    def action_scan_competitor(self) -> None:
+        competitor = self._selected(CompetitorsTable, self.detail.competitors, lambda c: c.local_id)
+        if competitor is not None:
+            self._act("scan_competitor", self.lead_id, competitor.local_id)

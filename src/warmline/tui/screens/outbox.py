@@ -1,0 +1,211 @@
+"""The outbox: what is still to be delivered, and what the service refused and why.
+
+Nothing is ever dropped silently: a failed op stays here with the server's message until
+the rep retries it (after fixing the cause), edits it (re-validated), or discards it
+(which reverts its local effect).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Static
+
+from warmline.tui.app import ActionRefused
+from warmline.tui.safe import plain, safe_text
+from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.dialogs import ConfirmDialog, LineDialog, TextDialog
+from warmline.tui.timefmt import relative
+
+STATE_LABELS = {
+    "pending": ("pending", "yellow"),
+    "in_flight": ("sending", "cyan"),
+    "ambiguous": ("checking", "cyan"),
+    "failed": ("FAILED", "bold red"),
+    "done": ("delivered", "green"),
+}
+TEXT_FIELDS = ("description", "content")
+
+
+def op_summary(op: Any) -> Text:
+    """The op's gist: its text for appends, else its changed values."""
+    payload = op.payload or {}
+    for field in TEXT_FIELDS:
+        if payload.get(field):
+            return plain(payload[field])
+    shown = {k: v for k, v in payload.items() if not isinstance(v, (dict, list)) and k != "lead_id"}
+    return plain(", ".join(f"{k}={v}" for k, v in shown.items()))
+
+
+def kind_label(kind: str) -> str:
+    return kind.replace("_", " ")
+
+
+class OutboxScreen(CockpitScreen):
+    """Queued and failed ops, oldest first."""
+
+    SCREEN_TITLE = "Outbox"
+
+    BINDINGS = [
+        Binding("r", "retry", "Retry", id="outbox.retry"),
+        Binding("e", "edit", "Edit", id="outbox.edit"),
+        Binding("D", "discard", "Discard", id="outbox.discard"),
+    ]
+
+    def compose_body(self) -> ComposeResult:
+        yield DataTable(cursor_type="row", id="outbox-table")
+        yield Static(id="outbox-error", classes="outbox-error")
+        yield Static(id="outbox-empty", classes="empty-state")
+
+    def on_mount(self) -> None:
+        table = self.query_one("#outbox-table", DataTable)
+        table.add_columns("State", "Action", "Lead", "What", "Tries", "Queued")
+        self.reload()
+        table.focus()
+
+    def reload(self) -> None:
+        self.ops = list(self.cockpit.store.outbox_rows())
+        table = self.query_one("#outbox-table", DataTable)
+        row = table.cursor_row
+        table.clear()
+        now, zone = self.cockpit.clock(), self.cockpit.zone
+        names: dict[int, str] = {}
+        for op in self.ops:
+            label, style = STATE_LABELS.get(op.state, (op.state, ""))
+            table.add_row(
+                Text(label, style=style),
+                Text(kind_label(op.kind)),
+                plain(self._lead_name(op.lead_id, names)),
+                op_summary(op),
+                Text(str(op.attempts)),
+                Text(relative(op.created_at, now, zone)),
+                key=op.op_id,
+            )
+        if self.ops:
+            table.move_cursor(row=min(row, len(self.ops) - 1), animate=False)
+        failed = sum(1 for op in self.ops if op.state == "failed")
+        title = Text(f"Outbox · {len(self.ops) - failed} to deliver", style="bold")
+        if failed:
+            title.append(f" · {failed} failed, need you", style="bold red")
+        self.set_title_text(title)
+        empty = self.query_one("#outbox-empty", Static)
+        empty.display = not self.ops
+        empty.update(Text("The outbox is empty: everything you did has reached the service."))
+        self._show_error()
+
+    def _lead_name(self, lead_id: int | None, cache: dict[int, str]) -> str:
+        if lead_id is None:
+            return ""
+        if lead_id not in cache:
+            lead = self.cockpit.store.lead_row(lead_id)
+            cache[lead_id] = lead.company_name if lead is not None else f"lead {lead_id}"
+        return cache[lead_id]
+
+    @property
+    def current(self) -> Any:
+        table = self.query_one("#outbox-table", DataTable)
+        if table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return next((op for op in self.ops if op.op_id == key), None)
+
+    def on_data_table_row_highlighted(self) -> None:
+        self._show_error()
+
+    def _show_error(self) -> None:
+        op = self.current
+        panel = self.query_one("#outbox-error", Static)
+        if op is None or not op.last_error:
+            panel.display = False
+            return
+        panel.display = True
+        text = Text("The service said: ", style="bold")
+        text.append_text(plain(op.last_error, multiline=True))
+        if op.state == "failed":
+            text.append("\nr retry · e edit · D discard (reverts it here)", style="dim")
+        panel.update(text)
+
+    def _run(self, function: Any, *args: Any) -> str | None:
+        try:
+            self.cockpit.perform_with(function, *args)
+        except ActionRefused as refused:
+            return str(refused)
+        self.reload()
+        return None
+
+    def action_retry(self) -> None:
+        op = self.current
+        if op is None:
+            return
+        if op.state != "failed":
+            self.cockpit.notify_plain("Only a failed op needs a retry; this one is still queued.")
+            return
+        error = self._run(self.cockpit.store.retry, op.op_id)
+        if error:
+            self.cockpit.notify_plain(error, severity="warning")
+
+    def action_edit(self) -> None:
+        op = self.current
+        if op is None:
+            return
+        if op.state not in ("failed", "pending"):
+            self.cockpit.notify_plain("This op is being delivered; it can be edited only if it fails.")
+            return
+        payload = dict(op.payload or {})
+        title = Text(f"Edit {kind_label(op.kind)}")
+        field = next((name for name in TEXT_FIELDS if isinstance(payload.get(name), str)), None)
+        if field is not None:
+            def submit_text(text: str) -> str | None:
+                return self._run(self.cockpit.store.edit, op.op_id, {**payload, field: text})
+
+            self.app.push_screen(TextDialog(title, submit_text, initial=safe_text(payload[field], multiline=True)))
+            return
+        editable = [
+            (key, key, "" if value is None else str(value))
+            for key, value in payload.items()
+            if not isinstance(value, (bool, dict, list))
+        ]
+        if not editable:
+            self.cockpit.notify_plain("This op has nothing to edit; retry or discard it.")
+            return
+
+        def submit_fields(values: dict[str, str]) -> str | None:
+            return self._run(self.cockpit.store.edit, op.op_id, {**payload, **coerce(payload, values)})
+
+        self.app.push_screen(LineDialog(title, submit_fields, editable))
+
+    def action_discard(self) -> None:
+        op = self.current
+        if op is None:
+            return
+        question = Text(f"Discard this {kind_label(op.kind)}? ", style="bold")
+        question.append_text(op_summary(op))
+        question.append("\nIts local effect is reverted; the service never sees it.")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                error = self._run(self.cockpit.store.discard, op.op_id)
+                if error:
+                    self.cockpit.notify_plain(error, severity="warning")
+
+        self.app.push_screen(ConfirmDialog(question), answered)
+
+
+def coerce(original: dict[str, Any], edited: dict[str, str]) -> dict[str, Any]:
+    """Edited strings back to the types the payload had (numbers stay numbers)."""
+    result: dict[str, Any] = {}
+    for key, text in edited.items():
+        before = original.get(key)
+        if before is None or isinstance(before, str):
+            result[key] = text if text or isinstance(before, str) else None
+        elif isinstance(before, int):
+            result[key] = int(text) if text.lstrip("-").isdigit() else text
+        elif isinstance(before, float):
+            try:
+                result[key] = float(text)
+            except ValueError:
+                result[key] = text
+    return result
