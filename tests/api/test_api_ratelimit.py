@@ -1,0 +1,102 @@
+"""Rate-limit headers feed a limiter that callers share and await."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from api_samples import API_KEY, BASE_URL, NOTE
+
+from warmline.api import RateLimiter, ServiceClient
+from warmline.api.errors import NotFoundError, RateLimitedError
+
+
+def headers(limit=100, remaining=99, reset=1_000_060, **extra):
+    return {"X-RateLimit-Limit": str(limit), "X-RateLimit-Remaining": str(remaining),
+            "X-RateLimit-Reset": str(reset), **extra}
+
+
+async def test_every_response_updates_the_state(client: ServiceClient, service, clock) -> None:
+    service.reply(httpx.Response(200, json={"success": True, "data": [NOTE]}, headers=headers(120, 7, 1_000_030)))
+    await client.list_notes(3)
+    state = client.limiter.state()
+    assert (state.limit, state.remaining, state.reset_at, state.blocked_until) == (120, 7, 1_000_030.0, None)
+
+
+async def test_error_responses_update_the_state_too(client: ServiceClient, service, clock) -> None:
+    service.reply(httpx.Response(404, json={"message": "Outreach lead not found"}, headers=headers(remaining=3)))
+    with pytest.raises(NotFoundError):
+        await client.get_lead(3)
+    assert client.limiter.remaining == 3
+
+
+async def test_exhausted_window_waits_until_reset(client: ServiceClient, service, clock) -> None:
+    service.reply(
+        httpx.Response(200, json={"success": True, "data": []}, headers=headers(remaining=0, reset=1_000_045)),
+        httpx.Response(200, json={"success": True, "data": []}, headers=headers(remaining=99, reset=1_000_105)),
+    )
+    await client.list_notes(3)
+    assert clock.slept == []
+    await client.list_notes(3)
+    assert clock.slept == [45.0]
+    assert clock.now == 1_000_045
+
+
+async def test_429_blocks_every_caller_sharing_the_limiter(service, clock) -> None:
+    limiter = RateLimiter(clock=clock, sleep=clock.sleep)
+    transport = httpx.MockTransport(service)
+    service.reply(
+        httpx.Response(429, json={"message": "Rate limit exceeded, retry in 20 seconds"}, headers={"Retry-After": "20"}),
+        httpx.Response(200, json={"success": True, "data": []}),
+    )
+    async with ServiceClient(BASE_URL, API_KEY, transport=transport, limiter=limiter, clock=clock) as flush, \
+            ServiceClient(BASE_URL, API_KEY, transport=transport, limiter=limiter, clock=clock) as poller:
+        with pytest.raises(RateLimitedError):
+            await flush.list_notes(3)
+        assert limiter.state().blocked_until == 1_000_020
+        await poller.list_notes(3)
+    assert clock.slept == [20.0]
+
+
+def test_retry_after_as_http_date(clock) -> None:
+    limiter = RateLimiter(clock=clock, sleep=clock.sleep)
+    clock.now = 1_000_000_000.0  # 2001-09-09T01:46:40Z
+    limiter.update({"Retry-After": "Sun, 09 Sep 2001 01:47:10 GMT"}, 429)
+    assert limiter.delay() == 30
+
+
+def test_429_without_retry_after_holds_until_reset(clock) -> None:
+    limiter = RateLimiter(clock=clock, sleep=clock.sleep)
+    limiter.update(headers(remaining=5, reset=1_000_012), 429)
+    assert limiter.delay() == 12
+
+
+def test_garbage_headers_are_ignored(clock) -> None:
+    limiter = RateLimiter(clock=clock, sleep=clock.sleep)
+    limiter.update({"X-RateLimit-Limit": "lots", "X-RateLimit-Remaining": "", "Retry-After": "later"}, 200)
+    assert limiter.state() == RateLimiter(clock=clock).state()
+    assert limiter.delay() == 0
+
+
+async def test_local_count_keeps_concurrent_callers_inside_the_window(clock) -> None:
+    limiter = RateLimiter(clock=clock, sleep=clock.sleep)
+    limiter.update(headers(remaining=2, reset=1_000_010), 200)
+    await limiter.wait()
+    await limiter.wait()
+    assert clock.slept == []
+    await limiter.wait()
+    assert clock.slept == [10.0]
+
+
+async def test_a_passed_reset_opens_a_new_window(clock) -> None:
+    limiter = RateLimiter(clock=clock, sleep=clock.sleep)
+    limiter.update(headers(remaining=0, reset=999_990), 200)
+    await limiter.wait()
+    assert clock.slept == []
+    assert limiter.remaining is None
+
+
+def test_a_shorter_retry_after_never_shortens_a_hold(clock) -> None:
+    limiter = RateLimiter(clock=clock, sleep=clock.sleep)
+    limiter.block_for(60)
+    limiter.update({"Retry-After": "5"}, 429)
+    assert limiter.delay() == 60
