@@ -1,0 +1,80 @@
+"""The keyboard reference of every screen, as Markdown, from the bindings themselves.
+
+`python -m warmline.tui.keys` prints it (the user guide's key table is generated from
+it), so the documented keys cannot drift from the code. A keymap (binding id -> keys,
+as in the config file's [keys] table) shows the rep's own keys.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+
+from textual.binding import Binding, BindingType
+from textual.keys import format_key
+
+
+def _sections() -> list[tuple[str, list[BindingType]]]:
+    from warmline.tui.app import WarmlineApp
+    from warmline.tui.screens.base import CockpitScreen
+    from warmline.tui.screens.dialogs import ConfirmDialog, FormDialog
+    from warmline.tui.screens.help import HelpScreen
+    from warmline.tui.screens.jobs import JobsScreen
+    from warmline.tui.screens.lead_detail import (
+        CompetitorsTable,
+        ContactsTable,
+        LeadDetailScreen,
+        SourcesTable,
+    )
+    from warmline.tui.screens.lead_list import LeadListScreen
+    from warmline.tui.screens.outbox import OutboxScreen
+    from warmline.tui.screens.recommendations import RecommendationsScreen
+    from warmline.tui.widgets.virtual_list import VirtualList
+
+    return [
+        ("Everywhere", [*WarmlineApp.BINDINGS, *CockpitScreen.BINDINGS]),
+        ("Lead list", [*LeadListScreen.BINDINGS, *VirtualList.BINDINGS]),
+        (
+            "Lead detail",
+            [*LeadDetailScreen.BINDINGS, *SourcesTable.BINDINGS, *ContactsTable.BINDINGS, *CompetitorsTable.BINDINGS],
+        ),
+        ("Recommendations queue", list(RecommendationsScreen.BINDINGS)),
+        ("Job monitor", list(JobsScreen.BINDINGS)),
+        ("Outbox", list(OutboxScreen.BINDINGS)),
+        ("Forms", list(FormDialog.BINDINGS)),
+        ("Confirmation", list(ConfirmDialog.BINDINGS)),
+        ("Help", list(HelpScreen.BINDINGS)),
+    ]
+
+
+def _keys(binding: Binding, keymap: dict[str, str]) -> str:
+    keys = keymap.get(binding.id or "", binding.key)
+    return " / ".join(f"`{_display(key.strip())}`" for key in keys.split(","))
+
+
+def _display(key: str) -> str:
+    """`question_mark` as `?`, `ctrl+b` kept: what the rep reads on the keycap."""
+    *modifiers, name = key.split("+")
+    shown = format_key(name) if len(name) > 1 and name not in ("space", "enter", "escape", "home", "end") else name
+    return "+".join([*modifiers, shown])
+
+
+def _rows(bindings: Iterable[BindingType], keymap: dict[str, str]) -> list[str]:
+    rows = []
+    for binding in bindings:
+        if isinstance(binding, Binding) and binding.description:
+            rows.append(f"| {_keys(binding, keymap)} | {binding.description} | `{binding.id or ''}` |")
+    return rows
+
+
+def keyboard_reference(keymap: dict[str, str] | None = None) -> str:
+    """Markdown tables of every binding of every screen, with ids for remapping."""
+    keymap = keymap or {}
+    lines = ["Press `?` on any screen for its keys, `ctrl+p` for the command palette.", ""]
+    for title, bindings in _sections():
+        lines += [f"### {title}", "", "| Keys | Action | Id |", "|---|---|---|", *_rows(bindings, keymap), ""]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(keyboard_reference())
