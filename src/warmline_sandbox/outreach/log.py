@@ -29,7 +29,7 @@ def log_activity(
         row["detected_type"]
         for row in conn.execute(
             "SELECT DISTINCT detected_type FROM outreach_touchpoints "
-            "WHERE lead_id = ? AND created_at >= ?",
+            "WHERE lead_id = ? AND created_at > ?",
             (lead_id, iso(now - REPEAT_WINDOW)),
         )
     )
