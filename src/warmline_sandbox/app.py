@@ -1,15 +1,31 @@
 """`create_app(settings)`: one sandbox server, ready to serve or to test in-process.
 
 Middleware, outermost first: rate limit (headers on every answer), faults, idempotency,
-then FastAPI's own error handling and the routes. The outreach routes come from
-`warmline_sandbox.outreach`, which exports `router`, `SCHEMA` and `seed_outreach`.
+then FastAPI's own error handling and the routes. The outreach part comes from
+`warmline_sandbox.outreach`, which exports `router`, `SCHEMA` (its tables) and
+`seed_outreach` (called by `seed.py`).
 """
 
 from __future__ import annotations
 
+import logging
+import time
+
 from fastapi import FastAPI
 
-from warmline_sandbox import auth, companies, contacts, idempotency, jobs, quotas
+from warmline_sandbox import (
+    auth,
+    companies,
+    contact_search,
+    contacts,
+    directory,
+    idempotency,
+    jobs,
+    outreach,
+    quotas,
+    research,
+    seed,
+)
 from warmline_sandbox.auth import generate_key, known_keys, register_key
 from warmline_sandbox.clock import Clock, SystemClock
 from warmline_sandbox.db import Database, init_schema, iso
@@ -18,38 +34,57 @@ from warmline_sandbox.faults import FaultInjector, FaultMiddleware
 from warmline_sandbox.idempotency import IdempotencyMiddleware
 from warmline_sandbox.ratelimit import RateLimiter, RateLimitMiddleware
 from warmline_sandbox.routes import companies as company_routes
+from warmline_sandbox.routes import contact_search as contact_search_routes
 from warmline_sandbox.routes import contacts as contact_routes
-from warmline_sandbox.routes import health
+from warmline_sandbox.routes import deep_search as deep_search_routes
+from warmline_sandbox.routes import health, lookup
+from warmline_sandbox.routes import research as research_routes
 from warmline_sandbox.settings import SandboxSettings
+
+log = logging.getLogger("warmline_sandbox")
 
 DESCRIPTION = (
     "A complete reference server of the Sales Intelligence Service interface, "
-    "for the Warmline demo, development and tests."
+    "for the Warmline demo, development and tests. Authenticate with `Authorization: Bearer <key>`."
 )
 
-PLATFORM_SCHEMAS = (auth.SCHEMA, quotas.SCHEMA, jobs.SCHEMA, idempotency.SCHEMA, companies.SCHEMA, contacts.SCHEMA)
+PLATFORM_SCHEMAS = (
+    seed.SCHEMA,
+    auth.SCHEMA,
+    quotas.SCHEMA,
+    jobs.SCHEMA,
+    idempotency.SCHEMA,
+    directory.SCHEMA,
+    companies.SCHEMA,
+    contacts.SCHEMA,
+    contact_search.SCHEMA,
+    research.SCHEMA,
+)
+
+# Literal paths first: `/v1/companies/lookup` must not be taken for `/v1/companies/{id}`.
+PLATFORM_ROUTERS = (
+    health.router,
+    lookup.router,
+    deep_search_routes.router,
+    contact_search_routes.router,
+    company_routes.router,
+    contact_routes.router,
+    research_routes.router,
+)
 
 
-def _outreach():  # noqa: ANN202 - the module, or None while it is being written
-    try:
-        from warmline_sandbox import outreach
-    except ImportError:
-        return None
-    return outreach if hasattr(outreach, "router") else None
-
-
-def schemas() -> tuple[str, ...]:
-    outreach = _outreach()
-    extra = (outreach.SCHEMA,) if outreach is not None and hasattr(outreach, "SCHEMA") else ()
-    return (*PLATFORM_SCHEMAS, *extra)
+SCHEMAS = (*PLATFORM_SCHEMAS, outreach.SCHEMA)
 
 
 def open_database(settings: SandboxSettings, clock: Clock) -> Database:
-    """Open (or create and seed) the database, register the keys and the plan limits."""
+    """Open the database; on first use create and seed it. Register keys and plan limits."""
     db = Database(settings.db_path)
     with db.read() as conn:
-        init_schema(conn, *schemas())
+        init_schema(conn, *SCHEMAS)
+    started = time.perf_counter()
     with db.transaction() as conn:
+        if seed.seed_database(conn, settings, clock.now()):
+            log.info("seeded %d companies in %.2f s", settings.companies, time.perf_counter() - started)
         if not settings.api_keys and not known_keys(conn):
             settings.api_keys.append(generate_key())
         for key in settings.api_keys:
@@ -76,10 +111,7 @@ def create_app(settings: SandboxSettings, clock: Clock | None = None) -> FastAPI
     limit, window = settings.rate_limit
     app.add_middleware(RateLimitMiddleware, limiter=RateLimiter(limit, window, clock))
 
-    app.include_router(health.router)
-    app.include_router(company_routes.router)
-    app.include_router(contact_routes.router)
-    outreach = _outreach()
-    if outreach is not None:
-        app.include_router(outreach.router)
+    for router in PLATFORM_ROUTERS:
+        app.include_router(router)
+    app.include_router(outreach.router)
     return app

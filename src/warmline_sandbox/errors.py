@@ -42,6 +42,16 @@ _RULE_ERRORS = {
 }
 
 
+SHORT_ERROR_PATHS: set[str] = set()
+"""Route paths whose errors, validation included, use the short `{error}` shape."""
+
+
+def short_errors(path: str) -> str:
+    """Declare a route path (as written in its decorator) to answer errors as `{error}`."""
+    SHORT_ERROR_PATHS.add(path)
+    return path
+
+
 class ApiError(Exception):
     """An error answer; raise it anywhere in a request and the handler renders it."""
 
@@ -101,11 +111,17 @@ def validation_errors(exc: RequestValidationError) -> tuple[int, list[dict[str, 
     return status, fields
 
 
-def _error_for_validation(exc: RequestValidationError) -> ApiError:
+def _error_for_validation(request: Request, exc: RequestValidationError) -> ApiError:
     status, fields = validation_errors(exc)
     if any(item.get("type") == "json_invalid" for item in exc.errors()):
-        return ApiError(400, "Request body is not valid JSON", errors=fields)
-    return ApiError(status, "Validation failed", errors=fields)
+        status, message = 400, "Request body is not valid JSON"
+    else:
+        message = "Validation failed"
+    route = request.scope.get("route")
+    if getattr(route, "path", None) in SHORT_ERROR_PATHS:
+        details = "; ".join(f"{item['field']}: {item['message']}" for item in fields)
+        return ApiError(status, f"{message}: {details}", shape="short")
+    return ApiError(status, message, errors=fields)
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -115,9 +131,9 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, ApiError)
         return error_response(exc)
 
-    async def on_validation(_: Request, exc: Exception) -> JSONResponse:
+    async def on_validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
-        return error_response(_error_for_validation(exc))
+        return error_response(_error_for_validation(request, exc))
 
     async def on_http(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
