@@ -19,6 +19,7 @@ import random
 import threading
 from dataclasses import dataclass
 
+import anyio
 import httpx
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -85,16 +86,22 @@ class FaultMiddleware:
             await error_response(ApiError(503, "Service temporarily unavailable"))(scope, receive, send)
         elif plan.drop:
             await capture(self.app, scope, receive)
-            drop_connection(receive)
+            await drop_connection(receive)
         else:
             await self.app(scope, receive, send)
 
 
-def drop_connection(receive: Receive) -> None:
-    """Close the client's connection without an answer (see the module docstring)."""
+async def drop_connection(receive: Receive) -> None:
+    """Close the client's connection without an answer (see the module docstring).
+
+    Under uvicorn the request cycle's transport is aborted, then we wait for the server to
+    notice the disconnect, so that it does not try to answer on the dead connection.
+    """
     cycle = getattr(receive, "__self__", None)
     transport = getattr(cycle, "transport", None)
-    if transport is not None:
-        transport.abort()
-        return
-    raise httpx.RemoteProtocolError(DROP_MESSAGE)
+    if transport is None:
+        raise httpx.RemoteProtocolError(DROP_MESSAGE)
+    transport.abort()
+    with anyio.move_on_after(1.0):
+        while (await receive())["type"] != "http.disconnect":
+            pass
