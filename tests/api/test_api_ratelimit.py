@@ -31,14 +31,14 @@ async def test_error_responses_update_the_state_too(client: ServiceClient, servi
 
 async def test_exhausted_window_waits_until_reset(client: ServiceClient, service, clock) -> None:
     service.reply(
-        httpx.Response(200, json={"success": True, "data": []}, headers=headers(remaining=0, reset=1_000_045)),
+        httpx.Response(200, json={"success": True, "data": []}, headers=headers(remaining=0, reset=1_000_025)),
         httpx.Response(200, json={"success": True, "data": []}, headers=headers(remaining=99, reset=1_000_105)),
     )
     await client.list_notes(3)
     assert clock.slept == []
     await client.list_notes(3)
-    assert clock.slept == [45.0]
-    assert clock.now == 1_000_045
+    assert clock.slept == [25.0]
+    assert clock.now == 1_000_025
 
 
 async def test_429_blocks_every_caller_sharing_the_limiter(service, clock) -> None:
@@ -100,3 +100,22 @@ def test_a_shorter_retry_after_never_shortens_a_hold(clock) -> None:
     limiter.block_for(60)
     limiter.update({"Retry-After": "5"}, 429)
     assert limiter.delay() == 60
+
+
+async def test_a_long_hold_is_reported_instead_of_waited(client: ServiceClient, service, clock) -> None:
+    client.limiter.block_for(120)
+    with pytest.raises(RateLimitedError, match="Rate-limited for another 120 seconds; the request was not sent") as info:
+        await client.add_note(3, "hello")
+    assert info.value.retry_after == 120
+    assert info.value.retryable and info.value.status is None
+    assert service.requests == [] and clock.slept == []
+
+
+async def test_without_a_wait_cap_the_client_waits(service, clock) -> None:
+    limiter = RateLimiter(clock=clock, sleep=clock.sleep)
+    limiter.block_for(120)
+    service.reply(httpx.Response(200, json={"success": True, "data": []}))
+    async with ServiceClient(BASE_URL, API_KEY, transport=httpx.MockTransport(service), limiter=limiter,
+                             clock=clock, max_rate_wait=None) as client:
+        await client.list_notes(3)
+    assert clock.slept == [120.0]

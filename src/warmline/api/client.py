@@ -31,6 +31,7 @@ from warmline.api.errors import (
     InputError,
     NotFoundError,
     OfflineError,
+    RateLimitedError,
     error_from_response,
 )
 from warmline.api.paths import (
@@ -109,6 +110,9 @@ class ServiceClient:
     `transport` lets tests and the demo plug in an in-process app
     (`httpx.ASGITransport(app=...)`); `limiter` may be shared by several clients;
     `prefer_family` is the research path family tried first until one is known to work.
+    A request waits for the limiter at most `max_rate_wait` seconds (None: as long as it
+    takes); beyond that it raises `RateLimitedError` without sending, so a caller such as
+    the outbox can reschedule instead of blocking.
     """
 
     def __init__(
@@ -121,7 +125,9 @@ class ServiceClient:
         limiter: RateLimiter | None = None,
         prefer_family: Family = "detailed",
         clock: Callable[[], float] = time.time,
+        max_rate_wait: float | None = 30.0,
     ) -> None:
+        self._max_rate_wait = max_rate_wait
         self._base_url = check_base_url(base_url)
         if isinstance(api_key, str):
             api_key = Secret(api_key) if api_key else None
@@ -171,6 +177,13 @@ class ServiceClient:
         if needs_key and not self._key:
             raise AuthError(
                 "No API key is configured: set WARMLINE_API_KEY or api_key in the config file"
+            )
+        pause = self.limiter.delay()
+        if self._max_rate_wait is not None and pause > self._max_rate_wait:
+            raise RateLimitedError(
+                f"Rate-limited for another {pause:.0f} seconds; the request was not sent",
+                status=None,
+                retry_after=pause,
             )
         await self.limiter.wait()
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key is not None else {}

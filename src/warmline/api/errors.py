@@ -140,6 +140,11 @@ class RateLimitedError(ApiError):
         super().__init__(message, status=status, errors=errors)
         self.retry_after = retry_after
 
+    @property
+    def retryable(self) -> bool:
+        # Also when raised locally (status None) because the shared limiter is holding.
+        return True
+
 
 class ServerError(ApiError):
     """The service failed (5xx). 502/503/504 are transient, 500 is ambiguous."""
