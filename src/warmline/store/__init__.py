@@ -1,1 +1,93 @@
-"""The local SQLite cache: schema, migrations, queries and the action outbox."""
+"""The local SQLite cache: schema, migrations, queries and the action outbox.
+
+`Store(path)` opens (creating or migrating) the cache. Its methods come from modules
+named for what they hold:
+
+- `leads`: `lead_page`, `lead_count`, `lead_detail`, `resolve_lead`, `upsert_leads`,
+  `upsert_lead_detail`
+- `recommendations`: `active_recommendations`, `recommendation_progress`,
+  `upsert_recommendations`
+- `outbox`: `enqueue`, `due_ops`, `mark_in_flight`, `mark_done`, `mark_retry`,
+  `mark_ambiguous`, `mark_failed`, `recover_after_crash`, `retry`, `retry_all`,
+  `discard`, `undo`, `outbox_rows`, `outbox_counts`
+- `jobs`: `jobs`, `due_jobs`, `record_job`, `found_contacts`
+- `directory`: companies, contacts, field schemas, tags, research templates, lookups
+- `state`: `set_state`, `get_state`, `sync_status`
+
+`effects` says what each queued action does locally; `database` how the connection is
+configured; `schema` the migrations. Never imports Textual or Rich.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from warmline.config import data_dir
+from warmline.store.clock import Clock, system_clock
+from warmline.store.database import StoreError
+from warmline.store.directory import DirectoryStore
+from warmline.store.jobs import JobsStore
+from warmline.store.leads import LeadsStore
+from warmline.store.outbox import OpStateError, OutboxStore
+from warmline.store.recommendations import RecommendationsStore
+from warmline.store.rows import (
+    AMBIGUOUS,
+    DONE,
+    EFFECT_STATES,
+    FAILED,
+    IN_FLIGHT,
+    PENDING,
+    QUEUE_STATES,
+    CompanyRow,
+    ContactRow,
+    Job,
+    LeadDetail,
+    LeadRow,
+    Op,
+    OutboxCounts,
+    Recommendation,
+    RecommendationProgress,
+)
+from warmline.store.schema import MIGRATIONS, migrate
+from warmline.store.state import StateStore, SyncStatus
+
+DB_FILENAME = "cache.sqlite3"
+
+
+def default_db_path() -> Path:
+    """The cache file in the data dir (`WARMLINE_DATA_DIR` or the platform's user data dir)."""
+    return data_dir() / DB_FILENAME
+
+
+class Store(LeadsStore, RecommendationsStore, OutboxStore, JobsStore, DirectoryStore, StateStore):
+    """The cache. Safe to share between threads; open one per process."""
+
+    def __init__(self, path: Path | str | None = None, clock: Clock = system_clock) -> None:
+        super().__init__(default_db_path() if path is None else path, clock)
+        with self._lock:
+            self.schema_version = migrate(self.conn, MIGRATIONS)
+
+
+__all__ = [
+    "AMBIGUOUS",
+    "DONE",
+    "EFFECT_STATES",
+    "FAILED",
+    "IN_FLIGHT",
+    "PENDING",
+    "QUEUE_STATES",
+    "CompanyRow",
+    "ContactRow",
+    "Job",
+    "LeadDetail",
+    "LeadRow",
+    "Op",
+    "OpStateError",
+    "OutboxCounts",
+    "Recommendation",
+    "RecommendationProgress",
+    "Store",
+    "StoreError",
+    "SyncStatus",
+    "default_db_path",
+]

@@ -1,0 +1,57 @@
+"""Time for the cache: one injectable clock and one timestamp format.
+
+Every stored timestamp uses the wire format (`2026-11-22T10:24:11.123Z`) so that the
+indexed ones (last activity, creation) sort correctly as text whatever shape the server
+or pydantic produced. Scheduling times (`next_attempt_at`, `next_poll_at`) are epoch
+seconds: the sync engine does arithmetic on them, and tests drive them with a fake clock.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+Clock = Callable[[], float]
+
+system_clock: Clock = time.time
+
+
+def iso(epoch: float) -> str:
+    """Epoch seconds as the wire's UTC timestamp with milliseconds."""
+    return _format(datetime.fromtimestamp(epoch, UTC))
+
+
+def _format(moment: datetime) -> str:
+    moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def normalize_ts(value: Any) -> str | None:
+    """Any timestamp the server or a model dump may give, in the one stored format.
+
+    Unparseable text is kept as it is rather than lost: it still shows, it only sorts oddly.
+    """
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return _format(value if value.tzinfo else value.replace(tzinfo=UTC))
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return iso(float(value))
+    text = str(value).strip()
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return text
+    return _format(moment if moment.tzinfo else moment.replace(tzinfo=UTC))
+
+
+def epoch_of(value: str | None) -> float | None:
+    """Epoch seconds of a stored timestamp, or None when there is none or it is not one."""
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None

@@ -1,0 +1,588 @@
+"""What each kind of queued action does to the cache, before and after the server answers.
+
+The model: what the rep sees for a lead is the server's last word (the `raw` snapshots)
+plus the local effects of that lead's actions still in the outbox (pending, in flight,
+ambiguous or failed), applied in the order they were queued. `rebase` rebuilds exactly
+that: it restores the lead's rows from their snapshots and re-applies the live actions.
+It runs after every change to either side: fresh server data, an action delivered (its
+answer is folded into the snapshots first), undone, discarded or edited. Because of this,
+an apply function never needs to remember what it overwrote, and undo is always exact.
+
+Payloads are the request: the path ids and body fields of the operation, named as in
+docs/wire.md, so the sync engine can send them as they are. `meta` holds local-only facts
+(the guessed activity type, whether the action was queued offline).
+
+| kind | payload | local effect |
+|---|---|---|
+| log_activity | lead_id, description, contact_id | pending touchpoint (guessed type), activity count, last activity |
+| add_note | lead_id, content | pending note |
+| complete_recommendation / dismiss_recommendation | lead_id, recommendation_id | leaves the queue |
+| change_lead_status | lead_id, lead_status | status |
+| set_target_score | lead_id, target_score | target (and so gap and ready) |
+| pin_contact | lead_id, contact_id, is_selected | key contact pinned or not |
+| toggle_monitoring_page | lead_id, page_id, is_selected | source enabled or not |
+| update_deal | lead_id, deal_value?, deal_currency?, won?, lost?, closed_reason? | deal fields |
+| add_competitor | lead_id, name, domain? | pending competitor |
+| scan_competitor | lead_id, competitor_id | competitor marked "scan queued" |
+| pin_competitor | lead_id, competitor_id, is_pinned | pinned or not |
+| add_to_outreach | company_ids, lead_status | none until the server answers with the new leads |
+| remove_lead | lead_id, lead_ids (= [lead_id]; one op per lead keeps per-lead order) | lead hidden |
+| start_signal_scan | lead_id | queued signal-scan job; scan status `queued` |
+| generate_recommendations | lead_id | queued generation job; generation status `queued` |
+| start_deep_search | query, max_results | queued job |
+| start_contact_search | company_id, roles? | queued job |
+| add_found_contacts | job_id, contact_ids | none until the server answers with the contacts |
+| start_research_run | template_id or template_name, company_ids | queued job |
+| start_company_research | company_id, focus? | queued job |
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from warmline.store.clock import iso
+from warmline.store.mapping import (
+    competitor_columns,
+    contact_columns,
+    dumps,
+    lead_columns,
+    lead_contact_columns,
+    note_columns,
+    page_columns,
+    touchpoint_columns,
+    unwrap,
+)
+from warmline.store.rows import EFFECT_STATES, Op
+from warmline.store.writers import (
+    lead_exists,
+    lead_snapshot_of,
+    patch_lead_snapshot,
+    upsert,
+    write_leads,
+)
+
+LOG_ACTIVITY = "log_activity"
+ADD_NOTE = "add_note"
+COMPLETE_RECOMMENDATION = "complete_recommendation"
+DISMISS_RECOMMENDATION = "dismiss_recommendation"
+CHANGE_LEAD_STATUS = "change_lead_status"
+SET_TARGET_SCORE = "set_target_score"
+PIN_CONTACT = "pin_contact"
+TOGGLE_MONITORING_PAGE = "toggle_monitoring_page"
+UPDATE_DEAL = "update_deal"
+ADD_COMPETITOR = "add_competitor"
+SCAN_COMPETITOR = "scan_competitor"
+PIN_COMPETITOR = "pin_competitor"
+ADD_TO_OUTREACH = "add_to_outreach"
+REMOVE_LEAD = "remove_lead"
+START_SIGNAL_SCAN = "start_signal_scan"
+GENERATE_RECOMMENDATIONS = "generate_recommendations"
+START_DEEP_SEARCH = "start_deep_search"
+START_CONTACT_SEARCH = "start_contact_search"
+ADD_FOUND_CONTACTS = "add_found_contacts"
+START_RESEARCH_RUN = "start_research_run"
+START_COMPANY_RESEARCH = "start_company_research"
+
+# Job kinds (the `kind` column of `jobs`).
+JOB_SIGNAL_SCAN = "signal_scan"
+JOB_RECOMMENDATIONS = "recommendations"
+JOB_DEEP_SEARCH = "deep_search"
+JOB_CONTACT_SEARCH = "contact_search"
+JOB_RESEARCH_RUN = "research_run"
+JOB_COMPANY_RESEARCH = "company_research"
+
+# How the sync engine settles an ambiguous attempt (sent, answer lost) of each kind:
+# APPEND: look for the record among the lead's recent ones before sending again;
+# SET: read the current state and skip if it already holds;
+# KEYED: rely on the Idempotency-Key (creating jobs and leads; nothing readable to match).
+APPEND = "append"
+SET = "set"
+KEYED = "keyed"
+
+Applier = Callable[[sqlite3.Connection, Op], None]
+Folder = Callable[[sqlite3.Connection, Op, dict[str, Any], float], None]
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    apply: Applier
+    on_success: Folder
+    reconcile: str
+
+
+KINDS: dict[str, Kind] = {}
+
+
+def _kind(name: str, reconcile: str, on_success: Folder) -> Callable[[Applier], Applier]:
+    def register(apply: Applier) -> Applier:
+        KINDS[name] = Kind(name, apply, on_success, reconcile)
+        return apply
+
+    return register
+
+
+# --- helpers -------------------------------------------------------------------------
+
+
+def _insert_local(conn: sqlite3.Connection, table: str, op: Op, values: Mapping[str, Any]) -> None:
+    """A pending row owned by the op; skipped when the lead is not (or no longer) cached."""
+    if not lead_exists(conn, op.lead_id):
+        return
+    columns = {"lead_id": op.lead_id, "op_id": op.op_id, **values}
+    names = ", ".join(columns)
+    marks = ", ".join("?" for _ in columns)
+    conn.execute(f"INSERT OR IGNORE INTO {table} ({names}) VALUES ({marks})", tuple(columns.values()))
+
+
+def _replace_local(conn: sqlite3.Connection, table: str, op: Op, row: dict[str, Any] | None) -> None:
+    """Swap the op's pending row for the server's record (when the answer carried one)."""
+    conn.execute(f"DELETE FROM {table} WHERE op_id = ?", (op.op_id,))
+    if row is not None and row.get("id") is not None and lead_exists(conn, op.lead_id):
+        upsert(conn, table, [{**row, "op_id": op.op_id}])
+
+
+def _insert_job(conn: sqlite3.Connection, op: Op, kind: str, **columns: Any) -> None:
+    values = {
+        "kind": kind,
+        "status": "queued",
+        "active": 1,
+        "params": dumps(op.payload),
+        "created_at": op.created_at,
+        "updated_at": op.created_at,
+        "queued_offline": 1 if op.meta.get("queued_offline") else 0,
+        "op_id": op.op_id,
+        **columns,
+    }
+    names = ", ".join(values)
+    marks = ", ".join("?" for _ in values)
+    conn.execute(f"INSERT OR IGNORE INTO jobs ({names}) VALUES ({marks})", tuple(values.values()))
+
+
+def attach_job(
+    conn: sqlite3.Connection, op: Op, kind: str, remote_id: Any, answer: Mapping[str, Any], now: float
+) -> None:
+    """The server accepted a job start: give the queued job its remote id and first status.
+
+    A job already known under that id (a signal scan started again on the same lead) is
+    reused, so each remote job has one row.
+    """
+    status = str(answer.get("status") or "pending")
+    fields = {
+        "status": status,
+        "active": 1,
+        "progress": answer.get("progress") if isinstance(answer.get("progress"), int) else None,
+        "updated_at": iso(now),
+        "next_poll_at": now,
+        "error": None,
+        "completed_at": None,
+        "results_applied": 0,
+        "raw": dumps(dict(answer)),
+    }
+    remote = None if remote_id is None else str(remote_id)
+    existing = None
+    if remote is not None:
+        existing = conn.execute(
+            "SELECT key FROM jobs WHERE kind = ? AND remote_id = ? AND op_id IS NOT ?",
+            (kind, remote, op.op_id),
+        ).fetchone()
+    sets = ", ".join(f"{k} = ?" for k in fields)
+    if existing is not None:
+        conn.execute("DELETE FROM jobs WHERE op_id = ?", (op.op_id,))
+        conn.execute(
+            f"UPDATE jobs SET {sets}, op_id = ? WHERE key = ?", (*fields.values(), op.op_id, existing[0])
+        )
+        return
+    _insert_job(conn, op, kind, lead_id=op.lead_id, company_id=op.payload.get("company_id"))
+    conn.execute(f"UPDATE jobs SET {sets}, remote_id = ? WHERE op_id = ?", (*fields.values(), remote, op.op_id))
+
+
+def _set_raw(conn: sqlite3.Connection, table: str, where: str, params: tuple[Any, ...], changes: Mapping[str, Any]) -> None:
+    """Patch the server snapshot of child rows when the answer did not carry the record."""
+    conn.execute(f"UPDATE {table} SET raw = json_patch(raw, ?) WHERE {where}", (dumps(dict(changes)), *params))
+
+
+def _count(conn: sqlite3.Connection, lead_id: int | None, key: str) -> int:
+    snapshot = lead_snapshot_of(conn, lead_id) if lead_id is not None else None
+    value = (snapshot or {}).get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+# --- appends ---------------------------------------------------------------------------
+
+
+def _touchpoint_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+    touchpoint = answer.get("touchpoint")
+    row = touchpoint_columns(op.lead_id, touchpoint) if isinstance(touchpoint, Mapping) else None
+    _replace_local(conn, "touchpoints", op, row)
+    changes: dict[str, Any] = {"activity_count": _count(conn, op.lead_id, "activity_count") + 1}
+    snapshot = lead_snapshot_of(conn, op.lead_id) or {}
+    happened = (row or {}).get("created_at") or op.created_at
+    if (snapshot.get("last_activity_at") or "") < happened:
+        changes["last_activity_at"] = happened
+    if isinstance(answer.get("warming_score"), int):
+        changes["warming_score"] = answer["warming_score"]
+    patch_lead_snapshot(conn, op.lead_id, changes)
+
+
+@_kind(LOG_ACTIVITY, APPEND, _touchpoint_done)
+def _log_activity(conn: sqlite3.Connection, op: Op) -> None:
+    _insert_local(
+        conn,
+        "touchpoints",
+        op,
+        {
+            "description": op.payload["description"],
+            "detected_type": op.meta.get("guessed_type"),
+            "contact_id": op.payload.get("contact_id"),
+            "bonus_points": 0,
+            "created_at": op.created_at,
+        },
+    )
+    conn.execute(
+        "UPDATE leads SET activity_count = activity_count + 1,"
+        " last_activity_at = max(coalesce(last_activity_at, ''), ?) WHERE id = ?",
+        (op.created_at, op.lead_id),
+    )
+
+
+def _note_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+    note = answer.get("note")
+    _replace_local(conn, "notes", op, note_columns(op.lead_id, note) if isinstance(note, Mapping) else None)
+
+
+@_kind(ADD_NOTE, APPEND, _note_done)
+def _add_note(conn: sqlite3.Connection, op: Op) -> None:
+    _insert_local(conn, "notes", op, {"content": op.payload["content"], "created_at": op.created_at})
+
+
+def _competitor_added(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+    competitor = answer.get("competitor")
+    row = competitor_columns(op.lead_id, competitor) if isinstance(competitor, Mapping) else None
+    _replace_local(conn, "competitors", op, row)
+
+
+@_kind(ADD_COMPETITOR, APPEND, _competitor_added)
+def _add_competitor(conn: sqlite3.Connection, op: Op) -> None:
+    _insert_local(
+        conn, "competitors", op, {"name": op.payload["name"], "domain": op.payload.get("domain")}
+    )
+
+
+# --- recommendations -------------------------------------------------------------------
+
+
+def _recommendation_done(status: str) -> Folder:
+    def fold(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+        rec_id = op.payload["recommendation_id"]
+        rec = answer.get("recommendation") if isinstance(answer.get("recommendation"), Mapping) else {}
+        final = str(rec.get("status") or status)
+        closed = conn.execute(
+            "UPDATE recommendations SET status = ?, raw = json_patch(raw, ?) WHERE id = ? AND status = 'active'",
+            (final, dumps({**rec, "status": final}), rec_id),
+        ).rowcount
+        auto = [i for i in answer.get("auto_dismissed") or [] if isinstance(i, int)]
+        marks = ", ".join("?" for _ in auto) or "NULL"
+        auto_closed = conn.execute(
+            f"UPDATE recommendations SET status = 'dismissed' WHERE id IN ({marks}) AND status = 'active'",
+            tuple(auto),
+        ).rowcount
+        snapshot = lead_snapshot_of(conn, op.lead_id)
+        if snapshot is None:
+            return
+        changes: dict[str, Any] = {
+            "recommendation_count": max(0, _count(conn, op.lead_id, "recommendation_count") - closed - auto_closed)
+        }
+        progress = snapshot.get("rec_progress")
+        if isinstance(progress, dict):
+            progress = dict(progress)
+            key = "completed" if final == "completed" else "dismissed"
+            progress[key] = int(progress.get(key) or 0) + closed
+            progress["dismissed"] = int(progress.get("dismissed") or 0) + auto_closed
+            changes["rec_progress"] = progress
+        if isinstance(answer.get("warming_score"), int):
+            changes["warming_score"] = answer["warming_score"]
+        patch_lead_snapshot(conn, op.lead_id, changes)
+
+    return fold
+
+
+def _close_recommendation(status: str) -> Applier:
+    def apply(conn: sqlite3.Connection, op: Op) -> None:
+        closed = conn.execute(
+            "UPDATE recommendations SET local_status = ?"
+            " WHERE id = ? AND status = 'active' AND local_status IS NULL",
+            (status, op.payload["recommendation_id"]),
+        ).rowcount
+        if closed:
+            conn.execute(
+                "UPDATE leads SET recommendation_count = max(0, recommendation_count - 1) WHERE id = ?",
+                (op.lead_id,),
+            )
+
+    return apply
+
+
+_kind(COMPLETE_RECOMMENDATION, SET, _recommendation_done("completed"))(_close_recommendation("completed"))
+_kind(DISMISS_RECOMMENDATION, SET, _recommendation_done("dismissed"))(_close_recommendation("dismissed"))
+
+
+# --- set-to-value on the lead ------------------------------------------------------------
+
+
+def _lead_field_done(field: str) -> Folder:
+    def fold(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+        value = answer.get(field, op.payload[field])
+        patch_lead_snapshot(conn, op.lead_id, {field: value})
+
+    return fold
+
+
+def _set_lead_field(field: str) -> Applier:
+    def apply(conn: sqlite3.Connection, op: Op) -> None:
+        column = lead_columns({field: op.payload[field]})[field]
+        conn.execute(f"UPDATE leads SET {field} = ? WHERE id = ?", (column, op.lead_id))
+
+    return apply
+
+
+_kind(CHANGE_LEAD_STATUS, SET, _lead_field_done("lead_status"))(_set_lead_field("lead_status"))
+_kind(SET_TARGET_SCORE, SET, _lead_field_done("target_score"))(_set_lead_field("target_score"))
+
+_DEAL_FIELDS = ("deal_value", "deal_currency", "won_at", "closed_at", "closed_reason")
+
+
+def deal_changes(payload: Mapping[str, Any], at: str) -> dict[str, Any]:
+    """The deal fields a deal update sets, as the server would (wire: won/lost markers)."""
+    changes: dict[str, Any] = {}
+    for key in ("deal_value", "deal_currency", "closed_reason"):
+        if key in payload:
+            changes[key] = payload[key]
+    if "won" in payload:
+        changes["won_at"] = at if payload["won"] else None
+    if "lost" in payload:
+        changes["closed_at"] = at if payload["lost"] else None
+        if not payload["lost"]:
+            changes["closed_reason"] = None
+    return changes
+
+
+def _deal_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+    if any(k in answer for k in _DEAL_FIELDS):
+        changes = {k: answer.get(k) for k in _DEAL_FIELDS}
+    else:
+        changes = deal_changes(op.payload, op.created_at)
+    patch_lead_snapshot(conn, op.lead_id, changes)
+
+
+@_kind(UPDATE_DEAL, SET, _deal_done)
+def _update_deal(conn: sqlite3.Connection, op: Op) -> None:
+    changes = lead_columns(deal_changes(op.payload, op.created_at))
+    if changes:
+        sets = ", ".join(f"{k} = ?" for k in changes)
+        conn.execute(f"UPDATE leads SET {sets} WHERE id = ?", (*changes.values(), op.lead_id))
+
+
+def _remove_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+    conn.execute("DELETE FROM leads WHERE id = ?", (op.lead_id,))
+
+
+@_kind(REMOVE_LEAD, SET, _remove_done)
+def _remove_lead(conn: sqlite3.Connection, op: Op) -> None:
+    conn.execute("UPDATE leads SET hidden = 1 WHERE id = ?", (op.lead_id,))
+
+
+# --- set-to-value on the lead's children ---------------------------------------------------
+
+
+def _contact_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+    contact = answer.get("contact")
+    if isinstance(contact, Mapping) and contact.get("id") is not None:
+        upsert(conn, "lead_contacts", [lead_contact_columns(op.lead_id, contact)], ("lead_id", "contact_id"))
+    else:
+        _set_raw(
+            conn, "lead_contacts", "lead_id = ? AND contact_id = ?",
+            (op.lead_id, op.payload["contact_id"]), {"is_selected": op.payload["is_selected"]},
+        )
+
+
+@_kind(PIN_CONTACT, SET, _contact_done)
+def _pin_contact(conn: sqlite3.Connection, op: Op) -> None:
+    conn.execute(
+        "UPDATE lead_contacts SET is_selected = ? WHERE lead_id = ? AND contact_id = ?",
+        (1 if op.payload["is_selected"] else 0, op.lead_id, op.payload["contact_id"]),
+    )
+
+
+def _page_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+    page = answer.get("page")
+    if isinstance(page, Mapping) and page.get("id") is not None and lead_exists(conn, op.lead_id):
+        upsert(conn, "monitoring_pages", [page_columns(op.lead_id, page)])
+    else:
+        _set_raw(conn, "monitoring_pages", "id = ?", (op.payload["page_id"],), {"is_selected": op.payload["is_selected"]})
+
+
+@_kind(TOGGLE_MONITORING_PAGE, SET, _page_done)
+def _toggle_page(conn: sqlite3.Connection, op: Op) -> None:
+    conn.execute(
+        "UPDATE monitoring_pages SET is_selected = ? WHERE id = ? AND lead_id = ?",
+        (1 if op.payload["is_selected"] else 0, op.payload["page_id"], op.lead_id),
+    )
+
+
+def _competitor_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+    competitor = answer.get("competitor")
+    if isinstance(competitor, Mapping) and competitor.get("id") is not None and lead_exists(conn, op.lead_id):
+        upsert(conn, "competitors", [competitor_columns(op.lead_id, competitor)])
+    elif "is_pinned" in op.payload:
+        _set_raw(conn, "competitors", "id = ?", (op.payload["competitor_id"],), {"is_pinned": op.payload["is_pinned"]})
+
+
+@_kind(SCAN_COMPETITOR, KEYED, _competitor_done)
+def _scan_competitor(conn: sqlite3.Connection, op: Op) -> None:
+    conn.execute(
+        "UPDATE competitors SET scan_queued = 1 WHERE id = ? AND lead_id = ?",
+        (op.payload["competitor_id"], op.lead_id),
+    )
+
+
+@_kind(PIN_COMPETITOR, SET, _competitor_done)
+def _pin_competitor(conn: sqlite3.Connection, op: Op) -> None:
+    conn.execute(
+        "UPDATE competitors SET is_pinned = ? WHERE id = ? AND lead_id = ?",
+        (1 if op.payload["is_pinned"] else 0, op.payload["competitor_id"], op.lead_id),
+    )
+
+
+# --- leads and contacts created by the server ---------------------------------------------
+
+
+def _leads_added(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+    leads = [lead for lead in answer.get("leads") or [] if isinstance(lead, Mapping)]
+    write_leads(conn, leads)
+
+
+def _nothing(conn: sqlite3.Connection, op: Op) -> None:
+    """No local effect: what the action creates has ids only the server can give."""
+
+
+_kind(ADD_TO_OUTREACH, KEYED, _leads_added)(_nothing)
+
+
+def _contacts_added(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+    contacts = [c for c in answer.get("contacts") or [] if isinstance(c, Mapping) and c.get("id") is not None]
+    upsert(conn, "contacts", [contact_columns(c) for c in contacts])
+
+
+_kind(ADD_FOUND_CONTACTS, KEYED, _contacts_added)(_nothing)
+
+
+# --- job starts ------------------------------------------------------------------------------
+
+
+def _job_started(kind: str, id_field: str | None, lead_field: str | None = None) -> Folder:
+    def fold(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+        remote = answer.get(id_field) if id_field else op.lead_id
+        attach_job(conn, op, kind, remote, answer, now)
+        if lead_field is not None and op.lead_id is not None:
+            patch_lead_snapshot(conn, op.lead_id, {lead_field: str(answer.get("status") or "pending")})
+
+    return fold
+
+
+def _start_job(kind: str, lead_field: str | None = None) -> Applier:
+    def apply(conn: sqlite3.Connection, op: Op) -> None:
+        _insert_job(conn, op, kind, lead_id=op.lead_id, company_id=op.payload.get("company_id"))
+        if lead_field is not None:
+            conn.execute(f"UPDATE leads SET {lead_field} = 'queued' WHERE id = ?", (op.lead_id,))
+
+    return apply
+
+
+_JOB_STARTS = (
+    (START_SIGNAL_SCAN, JOB_SIGNAL_SCAN, None, "signal_scan_status"),
+    (GENERATE_RECOMMENDATIONS, JOB_RECOMMENDATIONS, None, "generation_status"),
+    (START_DEEP_SEARCH, JOB_DEEP_SEARCH, "job_id", None),
+    (START_CONTACT_SEARCH, JOB_CONTACT_SEARCH, "job_id", None),
+    (START_RESEARCH_RUN, JOB_RESEARCH_RUN, "run_id", None),
+    (START_COMPANY_RESEARCH, JOB_COMPANY_RESEARCH, "search_id", None),
+)
+for _op_kind, _job_kind, _id_field, _lead_field in _JOB_STARTS:
+    _kind(_op_kind, KEYED, _job_started(_job_kind, _id_field, _lead_field))(_start_job(_job_kind, _lead_field))
+
+JOB_KIND_OF_OP = {op_kind: job_kind for op_kind, job_kind, _, _ in _JOB_STARTS}
+
+
+# --- rebuilding what the rep sees ------------------------------------------------------------
+
+
+def restore_lead(conn: sqlite3.Connection, lead_id: int) -> None:
+    """Put the lead's rows back to the server's last word, dropping every local effect."""
+    snapshot = lead_snapshot_of(conn, lead_id)
+    if snapshot is not None:
+        columns = {**lead_columns(snapshot, complete=True), "hidden": 0}
+        sets = ", ".join(f"{k} = ?" for k in columns)
+        conn.execute(f"UPDATE leads SET {sets} WHERE id = ?", (*columns.values(), lead_id))
+    for table in ("touchpoints", "notes", "competitors"):
+        conn.execute(f"DELETE FROM {table} WHERE lead_id = ? AND id IS NULL", (lead_id,))
+    conn.execute(
+        "UPDATE competitors SET is_pinned = coalesce(json_extract(raw, '$.is_pinned'), 0), scan_queued = 0"
+        " WHERE lead_id = ?",
+        (lead_id,),
+    )
+    for table in ("lead_contacts", "monitoring_pages"):
+        conn.execute(
+            f"UPDATE {table} SET is_selected = coalesce(json_extract(raw, '$.is_selected'), 0) WHERE lead_id = ?",
+            (lead_id,),
+        )
+    conn.execute("UPDATE recommendations SET local_status = NULL WHERE lead_id = ? AND local_status IS NOT NULL", (lead_id,))
+
+
+def _drop_queued_jobs(conn: sqlite3.Connection, lead_id: int | None) -> None:
+    """Jobs created by actions not yet delivered; rebuilt from the outbox right after."""
+    conn.execute(
+        "DELETE FROM jobs WHERE lead_id IS ? AND op_id IS NOT NULL"
+        " AND op_id NOT IN (SELECT op_id FROM outbox WHERE state = 'done')",
+        (lead_id,),
+    )
+
+
+def live_ops(conn: sqlite3.Connection, lead_id: int | None) -> list[Op]:
+    marks = ", ".join("?" for _ in EFFECT_STATES)
+    cursor = conn.execute(
+        f"SELECT * FROM outbox WHERE lead_id IS ? AND state IN ({marks}) ORDER BY seq",
+        (lead_id, *EFFECT_STATES),
+    )
+    names = [d[0] for d in cursor.description]
+    return [Op.from_row(dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
+
+
+def rebase(conn: sqlite3.Connection, lead_id: int | None) -> None:
+    """Server state plus the live actions of this lead (or of no lead), in queue order."""
+    if lead_id is not None:
+        restore_lead(conn, lead_id)
+    _drop_queued_jobs(conn, lead_id)
+    for op in live_ops(conn, lead_id):
+        KINDS[op.kind].apply(conn, op)
+
+
+def leads_with_live_ops(conn: sqlite3.Connection) -> set[int]:
+    marks = ", ".join("?" for _ in EFFECT_STATES)
+    rows = conn.execute(
+        f"SELECT DISTINCT lead_id FROM outbox WHERE lead_id IS NOT NULL AND state IN ({marks})", EFFECT_STATES
+    ).fetchall()
+    return {r[0] for r in rows}
+
+
+def rebase_touched(conn: sqlite3.Connection, lead_ids: set[int] | list[int]) -> None:
+    """After server data for these leads arrived: re-apply the live actions of those that have any."""
+    for lead_id in sorted(leads_with_live_ops(conn).intersection(lead_ids)):
+        rebase(conn, lead_id)
+
+
+def fold_answer(conn: sqlite3.Connection, op: Op, result: Mapping[str, Any] | None, now: float) -> None:
+    """Fold the server's answer to a delivered op into the snapshots (the caller then rebases)."""
+    KINDS[op.kind].on_success(conn, op, unwrap(result or {}), now)

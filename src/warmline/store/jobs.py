@@ -1,0 +1,203 @@
+"""Asynchronous jobs (deep searches, contact searches, research runs, signal scans,
+recommendation generation): stored so they survive restarts and are polled until they end.
+
+Statuses are kept as the server says them; a status we do not know is shown as it is and
+the job keeps being polled. When a job is seen completed, `record_job` pulls what its
+answer carries into the cache once (companies of a deep search, custom fields of a research
+run, a lead's scan or generation status); the sync engine refreshes the rest (the lead's
+detail after a scan, its recommendations after generation).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from warmline.store.clock import iso, normalize_ts
+from warmline.store.database import Database
+from warmline.store.effects import (
+    JOB_COMPANY_RESEARCH,
+    JOB_CONTACT_SEARCH,
+    JOB_DEEP_SEARCH,
+    JOB_RECOMMENDATIONS,
+    JOB_RESEARCH_RUN,
+    JOB_SIGNAL_SCAN,
+    rebase_touched,
+)
+from warmline.store.mapping import company_columns, dumps, unwrap
+from warmline.store.rows import Job, loads
+from warmline.store.writers import patch_lead_snapshot, upsert
+
+TERMINAL_STATUSES = frozenset({"completed", "failed", "error", "cancelled", "canceled", "expired", "none"})
+JOB_KINDS = (
+    JOB_DEEP_SEARCH,
+    JOB_COMPANY_RESEARCH,
+    JOB_CONTACT_SEARCH,
+    JOB_RESEARCH_RUN,
+    JOB_SIGNAL_SCAN,
+    JOB_RECOMMENDATIONS,
+)
+
+
+def is_terminal(status: str) -> bool:
+    return status.lower() in TERMINAL_STATUSES
+
+
+def result_summary(kind: str, answer: Mapping[str, Any]) -> str | None:
+    """A one-line summary for the job monitor, from what the answer carries."""
+    if kind == JOB_DEEP_SEARCH:
+        found = answer.get("found_count")
+        if found is None and isinstance(answer.get("companies"), list):
+            found = len(answer["companies"])
+        return None if found is None else f"{found} companies found"
+    if kind == JOB_CONTACT_SEARCH and isinstance(answer.get("contacts"), list):
+        return f"{len(answer['contacts'])} contacts found"
+    if kind == JOB_RESEARCH_RUN and isinstance(answer.get("results"), list):
+        return f"{len(answer['results'])} companies enriched"
+    if kind == JOB_SIGNAL_SCAN and answer.get("pages_found") is not None:
+        return f"{answer['pages_found']} sources found"
+    if kind == JOB_COMPANY_RESEARCH and isinstance(answer.get("results"), Mapping):
+        summary = answer["results"].get("summary")
+        return summary if isinstance(summary, str) else None
+    message = answer.get("message")
+    return message if isinstance(message, str) else None
+
+
+class JobsStore(Database):
+    """Job monitor rows; mixed into `warmline.store.Store`."""
+
+    def jobs(self, active_only: bool = False, limit: int = 500) -> list[Job]:
+        """Newest first; queued-while-offline starts are included (status `queued`)."""
+        where = "WHERE active = 1" if active_only else ""
+        rows = self.rows(
+            f"SELECT * FROM jobs {where} ORDER BY coalesce(created_at, '') DESC, key DESC LIMIT ?", (limit,)
+        )
+        return [Job.from_row(r) for r in rows]
+
+    def get_job(self, key: int) -> Job | None:
+        found = self.row("SELECT * FROM jobs WHERE key = ?", (key,))
+        return None if found is None else Job.from_row(found)
+
+    def find_job(self, kind: str, remote_id: Any) -> Job | None:
+        found = self.row("SELECT * FROM jobs WHERE kind = ? AND remote_id = ?", (kind, str(remote_id)))
+        return None if found is None else Job.from_row(found)
+
+    def due_jobs(self, now: float | None = None) -> list[Job]:
+        """Started jobs still running whose next poll time has come."""
+        moment = self.clock() if now is None else now
+        rows = self.rows(
+            "SELECT * FROM jobs WHERE active = 1 AND remote_id IS NOT NULL AND coalesce(next_poll_at, 0) <= ?"
+            " ORDER BY coalesce(next_poll_at, 0), key",
+            (moment,),
+        )
+        return [Job.from_row(r) for r in rows]
+
+    def next_job_poll_at(self) -> float | None:
+        return self.scalar("SELECT min(coalesce(next_poll_at, 0)) FROM jobs WHERE active = 1 AND remote_id IS NOT NULL")
+
+    def set_next_poll(self, key: int, when: float) -> None:
+        with self.write() as conn:
+            conn.execute("UPDATE jobs SET next_poll_at = ? WHERE key = ?", (when, key))
+
+    def record_job(
+        self,
+        kind: str,
+        remote_id: Any,
+        answer: Mapping[str, Any],
+        *,
+        next_poll_at: float | None = None,
+        lead_id: int | None = None,
+        company_id: int | None = None,
+    ) -> Job:
+        """A job's status as polled (or a job started elsewhere): stored, and on completion
+        its results pulled into the cache once. Returns the stored job."""
+        body = unwrap(answer)
+        now = self.clock()
+        status = str(body.get("status") or "pending")
+        active = not is_terminal(status)
+        progress = body.get("progress")
+        columns = {
+            "kind": kind,
+            "remote_id": str(remote_id),
+            "status": status,
+            "active": 1 if active else 0,
+            "progress": progress if isinstance(progress, int) and not isinstance(progress, bool) else None,
+            "result_summary": result_summary(kind, body),
+            "error": body.get("error") if isinstance(body.get("error"), str) else None,
+            "updated_at": iso(now),
+            "completed_at": normalize_ts(body.get("completed_at")) or (None if active else iso(now)),
+            "next_poll_at": next_poll_at if active else None,
+            "raw": dumps(dict(body)),
+        }
+        with self.write() as conn:
+            existing = conn.execute(
+                "SELECT key, results_applied FROM jobs WHERE kind = ? AND remote_id = ?", (kind, str(remote_id))
+            ).fetchone()
+            if existing is None:
+                columns.update(
+                    {
+                        "lead_id": lead_id,
+                        "company_id": company_id if company_id is not None else body.get("company_id"),
+                        "created_at": normalize_ts(body.get("created_at") or body.get("started_at")) or iso(now),
+                        "params": dumps({k: body[k] for k in ("query", "target_count", "template_id", "company_ids") if k in body}),
+                    }
+                )
+                upsert(conn, "jobs", [columns], ("kind", "remote_id"))
+                key = conn.execute(
+                    "SELECT key FROM jobs WHERE kind = ? AND remote_id = ?", (kind, str(remote_id))
+                ).fetchone()[0]
+                applied = False
+            else:
+                key, applied = existing[0], bool(existing[1])
+                sets = ", ".join(f"{k} = ?" for k in columns)
+                conn.execute(f"UPDATE jobs SET {sets} WHERE key = ?", (*columns.values(), key))
+            if status.lower() == "completed" and not applied:
+                self._pull_results(conn, kind, key, body)
+                conn.execute("UPDATE jobs SET results_applied = 1 WHERE key = ?", (key,))
+            self._note_on_lead(conn, kind, key, status)
+            return Job.from_row(self._job_row(conn, key))
+
+    @staticmethod
+    def _job_row(conn: sqlite3.Connection, key: int) -> dict[str, Any]:
+        cursor = conn.execute("SELECT * FROM jobs WHERE key = ?", (key,))
+        names = [d[0] for d in cursor.description]
+        return dict(zip(names, cursor.fetchone(), strict=True))
+
+    def _note_on_lead(self, conn: sqlite3.Connection, kind: str, key: int, status: str) -> None:
+        """A lead's scan or generation status follows its job."""
+        field = {JOB_SIGNAL_SCAN: "signal_scan_status", JOB_RECOMMENDATIONS: "generation_status"}.get(kind)
+        if field is None:
+            return
+        lead_id = conn.execute("SELECT lead_id FROM jobs WHERE key = ?", (key,)).fetchone()[0]
+        if lead_id is None:
+            return
+        patch_lead_snapshot(conn, lead_id, {field: status})
+        conn.execute(f"UPDATE leads SET {field} = ? WHERE id = ?", (status, lead_id))
+        rebase_touched(conn, [lead_id])
+
+    def _pull_results(self, conn: sqlite3.Connection, kind: str, key: int, body: Mapping[str, Any]) -> None:
+        if kind == JOB_DEEP_SEARCH:
+            companies = [c for c in body.get("companies") or [] if isinstance(c, Mapping) and c.get("id") is not None]
+            upsert(conn, "companies", [company_columns(c) for c in companies])
+        elif kind == JOB_RESEARCH_RUN:
+            self._merge_custom_fields(conn, body.get("results") or [])
+
+    @staticmethod
+    def _merge_custom_fields(conn: sqlite3.Connection, results: Iterable[Any]) -> None:
+        """Research results land in each company's custom fields (merged, not replaced)."""
+        for result in results:
+            if not isinstance(result, Mapping) or not isinstance(result.get("fields"), Mapping):
+                continue
+            conn.execute(
+                "UPDATE companies SET custom_fields = json_patch(custom_fields, ?),"
+                " raw = json_set(raw, '$.custom_fields', json(json_patch(coalesce(json_extract(raw, '$.custom_fields'), '{}'), ?)))"
+                " WHERE id = ?",
+                (dumps(dict(result["fields"])), dumps(dict(result["fields"])), result.get("company_id")),
+            )
+
+    def found_contacts(self, key: int) -> list[dict[str, Any]]:
+        """The contacts a completed contact search found (to pick from before adding)."""
+        raw = self.scalar("SELECT raw FROM jobs WHERE key = ?", (key,))
+        contacts = loads(raw, {}).get("contacts") if raw else None
+        return [dict(c) for c in contacts or [] if isinstance(c, Mapping)]

@@ -1,0 +1,350 @@
+"""Leads: the list the cockpit pages through, the detail screen, and their server updates."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from warmline.store.clock import iso
+from warmline.store.database import Database
+from warmline.store.effects import (
+    PIN_CONTACT,
+    TOGGLE_MONITORING_PAGE,
+    rebase_touched,
+)
+from warmline.store.paging import Listing, Order, count_rows, has_table, page_ids, text_filter
+from warmline.store.recommendations import active_recommendations_in
+from warmline.store.rows import (
+    EFFECT_STATES,
+    Competitor,
+    KeyContact,
+    LeadDetail,
+    LeadRow,
+    MonitoringPage,
+    Note,
+    ScorePoint,
+    Touchpoint,
+    build,
+    loads,
+)
+from warmline.store.writers import write_lead_detail, write_leads
+
+LEADS = Listing("leads", fts_column="name_lower", name_column="name_lower", name_index="leads_name")
+STATUSES = (None, "cold", "warm")
+SORT_KEYS = ("score", "gap", "activity")
+_TERMS = {
+    "score": (("warming_score", "DESC"), ("id", "ASC")),
+    "gap": (("gap", "ASC"), ("id", "ASC")),
+    "activity": (("last_activity_at", "DESC"), ("id", "ASC")),
+}
+_INDEX = {
+    ("score", False): "leads_score",
+    ("score", True): "leads_status_score",
+    ("gap", False): "leads_gap",
+    ("gap", True): "leads_status_gap",
+    ("activity", False): "leads_activity",
+    ("activity", True): "leads_status_activity",
+}
+_ROW_COLUMNS = (
+    "id, company_id, company_name, lead_status, warming_score, target_score, gap, activity_count,"
+    " recommendation_count, monitoring_active, last_activity_at"
+)
+
+
+def _order(sort: str, by_status: bool) -> Order:
+    if sort not in _TERMS:
+        raise ValueError(f"sort must be one of {', '.join(SORT_KEYS)} (got {sort!r})")
+    return Order(_TERMS[sort], _INDEX[(sort, by_status)])
+
+
+def _check_status(status: str | None) -> None:
+    if status not in STATUSES:
+        raise ValueError(f"status must be cold, warm or None (got {status!r})")
+
+
+class LeadsStore(Database):
+    """Lead list and detail; mixed into `warmline.store.Store`."""
+
+    _fts_cache: bool | None = None
+
+    def _has_fts(self, table: str) -> bool:
+        if self._fts_cache is None:
+            with self._lock:
+                self._fts_cache = has_table(self.conn, f"{table}_fts")
+        return self._fts_cache
+
+    def _count_cached(self, key: tuple[Any, ...], compute: Any) -> int:
+        """Counts are reused until the database changes (ours or another process's write)."""
+        cache: dict[tuple[Any, ...], tuple[tuple[int, int], int]] = self.__dict__.setdefault("_counts", {})
+        version = self.data_version()
+        hit = cache.get(key)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        value = compute()
+        if len(cache) > 64:
+            cache.clear()
+        cache[key] = (version, value)
+        return value
+
+    # --- the list -------------------------------------------------------------------------
+
+    def lead_page(
+        self,
+        status: str | None = None,
+        text: str = "",
+        sort: str = "score",
+        offset: int = 0,
+        limit: int = 200,
+    ) -> list[LeadRow]:
+        """One page of the lead list: `status` cold/warm/None (both), `text` filters the name.
+
+        Sorts: `score` (highest first), `gap` (target minus score, ready leads first),
+        `activity` (most recent first, never-touched last). Ties go by lead id.
+        """
+        _check_status(status)
+        order = _order(sort, status is not None)
+        where, params = self._lead_where(status)
+        with self.read() as conn:
+            total = self.lead_count(status, text) if offset > 0 else None
+            flt = text_filter(conn, LEADS, text, self._has_fts("leads"))
+            ids = page_ids(conn, LEADS, order, where, params, flt, max(0, offset), max(0, limit), total)
+            return self._lead_rows(conn, ids)
+
+    def lead_count(self, status: str | None = None, text: str = "") -> int:
+        _check_status(status)
+        where, params = self._lead_where(status)
+
+        def compute() -> int:
+            with self.read() as conn:
+                flt = text_filter(conn, LEADS, text, self._has_fts("leads"))
+                index = "leads_status_score" if status else "leads_score"
+                return count_rows(conn, LEADS, where, params, flt, index)
+
+        return self._count_cached(("leads", status, text.strip().lower()), compute)
+
+    @staticmethod
+    def _lead_where(status: str | None) -> tuple[list[str], list[Any]]:
+        where = ["leads.hidden = 0"]
+        params: list[Any] = []
+        if status is not None:
+            where.append("leads.lead_status = ?")
+            params.append(status)
+        return where, params
+
+    def _lead_rows(self, conn: sqlite3.Connection, ids: list[int]) -> list[LeadRow]:
+        if not ids:
+            return []
+        marks = ", ".join("?" for _ in ids)
+        cursor = conn.execute(f"SELECT {_ROW_COLUMNS} FROM leads WHERE id IN ({marks})", ids)
+        names = [d[0] for d in cursor.description]
+        by_id = {row[0]: dict(zip(names, row, strict=True)) for row in cursor.fetchall()}
+        ops: dict[int, tuple[int, int]] = {
+            lead_id: (queued, failed)
+            for lead_id, queued, failed in conn.execute(
+                f"SELECT lead_id, sum(state != 'failed'), sum(state = 'failed') FROM outbox"
+                f" WHERE lead_id IN ({marks}) AND state IN ('pending', 'in_flight', 'ambiguous', 'failed')"
+                f" GROUP BY lead_id",
+                ids,
+            ).fetchall()
+        }
+        rows = []
+        for lead_id in ids:
+            row = by_id.get(lead_id)
+            if row is None:
+                continue
+            queued, failed = ops.get(lead_id, (0, 0))
+            rows.append(self._lead_row(row, queued, failed))
+        return rows
+
+    @staticmethod
+    def _lead_row(row: Mapping[str, Any], queued: int = 0, failed: int = 0) -> LeadRow:
+        data = dict(row)
+        data["monitoring_active"] = bool(data["monitoring_active"])
+        data["ready"] = data["gap"] <= 0
+        data["pending_ops"] = queued
+        data["failed_ops"] = failed
+        return build(LeadRow, data)
+
+    def get_lead(self, lead_id: int) -> LeadRow | None:
+        with self.read() as conn:
+            rows = self._lead_rows(conn, [lead_id])
+        return rows[0] if rows else None
+
+    def resolve_lead(self, ref: str) -> LeadRow:
+        """A lead from an id or an unambiguous start of its company name (for the CLI)."""
+        text = ref.strip()
+        if re.fullmatch(r"\d+", text):
+            found = self.get_lead(int(text))
+            if found is not None:
+                return found
+        needle = text.lower()
+        if not needle:
+            raise LookupError("give a lead id or the start of a company name")
+        ids = [
+            r["id"]
+            for r in self.rows(
+                "SELECT id FROM leads WHERE hidden = 0 AND name_lower >= ? AND substr(name_lower, 1, ?) = ?"
+                " ORDER BY name_lower, id LIMIT 6",
+                (needle, len(needle), needle),
+            )
+        ]
+        if not ids:
+            raise LookupError(f"no cached lead matches {text!r}")
+        with self.read() as conn:
+            rows = self._lead_rows(conn, ids)
+        exact = [r for r in rows if r.company_name.lower() == needle]
+        if len(exact) == 1:
+            return exact[0]
+        if len(rows) > 1:
+            names = ", ".join(f"{r.company_name} ({r.id})" for r in rows[:5])
+            raise LookupError(f"{text!r} matches several leads: {names}")
+        return rows[0]
+
+    # --- server data in ----------------------------------------------------------------------
+
+    def upsert_leads(self, items: Iterable[Mapping[str, Any]], full_list_for_status: str | None = None) -> int:
+        """Lead list items from the server. With `full_list_for_status` (cold, warm or all)
+        the items are the whole list: cached leads of that status missing from it are
+        removed, unless an action on them is still queued or failed."""
+        if full_list_for_status not in (None, "cold", "warm", "all"):
+            raise ValueError("full_list_for_status must be cold, warm, all or None")
+        with self.write() as conn:
+            ids = write_leads(conn, items)
+            if full_list_for_status is not None:
+                self._drop_unlisted(conn, ids, full_list_for_status)
+            rebase_touched(conn, ids)
+        return len(ids)
+
+    def _drop_unlisted(self, conn: sqlite3.Connection, ids: list[int], status: str) -> None:
+        conn.execute("CREATE TEMP TABLE IF NOT EXISTS listed_ids (id INTEGER PRIMARY KEY)")
+        conn.execute("DELETE FROM temp.listed_ids")
+        conn.executemany("INSERT OR IGNORE INTO temp.listed_ids (id) VALUES (?)", ((i,) for i in ids))
+        marks = ", ".join("?" for _ in EFFECT_STATES)
+        sql = (
+            "DELETE FROM leads WHERE id NOT IN (SELECT id FROM temp.listed_ids)"
+            f" AND id NOT IN (SELECT lead_id FROM outbox WHERE lead_id IS NOT NULL AND state IN ({marks}))"
+        )
+        params: list[Any] = list(EFFECT_STATES)
+        if status != "all":
+            sql += " AND coalesce(json_extract(raw, '$.lead_status'), lead_status) = ?"
+            params.append(status)
+        conn.execute(sql, params)
+        conn.execute("DELETE FROM temp.listed_ids")
+
+    def upsert_lead_detail(self, detail: Mapping[str, Any]) -> int:
+        """A lead's full detail from the server; local pending items are kept on top."""
+        with self.write() as conn:
+            lead_id = write_lead_detail(conn, detail, self.clock())
+            rebase_touched(conn, [lead_id])
+        return lead_id
+
+    # --- the detail screen ---------------------------------------------------------------------
+
+    def lead_detail(self, lead_id: int) -> LeadDetail | None:
+        """Everything the detail screen shows, pending local items included and marked."""
+        with self.read() as conn:
+            found = self._select(conn, "SELECT * FROM leads WHERE id = ?", (lead_id,))
+            if not found:
+                return None
+            lead = found[0]
+            live = self._select(
+                conn,
+                "SELECT kind, payload FROM outbox WHERE lead_id = ? AND state IN (?, ?, ?, ?)",
+                (lead_id, *EFFECT_STATES),
+            )
+            touched = {kind: set() for kind in (PIN_CONTACT, TOGGLE_MONITORING_PAGE)}
+            for op in live:
+                payload = loads(op["payload"], {})
+                if op["kind"] == PIN_CONTACT:
+                    touched[PIN_CONTACT].add(payload.get("contact_id"))
+                elif op["kind"] == TOGGLE_MONITORING_PAGE:
+                    touched[TOGGLE_MONITORING_PAGE].add(payload.get("page_id"))
+            pages = [
+                build(MonitoringPage, {**r, "is_selected": bool(r["is_selected"]), "pending": r["id"] in touched[TOGGLE_MONITORING_PAGE]})
+                for r in self._select(
+                    conn, "SELECT * FROM monitoring_pages WHERE lead_id = ? ORDER BY score DESC, id", (lead_id,)
+                )
+            ]
+            contacts = [
+                build(KeyContact, {**r, "is_selected": bool(r["is_selected"]), "pending": r["contact_id"] in touched[PIN_CONTACT]})
+                for r in self._select(
+                    conn,
+                    "SELECT * FROM lead_contacts WHERE lead_id = ? ORDER BY is_selected DESC, last_name, first_name",
+                    (lead_id,),
+                )
+            ]
+            competitors = [
+                build(Competitor, {**r, "is_pinned": bool(r["is_pinned"]), "scan_queued": bool(r["scan_queued"])})
+                for r in self._select(
+                    conn,
+                    "SELECT c.*, o.state AS op_state FROM competitors c"
+                    " LEFT JOIN outbox o ON o.op_id = c.op_id AND c.id IS NULL"
+                    " WHERE c.lead_id = ? ORDER BY c.is_pinned DESC, c.name, c.local_id",
+                    (lead_id,),
+                )
+            ]
+            touchpoints = [
+                build(Touchpoint, r)
+                for r in self._select(
+                    conn,
+                    "SELECT t.*, o.state AS op_state FROM touchpoints t"
+                    " LEFT JOIN outbox o ON o.op_id = t.op_id AND t.id IS NULL"
+                    " WHERE t.lead_id = ? ORDER BY coalesce(t.created_at, '') DESC, t.local_id DESC LIMIT 200",
+                    (lead_id,),
+                )
+            ]
+            notes = [
+                build(Note, r)
+                for r in self._select(
+                    conn,
+                    "SELECT n.*, o.state AS op_state FROM notes n"
+                    " LEFT JOIN outbox o ON o.op_id = n.op_id AND n.id IS NULL"
+                    " WHERE n.lead_id = ? ORDER BY coalesce(n.created_at, '') DESC, n.local_id DESC",
+                    (lead_id,),
+                )
+            ]
+            recommendations = active_recommendations_in(conn, lead_id=lead_id)
+            row = self._lead_rows(conn, [lead_id])[0]
+        return LeadDetail(
+            lead=row,
+            company=loads(lead["company"], {}) or {},
+            signal_scan_status=lead["signal_scan_status"],
+            generation_status=lead["generation_status"],
+            deal_value=lead["deal_value"],
+            deal_currency=lead["deal_currency"],
+            won_at=lead["won_at"],
+            closed_at=lead["closed_at"],
+            closed_reason=lead["closed_reason"],
+            monitoring_pages=pages,
+            contacts=contacts,
+            competitors=competitors,
+            touchpoints=touchpoints,
+            notes=notes,
+            recommendations=recommendations,
+            score_history=self._score_history(touchpoints, row.warming_score),
+            detail_fetched_at=lead["detail_fetched_at"],
+            raw=loads(lead["raw"], {}),
+        )
+
+    def _score_history(self, touchpoints: list[Touchpoint], current: int) -> list[ScorePoint]:
+        """Score after each confirmed activity, oldest first, ending with the score now.
+
+        Walks back from today's score subtracting each activity's bonus points; points
+        from other sources (completed recommendations) are folded into the nearest step.
+        """
+        confirmed = [t for t in touchpoints if t.id is not None and t.created_at]
+        points = [ScorePoint(at=iso(self.clock()), score=current)]
+        score = current
+        for touchpoint in confirmed:  # newest first
+            points.append(ScorePoint(at=touchpoint.created_at or "", score=max(0, min(100, score))))
+            score -= touchpoint.bonus_points
+        points.reverse()
+        return points
+
+    @staticmethod
+    def _select(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        cursor = conn.execute(sql, params)
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=False)) for row in cursor.fetchall()]

@@ -1,0 +1,156 @@
+"""Paging long lists (leads, companies, contacts) through SQLite fast enough to type into.
+
+Measured at 100,000 rows, the costs that matter and how each is avoided:
+- Sorting: every sort has an index that yields rows already in order, so a page is an
+  index walk, and the walk reads only the index (ids first, whole rows for the page after).
+- Deep offsets: an index walk still steps over `offset` entries. Past the middle we walk
+  the same index backwards from the end instead, so the worst case is the middle.
+- Filter-as-you-type (substring of the name): a trigram full-text index finds rare
+  matches at once, but sorting a large match set is slow; walking the sort index and
+  testing each name finds dense matches at once, but is slow for rare ones. So we count
+  candidates first (cheap, capped) and pick: few -> fetch and sort them; many -> walk.
+  Trigrams need 3 characters: for 1-2 characters the filter matches the start of the
+  name (an index range), which is also what a rep typing a name expects.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+# Up to this many candidates, fetching and sorting them beats walking the sort index.
+SET_LIMIT = 3000
+MIN_TRIGRAM = 3
+
+
+@dataclass(frozen=True)
+class Order:
+    """A sort: (column, "ASC"|"DESC") terms ending with a unique column, and its index."""
+
+    terms: tuple[tuple[str, str], ...]
+    index: str
+
+    def sql(self, reverse: bool = False) -> str:
+        flip = {"ASC": "DESC", "DESC": "ASC"}
+        return ", ".join(f"{col} {flip[way] if reverse else way}" for col, way in self.terms)
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A pageable table: its full-text index (if any) and the indexed name for prefixes."""
+
+    table: str
+    fts_column: str
+    name_column: str
+    name_index: str
+
+
+@dataclass(frozen=True)
+class TextFilter:
+    """A filter clause; `few` when its candidates are best fetched by `index` and sorted."""
+
+    clause: str
+    params: tuple[Any, ...]
+    few: bool
+    index: str | None = None
+
+
+def has_table(conn: sqlite3.Connection, name: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone() is not None
+
+
+def _prefix_bounds(text: str) -> tuple[str, str]:
+    return text, text[:-1] + chr(ord(text[-1]) + 1)
+
+
+def _fts_query(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def text_filter(conn: sqlite3.Connection, listing: Listing, text: str, fts: bool) -> TextFilter | None:
+    """The WHERE clause for `text`, and whether its candidates are few enough to sort."""
+    needle = text.strip().lower()
+    if not needle:
+        return None
+    table = listing.table
+    if fts and len(needle) >= MIN_TRIGRAM:
+        match = _fts_query(needle)
+        few = (
+            conn.execute(
+                f"SELECT count(*) FROM (SELECT rowid FROM {table}_fts WHERE {table}_fts MATCH ? LIMIT ?)",
+                (match, SET_LIMIT + 1),
+            ).fetchone()[0]
+            <= SET_LIMIT
+        )
+        if few:
+            clause = f"{table}.id IN (SELECT rowid FROM {table}_fts WHERE {table}_fts MATCH ?)"
+            return TextFilter(clause, (match,), True)
+        return TextFilter(f"instr({table}.{listing.fts_column}, ?) > 0", (needle,), False)
+    if len(needle) >= MIN_TRIGRAM:
+        return TextFilter(f"instr({table}.{listing.fts_column}, ?) > 0", (needle,), False)
+    low, high = _prefix_bounds(needle)
+    clause = f"{table}.{listing.name_column} >= ? AND {table}.{listing.name_column} < ?"
+    count = conn.execute(
+        f"SELECT count(*) FROM (SELECT 1 FROM {table} INDEXED BY {listing.name_index}"
+        f" WHERE {clause} LIMIT ?)",
+        (low, high, SET_LIMIT + 1),
+    ).fetchone()[0]
+    return TextFilter(clause, (low, high), count <= SET_LIMIT, listing.name_index)
+
+
+def page_ids(
+    conn: sqlite3.Connection,
+    listing: Listing,
+    order: Order,
+    where: list[str],
+    params: list[Any],
+    text: TextFilter | None,
+    offset: int,
+    limit: int,
+    total: int | None,
+) -> list[int]:
+    """Ids of one page, in order. `total` (the filtered count) enables the backwards walk."""
+    clauses = list(where)
+    values = list(params)
+    if text is not None:
+        clauses.append(text.clause)
+        values.extend(text.params)
+    condition = " AND ".join(clauses) or "1"
+    # Few candidates: look them up by id and sort; else walk the sort's index in order.
+    if text is not None and text.few:
+        source = f"{listing.table} " + (f"INDEXED BY {text.index}" if text.index else "NOT INDEXED")
+    else:
+        source = f"{listing.table} INDEXED BY {order.index}"
+    reverse = total is not None and offset > total // 2 and (text is None or not text.few)
+    if reverse:
+        count = max(0, min(limit, total - offset))  # type: ignore[operator]
+        skip = max(0, total - offset - count)  # type: ignore[operator]
+        if count == 0:
+            return []
+        sql = f"SELECT id FROM {source} WHERE {condition} ORDER BY {order.sql(reverse=True)} LIMIT ? OFFSET ?"
+        ids = [r[0] for r in conn.execute(sql, (*values, count, skip)).fetchall()]
+        ids.reverse()
+        return ids
+    sql = f"SELECT id FROM {source} WHERE {condition} ORDER BY {order.sql()} LIMIT ? OFFSET ?"
+    return [r[0] for r in conn.execute(sql, (*values, limit, offset)).fetchall()]
+
+
+def count_rows(
+    conn: sqlite3.Connection,
+    listing: Listing,
+    where: list[str],
+    params: list[Any],
+    text: TextFilter | None,
+    count_index: str | None = None,
+) -> int:
+    clauses = list(where)
+    values = list(params)
+    if text is not None:
+        clauses.append(text.clause)
+        values.extend(text.params)
+    condition = " AND ".join(clauses) or "1"
+    source = listing.table
+    if text is None and count_index is not None:
+        source = f"{listing.table} INDEXED BY {count_index}"
+    return int(conn.execute(f"SELECT count(*) FROM {source} WHERE {condition}", values).fetchone()[0])

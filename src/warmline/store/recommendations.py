@@ -1,0 +1,92 @@
+"""The recommendations queue across leads, and recommendation lists from the server."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+from warmline.store.database import Database
+from warmline.store.effects import rebase_touched
+from warmline.store.mapping import unwrap
+from warmline.store.rows import Recommendation, RecommendationProgress, build
+from warmline.store.writers import lead_exists, patch_lead_snapshot, write_recommendations
+
+PRIORITY_RANK_SQL = (
+    "CASE lower(coalesce(r.priority, '')) WHEN 'high' THEN 0 WHEN 'medium' THEN 1 WHEN 'low' THEN 2 ELSE 3 END"
+)
+
+
+def active_recommendations_in(
+    conn: sqlite3.Connection, lead_id: int | None = None, limit: int = -1
+) -> list[Recommendation]:
+    """Active recommendations not taken by a queued complete/dismiss, best first:
+    high, medium, low (unknown priorities last), then oldest first."""
+    sql = (
+        "SELECT r.*, l.company_name FROM recommendations r JOIN leads l ON l.id = r.lead_id"
+        " WHERE r.status = 'active' AND r.local_status IS NULL AND l.hidden = 0"
+    )
+    params: list[Any] = []
+    if lead_id is not None:
+        sql += " AND r.lead_id = ?"
+        params.append(lead_id)
+    sql += f" ORDER BY {PRIORITY_RANK_SQL}, coalesce(r.created_at, ''), r.id LIMIT ?"
+    params.append(limit)
+    cursor = conn.execute(sql, params)
+    names = [d[0] for d in cursor.description]
+    return [build(Recommendation, dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
+
+
+class RecommendationsStore(Database):
+    """Recommendation queue; mixed into `warmline.store.Store`."""
+
+    def active_recommendations(self, limit: int = -1, lead_id: int | None = None) -> list[Recommendation]:
+        with self.read() as conn:
+            return active_recommendations_in(conn, lead_id=lead_id, limit=limit)
+
+    def recommendation_progress(self, lead_id: int | None = None) -> RecommendationProgress:
+        """Completed / dismissed / total, the server's figures plus what the rep just did."""
+        where = "WHERE id = ?" if lead_id is not None else ""
+        params: tuple[Any, ...] = (lead_id,) if lead_id is not None else ()
+        with self.read() as conn:
+            server = conn.execute(
+                "SELECT coalesce(sum(json_extract(raw, '$.rec_progress.completed')), 0),"
+                " coalesce(sum(json_extract(raw, '$.rec_progress.dismissed')), 0),"
+                f" coalesce(sum(json_extract(raw, '$.rec_progress.total')), 0) FROM leads {where}",
+                params,
+            ).fetchone()
+            rec_where = "AND lead_id = ?" if lead_id is not None else ""
+            local = dict(
+                conn.execute(
+                    "SELECT local_status, count(*) FROM recommendations WHERE status = 'active'"
+                    f" AND local_status IS NOT NULL {rec_where} GROUP BY local_status",
+                    params,
+                ).fetchall()
+            )
+            active = len(active_recommendations_in(conn, lead_id=lead_id))
+        completed = int(server[0]) + local.get("completed", 0)
+        dismissed = int(server[1]) + local.get("dismissed", 0)
+        total = max(int(server[2]), completed + dismissed + active)
+        return RecommendationProgress(completed=completed, dismissed=dismissed, total=total)
+
+    def upsert_recommendations(self, lead_id: int, response: Mapping[str, Any]) -> None:
+        """A lead's recommendation list response (`recommendations`, `count`, `progress`,
+        `generation_status`): the lead's active recommendations become exactly these."""
+        body = unwrap(response)
+        recs = [r for r in body.get("recommendations") or [] if isinstance(r, Mapping)]
+        with self.write() as conn:
+            if not lead_exists(conn, lead_id):
+                return
+            write_recommendations(conn, lead_id, recs)
+            changes: dict[str, Any] = {"recommendation_count": body.get("count", len(recs))}
+            if isinstance(body.get("progress"), Mapping):
+                changes["rec_progress"] = dict(body["progress"])
+            if body.get("generation_status") is not None:
+                changes["generation_status"] = body["generation_status"]
+            patch_lead_snapshot(conn, lead_id, changes)
+            conn.execute(
+                "UPDATE leads SET recommendation_count = ?, generation_status = coalesce(?, generation_status)"
+                " WHERE id = ?",
+                (changes["recommendation_count"], changes.get("generation_status"), lead_id),
+            )
+            rebase_touched(conn, [lead_id])

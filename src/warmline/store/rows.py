@@ -1,0 +1,327 @@
+"""What the store hands to the cockpit, the CLI and the sync engine: plain frozen records.
+
+They are built from SQLite rows by `build`, which picks the dataclass's fields by name, so
+a query only has to name its columns like the fields. `pending` on a detail item means a
+queued action made it and the server has not confirmed it yet; `failed` means that action
+was set aside with a server message (see the outbox).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+# Outbox states. Ops in QUEUE_STATES block later ops of their lead (first in, first out);
+# ops in EFFECT_STATES still show their local effect (a failed op shows until discarded).
+PENDING = "pending"
+IN_FLIGHT = "in_flight"
+AMBIGUOUS = "ambiguous"
+FAILED = "failed"
+DONE = "done"
+QUEUE_STATES = (PENDING, IN_FLIGHT, AMBIGUOUS)
+EFFECT_STATES = (PENDING, IN_FLIGHT, AMBIGUOUS, FAILED)
+
+
+def build(cls: type[T], row: dict[str, Any]) -> T:
+    """An instance of dataclass `cls` from the row's columns of the same names."""
+    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    return cls(**{k: v for k, v in row.items() if k in names})
+
+
+def loads(text: str | None, default: Any = None) -> Any:
+    """JSON text from a column, or `default` when empty or not JSON."""
+    if not text:
+        return default
+    try:
+        return json.loads(text)
+    except ValueError:
+        return default
+
+
+@dataclass(frozen=True, slots=True)
+class LeadRow:
+    """One line of the lead list. Counts include what the rep queued locally."""
+
+    id: int
+    company_id: int | None
+    company_name: str
+    lead_status: str
+    warming_score: int
+    target_score: int | None
+    gap: int
+    ready: bool
+    activity_count: int
+    recommendation_count: int
+    monitoring_active: bool
+    last_activity_at: str | None
+    pending_ops: int = 0
+    failed_ops: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MonitoringPage:
+    id: int
+    url: str | None
+    label: str | None
+    page_type: str | None
+    score: int | None
+    is_selected: bool
+    last_checked_at: str | None
+    pending: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class KeyContact:
+    contact_id: int
+    first_name: str | None
+    last_name: str | None
+    title: str | None
+    role: str | None
+    email: str | None
+    social_url: str | None
+    is_selected: bool
+    pending: bool = False
+
+    @property
+    def name(self) -> str:
+        return " ".join(p for p in (self.first_name, self.last_name) if p)
+
+
+@dataclass(frozen=True, slots=True)
+class Competitor:
+    local_id: int
+    id: int | None
+    name: str
+    domain: str | None
+    is_pinned: bool
+    last_scanned_at: str | None
+    scan_summary: str | None
+    scan_queued: bool
+    op_state: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Touchpoint:
+    local_id: int
+    id: int | None
+    description: str
+    detected_type: str | None
+    contact_id: int | None
+    bonus_points: int
+    created_at: str | None
+    op_id: str | None
+    op_state: str | None = None
+
+    @property
+    def pending(self) -> bool:
+        return self.id is None
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    local_id: int
+    id: int | None
+    content: str
+    created_at: str | None
+    op_id: str | None
+    op_state: str | None = None
+
+    @property
+    def pending(self) -> bool:
+        return self.id is None
+
+
+@dataclass(frozen=True, slots=True)
+class Recommendation:
+    id: int
+    lead_id: int
+    company_name: str
+    action_type: str | None
+    target_url: str | None
+    suggested_comment: str | None
+    priority: str | None
+    engagement_reason: str | None
+    source_page_label: str | None
+    status: str
+    created_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RecommendationProgress:
+    completed: int
+    dismissed: int
+    total: int
+
+    @property
+    def active(self) -> int:
+        return max(0, self.total - self.completed - self.dismissed)
+
+
+@dataclass(frozen=True, slots=True)
+class ScorePoint:
+    """The warming score just after an activity (or now, for the last point)."""
+
+    at: str
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeadDetail:
+    lead: LeadRow
+    company: dict[str, Any]
+    signal_scan_status: str | None
+    generation_status: str | None
+    deal_value: float | None
+    deal_currency: str | None
+    won_at: str | None
+    closed_at: str | None
+    closed_reason: str | None
+    monitoring_pages: list[MonitoringPage]
+    contacts: list[KeyContact]
+    competitors: list[Competitor]
+    touchpoints: list[Touchpoint]
+    notes: list[Note]
+    recommendations: list[Recommendation]
+    score_history: list[ScorePoint]
+    detail_fetched_at: float | None
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    """One queued action. `op_id` is also the request's Idempotency-Key."""
+
+    seq: int
+    op_id: str
+    kind: str
+    lead_id: int | None
+    payload: dict[str, Any]
+    meta: dict[str, Any]
+    state: str
+    attempts: int
+    created_at: str
+    first_sent_at: str | None
+    next_attempt_at: float
+    not_before: float | None
+    claimed_by: str | None
+    last_error: str | None
+    result: dict[str, Any] | None
+    updated_at: str
+
+    @property
+    def undoable(self) -> bool:
+        """Never sent and not being sent: undo reverts it as if it never happened."""
+        return self.state == PENDING and self.attempts == 0
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Op:
+        data = dict(row)
+        data["payload"] = loads(row["payload"], {})
+        data["meta"] = loads(row.get("meta"), {})
+        data["result"] = loads(row.get("result"))
+        return build(cls, data)
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxCounts:
+    pending: int
+    in_flight: int
+    ambiguous: int
+    failed: int
+
+    @property
+    def queued(self) -> int:
+        """Everything still to be delivered (what the status bar calls pending)."""
+        return self.pending + self.in_flight + self.ambiguous
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    key: int
+    kind: str
+    remote_id: str | None
+    lead_id: int | None
+    company_id: int | None
+    status: str
+    active: bool
+    progress: int | None
+    params: dict[str, Any]
+    result_summary: str | None
+    error: str | None
+    created_at: str | None
+    updated_at: str | None
+    completed_at: str | None
+    next_poll_at: float | None
+    queued_offline: bool
+    results_applied: bool
+    op_id: str | None
+    raw: dict[str, Any]
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Job:
+        data = dict(row)
+        data["params"] = loads(row["params"], {})
+        data["raw"] = loads(row["raw"], {})
+        for flag in ("active", "queued_offline", "results_applied"):
+            data[flag] = bool(row[flag])
+        return build(cls, data)
+
+
+@dataclass(frozen=True, slots=True)
+class CompanyRow:
+    id: int
+    name: str
+    domain: str | None
+    industry: str | None
+    country: str | None
+    region: str | None
+    size: str | None
+    description: str | None
+    tags: list[str]
+    custom_fields: dict[str, Any]
+    source: str | None
+    ai_tag: str | None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> CompanyRow:
+        data = dict(row)
+        data["tags"] = loads(row["tags"], [])
+        data["custom_fields"] = loads(row["custom_fields"], {})
+        return build(cls, data)
+
+
+@dataclass(frozen=True, slots=True)
+class ContactRow:
+    id: int
+    company_id: int | None
+    first_name: str | None
+    last_name: str | None
+    email: str | None
+    title: str | None
+    role: str | None
+    social_url: str | None
+    phone: str | None
+    tags: list[str]
+    custom_fields: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        return " ".join(p for p in (self.first_name, self.last_name) if p)
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> ContactRow:
+        data = dict(row)
+        data["tags"] = loads(row["tags"], [])
+        data["custom_fields"] = loads(row["custom_fields"], {})
+        return build(cls, data)
+
+
+@dataclass(frozen=True, slots=True)
+class ResearchTemplate:
+    id: str
+    name: str
+    description: str | None
+    fields: list[dict[str, Any]]

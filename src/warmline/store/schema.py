@@ -1,0 +1,363 @@
+"""The cache's schema as a list of forward migrations, and the code that applies them.
+
+A database records the number of migrations applied in `schema_version`. Opening an older
+file applies the missing ones in order, each in its own `BEGIN IMMEDIATE` transaction that
+re-reads the version first, so two processes opening the same file at once migrate it once.
+Migrations are never edited after release; a change of schema is a new entry at the end.
+
+Conventions of the tables:
+- `raw` holds the server's JSON for the row (unknown fields included), so nothing the
+  server sends is lost and a row's server state can be restored after a local change
+  is undone (see `warmline.store.effects`).
+- Rows created locally by a queued action (a pending touchpoint, note, competitor or job)
+  carry the `op_id` of that action and have no server `id` until it is delivered.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+
+Migration = Callable[[sqlite3.Connection], None]
+
+_LEADS = """
+CREATE TABLE leads (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER,
+    company_name TEXT NOT NULL DEFAULT '',
+    name_lower TEXT NOT NULL DEFAULT '',
+    lead_status TEXT NOT NULL DEFAULT 'cold',
+    warming_score INTEGER NOT NULL DEFAULT 0,
+    target_score INTEGER,
+    gap INTEGER GENERATED ALWAYS AS (coalesce(target_score, 100) - warming_score) VIRTUAL,
+    activity_count INTEGER NOT NULL DEFAULT 0,
+    recommendation_count INTEGER NOT NULL DEFAULT 0,
+    monitoring_active INTEGER NOT NULL DEFAULT 0,
+    last_activity_at TEXT,
+    created_at TEXT,
+    hidden INTEGER NOT NULL DEFAULT 0,
+    signal_scan_status TEXT,
+    company TEXT,
+    deal_value REAL,
+    deal_currency TEXT,
+    won_at TEXT,
+    closed_at TEXT,
+    closed_reason TEXT,
+    rec_progress TEXT,
+    generation_status TEXT,
+    detail_fetched_at REAL,
+    raw TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX leads_status_score ON leads(hidden, lead_status, warming_score DESC, id);
+CREATE INDEX leads_score ON leads(hidden, warming_score DESC, id);
+CREATE INDEX leads_status_gap ON leads(hidden, lead_status, gap, id);
+CREATE INDEX leads_gap ON leads(hidden, gap, id);
+CREATE INDEX leads_status_activity ON leads(hidden, lead_status, last_activity_at DESC, id);
+CREATE INDEX leads_activity ON leads(hidden, last_activity_at DESC, id);
+CREATE INDEX leads_name ON leads(hidden, name_lower, id);
+CREATE INDEX leads_company ON leads(company_id);
+"""
+
+_LEAD_DETAIL = """
+CREATE TABLE monitoring_pages (
+    id INTEGER PRIMARY KEY,
+    lead_id INTEGER NOT NULL REFERENCES leads(id) ON DELETE CASCADE,
+    url TEXT,
+    label TEXT,
+    page_type TEXT,
+    score INTEGER,
+    is_selected INTEGER NOT NULL DEFAULT 0,
+    last_checked_at TEXT,
+    raw TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX monitoring_pages_lead ON monitoring_pages(lead_id);
+
+CREATE TABLE lead_contacts (
+    lead_id INTEGER NOT NULL REFERENCES leads(id) ON DELETE CASCADE,
+    contact_id INTEGER NOT NULL,
+    first_name TEXT,
+    last_name TEXT,
+    title TEXT,
+    role TEXT,
+    email TEXT,
+    social_url TEXT,
+    is_selected INTEGER NOT NULL DEFAULT 0,
+    raw TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (lead_id, contact_id)
+);
+
+CREATE TABLE competitors (
+    local_id INTEGER PRIMARY KEY,
+    id INTEGER UNIQUE,
+    lead_id INTEGER NOT NULL REFERENCES leads(id) ON DELETE CASCADE,
+    name TEXT NOT NULL DEFAULT '',
+    domain TEXT,
+    is_pinned INTEGER NOT NULL DEFAULT 0,
+    last_scanned_at TEXT,
+    scan_summary TEXT,
+    scan_queued INTEGER NOT NULL DEFAULT 0,
+    op_id TEXT UNIQUE,
+    raw TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX competitors_lead ON competitors(lead_id);
+
+CREATE TABLE touchpoints (
+    local_id INTEGER PRIMARY KEY,
+    id INTEGER UNIQUE,
+    lead_id INTEGER NOT NULL REFERENCES leads(id) ON DELETE CASCADE,
+    description TEXT NOT NULL DEFAULT '',
+    detected_type TEXT,
+    contact_id INTEGER,
+    bonus_points INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT,
+    op_id TEXT UNIQUE,
+    raw TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX touchpoints_lead ON touchpoints(lead_id, created_at);
+
+CREATE TABLE notes (
+    local_id INTEGER PRIMARY KEY,
+    id INTEGER UNIQUE,
+    lead_id INTEGER NOT NULL REFERENCES leads(id) ON DELETE CASCADE,
+    content TEXT NOT NULL DEFAULT '',
+    created_at TEXT,
+    op_id TEXT UNIQUE,
+    raw TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX notes_lead ON notes(lead_id, created_at);
+
+CREATE TABLE recommendations (
+    id INTEGER PRIMARY KEY,
+    lead_id INTEGER NOT NULL REFERENCES leads(id) ON DELETE CASCADE,
+    action_type TEXT,
+    target_url TEXT,
+    suggested_comment TEXT,
+    priority TEXT,
+    engagement_reason TEXT,
+    source_page_label TEXT,
+    status TEXT NOT NULL DEFAULT 'active',
+    local_status TEXT,
+    created_at TEXT,
+    raw TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX recommendations_lead ON recommendations(lead_id);
+CREATE INDEX recommendations_queue ON recommendations(status, local_status, created_at);
+"""
+
+_DIRECTORY = """
+CREATE TABLE companies (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL DEFAULT '',
+    name_lower TEXT NOT NULL DEFAULT '',
+    search_text TEXT NOT NULL DEFAULT '',
+    domain TEXT,
+    industry TEXT,
+    country TEXT,
+    region TEXT,
+    size TEXT,
+    description TEXT,
+    tags TEXT NOT NULL DEFAULT '[]',
+    custom_fields TEXT NOT NULL DEFAULT '{}',
+    source TEXT,
+    ai_tag TEXT,
+    created_at TEXT,
+    updated_at TEXT,
+    raw TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX companies_name ON companies(name_lower, id);
+
+CREATE TABLE contacts (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER,
+    first_name TEXT,
+    last_name TEXT,
+    name_lower TEXT NOT NULL DEFAULT '',
+    search_text TEXT NOT NULL DEFAULT '',
+    email TEXT,
+    title TEXT,
+    role TEXT,
+    social_url TEXT,
+    phone TEXT,
+    tags TEXT NOT NULL DEFAULT '[]',
+    custom_fields TEXT NOT NULL DEFAULT '{}',
+    created_at TEXT,
+    updated_at TEXT,
+    raw TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX contacts_name ON contacts(name_lower, id);
+CREATE INDEX contacts_company ON contacts(company_id, name_lower, id);
+
+CREATE TABLE field_schemas (
+    entity TEXT NOT NULL,
+    key TEXT NOT NULL,
+    name TEXT,
+    type TEXT,
+    position INTEGER NOT NULL DEFAULT 0,
+    raw TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (entity, key)
+);
+
+CREATE TABLE research_templates (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL DEFAULT '',
+    name_lower TEXT NOT NULL DEFAULT '',
+    description TEXT,
+    fields TEXT NOT NULL DEFAULT '[]',
+    created_at TEXT,
+    raw TEXT NOT NULL DEFAULT '{}'
+);
+
+CREATE TABLE lookups (
+    key TEXT PRIMARY KEY,
+    request TEXT NOT NULL,
+    response TEXT NOT NULL,
+    fetched_at TEXT NOT NULL
+);
+"""
+
+_JOBS_OUTBOX_STATE = """
+CREATE TABLE jobs (
+    key INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    remote_id TEXT,
+    lead_id INTEGER,
+    company_id INTEGER,
+    status TEXT NOT NULL DEFAULT 'queued',
+    active INTEGER NOT NULL DEFAULT 1,
+    progress INTEGER,
+    params TEXT NOT NULL DEFAULT '{}',
+    result_summary TEXT,
+    error TEXT,
+    created_at TEXT,
+    updated_at TEXT,
+    completed_at TEXT,
+    next_poll_at REAL,
+    queued_offline INTEGER NOT NULL DEFAULT 0,
+    results_applied INTEGER NOT NULL DEFAULT 0,
+    op_id TEXT UNIQUE,
+    raw TEXT NOT NULL DEFAULT '{}',
+    UNIQUE (kind, remote_id)
+);
+CREATE INDEX jobs_poll ON jobs(active, next_poll_at);
+
+CREATE TABLE outbox (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    op_id TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    lead_id INTEGER,
+    payload TEXT NOT NULL,
+    meta TEXT NOT NULL DEFAULT '{}',
+    state TEXT NOT NULL DEFAULT 'pending',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    first_sent_at TEXT,
+    next_attempt_at REAL NOT NULL,
+    not_before REAL,
+    claimed_by TEXT,
+    last_error TEXT,
+    result TEXT,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX outbox_lead_queue ON outbox(lead_id, seq)
+    WHERE state IN ('pending', 'in_flight', 'ambiguous');
+CREATE INDEX outbox_state ON outbox(state, next_attempt_at);
+
+CREATE TABLE sync_state (
+    key TEXT PRIMARY KEY,
+    value TEXT,
+    updated_at TEXT
+);
+"""
+
+# Full-text indexes for filter-as-you-type (substring match through trigrams). Kept in
+# sync by triggers; a name that does not change does not touch the index.
+_FTS_SOURCES = (("leads", "name_lower"), ("companies", "search_text"), ("contacts", "search_text"))
+
+
+def _fts_sql(table: str, column: str) -> str:
+    fts = f"{table}_fts"
+    return f"""
+CREATE VIRTUAL TABLE {fts} USING fts5({column}, content='{table}', content_rowid='id', tokenize='trigram');
+CREATE TRIGGER {table}_fts_insert AFTER INSERT ON {table} BEGIN
+    INSERT INTO {fts}(rowid, {column}) VALUES (new.id, new.{column});
+END;
+CREATE TRIGGER {table}_fts_delete AFTER DELETE ON {table} BEGIN
+    INSERT INTO {fts}({fts}, rowid, {column}) VALUES ('delete', old.id, old.{column});
+END;
+CREATE TRIGGER {table}_fts_update AFTER UPDATE OF {column} ON {table}
+WHEN old.{column} IS NOT new.{column} BEGIN
+    INSERT INTO {fts}({fts}, rowid, {column}) VALUES ('delete', old.id, old.{column});
+    INSERT INTO {fts}(rowid, {column}) VALUES (new.id, new.{column});
+END;
+"""
+
+
+def trigram_supported(conn: sqlite3.Connection) -> bool:
+    """SQLite 3.34+ with FTS5 has the trigram tokenizer; without it we filter by scanning."""
+    try:
+        conn.execute("CREATE VIRTUAL TABLE temp.trigram_probe USING fts5(x, tokenize='trigram')")
+    except sqlite3.OperationalError:
+        return False
+    conn.execute("DROP TABLE temp.trigram_probe")
+    return True
+
+
+def _initial_schema(conn: sqlite3.Connection) -> None:
+    for script in (_LEADS, _LEAD_DETAIL, _DIRECTORY, _JOBS_OUTBOX_STATE):
+        _run_script(conn, script)
+    if trigram_supported(conn):
+        for table, column in _FTS_SOURCES:
+            _run_script(conn, _fts_sql(table, column))
+
+
+def _run_script(conn: sqlite3.Connection, script: str) -> None:
+    """Run statements one by one: `executescript` would COMMIT our open transaction."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            conn.execute(statement)
+            statement = ""
+    if statement.strip():
+        raise ValueError(f"incomplete SQL statement in migration: {statement!r}")
+
+
+MIGRATIONS: list[Migration] = [_initial_schema]
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    found = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0]
+    return int(found or 0)
+
+
+def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    """Bring the database up to `len(migrations)`; returns the version reached.
+
+    The connection must be in autocommit mode (no transaction open). A file written by a
+    newer Warmline (a higher version than we know) is refused rather than misread.
+    """
+    target = len(migrations)
+    while True:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = current_version(conn)
+            if version > target:
+                raise RuntimeError(
+                    f"the cache was written by a newer Warmline (schema {version}, we know {target})"
+                )
+            if version == target:
+                conn.execute("COMMIT")
+                return version
+            migrations[version](conn)
+            conn.execute(
+                "INSERT INTO schema_version (version, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                (version + 1,),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise

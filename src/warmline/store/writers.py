@@ -1,0 +1,178 @@
+"""Low-level writes of server data into the cache, inside a transaction the caller holds.
+
+Shared by the apply functions the sync engine calls (`Store.upsert_*`) and by the effects
+module when a delivered action's answer is folded in, so server data is written one way.
+These functions write server state only; `warmline.store.effects.rebase` then re-applies
+the local effects of actions still queued on the same lead.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from warmline.store.mapping import (
+    competitor_columns,
+    dumps,
+    lead_columns,
+    lead_contact_columns,
+    lead_snapshot,
+    note_columns,
+    page_columns,
+    recommendation_columns,
+    touchpoint_columns,
+)
+from warmline.store.rows import loads
+
+
+@lru_cache(maxsize=256)
+def _upsert_sql(table: str, columns: tuple[str, ...], conflict: tuple[str, ...], merge_raw: bool) -> str:
+    names = ", ".join(columns)
+    marks = ", ".join("?" for _ in columns)
+    updates = [
+        f"{c} = json_patch({table}.raw, excluded.raw)" if (c == "raw" and merge_raw) else f"{c} = excluded.{c}"
+        for c in columns
+        if c not in conflict
+    ]
+    action = f"DO UPDATE SET {', '.join(updates)}" if updates else "DO NOTHING"
+    return f"INSERT INTO {table} ({names}) VALUES ({marks}) ON CONFLICT({', '.join(conflict)}) {action}"
+
+
+def upsert(
+    conn: sqlite3.Connection,
+    table: str,
+    rows: Iterable[Mapping[str, Any]],
+    conflict: Sequence[str] = ("id",),
+    *,
+    merge_raw: bool = False,
+) -> int:
+    """Insert or update rows by their conflict key; consecutive rows of one shape share a statement.
+
+    With `merge_raw`, the stored `raw` JSON is merge-patched rather than replaced, so a list
+    page does not erase what the lead's detail said.
+    """
+    count = 0
+    batch: list[tuple[Any, ...]] = []
+    shape: tuple[str, ...] | None = None
+    key = tuple(conflict)
+    for row in rows:
+        columns = tuple(row)
+        if columns != shape and batch:
+            conn.executemany(_upsert_sql(table, shape, key, merge_raw), batch)  # type: ignore[arg-type]
+            batch = []
+        shape = columns
+        batch.append(tuple(row[c] for c in columns))
+        count += 1
+    if batch and shape is not None:
+        conn.executemany(_upsert_sql(table, shape, key, merge_raw), batch)
+    return count
+
+
+def write_leads(conn: sqlite3.Connection, items: Iterable[Mapping[str, Any]]) -> list[int]:
+    """Lead list items (or the scalar part of a detail) into `leads`; returns their ids."""
+    ids: list[int] = []
+
+    def rows() -> Iterable[dict[str, Any]]:
+        for item in items:
+            if item.get("id") is None:
+                continue
+            snapshot = lead_snapshot(item)
+            row = {"id": int(item["id"]), **lead_columns(snapshot), "raw": dumps(snapshot)}
+            ids.append(row["id"])
+            yield row
+
+    upsert(conn, "leads", rows(), merge_raw=True)
+    return ids
+
+
+def patch_lead_snapshot(conn: sqlite3.Connection, lead_id: int, changes: Mapping[str, Any]) -> None:
+    """Record what the server just told us about a lead (e.g. its new score) in its snapshot."""
+    found = conn.execute("SELECT raw FROM leads WHERE id = ?", (lead_id,)).fetchone()
+    if found is None:
+        return
+    raw = loads(found[0], {})
+    raw.update(lead_snapshot(changes))
+    conn.execute("UPDATE leads SET raw = ? WHERE id = ?", (dumps(raw), lead_id))
+
+
+def lead_snapshot_of(conn: sqlite3.Connection, lead_id: int) -> dict[str, Any] | None:
+    found = conn.execute("SELECT raw FROM leads WHERE id = ?", (lead_id,)).fetchone()
+    return None if found is None else loads(found[0], {})
+
+
+def lead_exists(conn: sqlite3.Connection, lead_id: int | None) -> bool:
+    if lead_id is None:
+        return False
+    return conn.execute("SELECT 1 FROM leads WHERE id = ?", (lead_id,)).fetchone() is not None
+
+
+def _replace_children(
+    conn: sqlite3.Connection,
+    table: str,
+    lead_id: int,
+    rows: list[dict[str, Any]],
+    key: str,
+    conflict: Sequence[str],
+) -> None:
+    """Make the lead's server rows of `table` exactly `rows` (local pending rows are kept)."""
+    keep = [r[key] for r in rows if r[key] is not None]
+    marks = ", ".join("?" for _ in keep) or "NULL"
+    conn.execute(
+        f"DELETE FROM {table} WHERE lead_id = ? AND {key} IS NOT NULL AND {key} NOT IN ({marks})",
+        (lead_id, *keep),
+    )
+    upsert(conn, table, [r for r in rows if r[key] is not None], conflict)
+
+
+def write_pages(conn: sqlite3.Connection, lead_id: int, pages: Iterable[Mapping[str, Any]]) -> None:
+    rows = [page_columns(lead_id, p) for p in pages if isinstance(p, Mapping)]
+    _replace_children(conn, "monitoring_pages", lead_id, rows, "id", ("id",))
+
+
+def write_lead_contacts(conn: sqlite3.Connection, lead_id: int, contacts: Iterable[Mapping[str, Any]]) -> None:
+    rows = [lead_contact_columns(lead_id, c) for c in contacts if isinstance(c, Mapping)]
+    _replace_children(conn, "lead_contacts", lead_id, rows, "contact_id", ("lead_id", "contact_id"))
+
+
+def write_competitors(conn: sqlite3.Connection, lead_id: int, competitors: Iterable[Mapping[str, Any]]) -> None:
+    rows = [competitor_columns(lead_id, c) for c in competitors if isinstance(c, Mapping)]
+    _replace_children(conn, "competitors", lead_id, rows, "id", ("id",))
+
+
+def write_touchpoints(conn: sqlite3.Connection, lead_id: int, touchpoints: Iterable[Mapping[str, Any]]) -> None:
+    """Add or update touchpoints; older ones beyond the server's window of 50 are kept."""
+    rows = [touchpoint_columns(lead_id, t) for t in touchpoints if isinstance(t, Mapping)]
+    upsert(conn, "touchpoints", [r for r in rows if r["id"] is not None])
+
+
+def write_notes(conn: sqlite3.Connection, lead_id: int, notes: Iterable[Mapping[str, Any]]) -> None:
+    rows = [note_columns(lead_id, n) for n in notes if isinstance(n, Mapping)]
+    upsert(conn, "notes", [r for r in rows if r["id"] is not None])
+
+
+def write_recommendations(conn: sqlite3.Connection, lead_id: int, recs: Iterable[Mapping[str, Any]]) -> None:
+    """The lead's active recommendations are exactly `recs`; the rest left the server's queue."""
+    rows = [recommendation_columns(lead_id, r) for r in recs if isinstance(r, Mapping)]
+    _replace_children(conn, "recommendations", lead_id, rows, "id", ("id",))
+
+
+def write_lead_detail(conn: sqlite3.Connection, detail: Mapping[str, Any], fetched_at: float) -> int:
+    """A full lead detail: the scalar part into `leads`, each array into its table."""
+    lead_id = int(detail["id"])
+    write_leads(conn, [detail])
+    conn.execute("UPDATE leads SET detail_fetched_at = ? WHERE id = ?", (fetched_at, lead_id))
+    writers = {
+        "monitoring_pages": write_pages,
+        "contacts": write_lead_contacts,
+        "competitors": write_competitors,
+        "touchpoints": write_touchpoints,
+        "notes": write_notes,
+        "recommendations": write_recommendations,
+    }
+    for key, writer in writers.items():
+        value = detail.get(key)
+        if isinstance(value, list):
+            writer(conn, lead_id, value)
+    return lead_id
