@@ -656,3 +656,40 @@ async def test_deal_value_won_and_lost(client: httpx.AsyncClient, clock: ManualC
     assert both.status_code == 400
     for bad in ({"deal_value": -1}, {"deal_currency": "EURO"}, {"deal_value": 1e300}, {"won": "yes"}):
         assert (await client.patch(url, json=bad)).status_code in (400, 422), bad
+
+
+# --- retries ----------------------------------------------------------------------------------
+
+
+async def test_a_retried_activity_is_logged_once(client: httpx.AsyncClient) -> None:
+    lead_id = await new_lead(client)
+    url, headers = f"{LEADS}/{lead_id}/touchpoints", {"Idempotency-Key": "op-1"}
+    first = await client.post(url, json={"description": "Called Dana"}, headers=headers)
+    again = await client.post(url, json={"description": "Called Dana"}, headers=headers)
+    assert again.status_code == first.status_code == 201
+    assert again.json() == first.json()
+    other = await client.post(url, json={"description": "Emailed Dana"}, headers=headers)
+    assert other.status_code == 422
+    assert (await detail(client, lead_id))["activity_count"] == 1
+
+
+async def test_removing_a_lead_mid_scan_fails_its_jobs_quietly(
+    client: httpx.AsyncClient, app: FastAPI, clock: ManualClock
+) -> None:
+    lead_id = await new_lead(client)
+    await client.post(f"{LEADS}/{lead_id}/signal-scan", json={})
+    await client.post(f"{LEADS}/{lead_id}/recommendations/generate", json={})
+    await client.request("DELETE", LEADS, json={"lead_ids": [lead_id]})
+    clock.advance(10)
+    listed = await client.get(LEADS, params={"per_page": 200})
+    assert listed.status_code == 200
+    assert lead_id not in {lead["id"] for lead in listed.json()["data"]}
+    with app.state.db.read() as conn:
+        rows = conn.execute(
+            "SELECT kind, status, error FROM jobs WHERE subject_id = ? AND kind IN (?, ?) ORDER BY id",
+            (lead_id, "signal_scan", "recommendation_generation"),
+        ).fetchall()
+    assert [tuple(row) for row in rows] == [
+        ("signal_scan", "failed", "Outreach lead not found"),
+        ("recommendation_generation", "failed", "Outreach lead not found"),
+    ]
