@@ -6,9 +6,6 @@ limiter several clients can share. Never imports Textual or Rich (enforced by
 tests/test_layering.py).
 """
 
-# Must come before anything that imports httpx; see the module's docstring.
-from warmline.api import _httpx_cli_guard  # noqa: F401, I001
-
 from warmline.api import errors, limits, models
 from warmline.api.auth import Secret
 from warmline.api.client import ServiceClient

@@ -6,7 +6,8 @@ The core layers must not load Rich (docs/architecture.md), so before httpx is fi
 imported we register a stand-in `httpx._main` whose `main` loads the real one on call.
 Nothing in Warmline runs the httpx CLI; the stand-in only defers its import.
 
-This must run before anything imports httpx, which is why `warmline.api` imports it first.
+This must run before anything imports httpx, which is why the `warmline` package imports it
+first: every layer (api, store, sync, actions) is covered, whichever is imported first.
 If httpx was already imported by someone else, there is nothing left to prevent.
 """
 
