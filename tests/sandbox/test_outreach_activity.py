@@ -29,6 +29,9 @@ TODAY = date(2026, 11, 22)
         ("Gave a demo to the ops team", "meeting"),
         ("Messaged Dana on LinkedIn about the webinar", "professional_network_message"),
         ("Sent a connection request to the CEO", "professional_network_message"),
+        ("Wrote to Dana on LinkedIn about the pilot", "professional_network_message"),
+        ("Sent Dana a LinkedIn message", "professional_network_message"),
+        ("Commented on her post on LinkedIn", "comment"),
         ("Commented on their post about hiring", "comment"),
         ("Liked the CEO's post about Poland", "like"),
         ("Followed the company page", "follow"),
@@ -112,7 +115,9 @@ def test_past_date_is_not_a_next_step() -> None:
 
 
 def test_repeat_of_a_recent_kind_is_halved_but_worth_at_least_one() -> None:
-    assert score_activity("Sent an email", today=TODAY, recent_types=frozenset({"email"})).total == 2
+    assert (
+        score_activity("Sent an email", today=TODAY, recent_types=frozenset({"email"})).total == 2
+    )
     assert score_activity("Liked a post", today=TODAY, recent_types=frozenset({"like"})).total == 1
 
 

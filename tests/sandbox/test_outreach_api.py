@@ -70,8 +70,14 @@ async def new_contact(client: httpx.AsyncClient, lead_id: int, role: str = "deci
     company_id = (await detail(client, lead_id))["company_id"]
     response = await client.post(
         "/v1/contacts",
-        json={"company_id": company_id, "first_name": "Dana", "last_name": "Berg", "role": role,
-              "title": "VP Operations", "social_url": "https://social.example/dana"},
+        json={
+            "company_id": company_id,
+            "first_name": "Dana",
+            "last_name": "Berg",
+            "role": role,
+            "title": "VP Operations",
+            "social_url": "https://social.example/dana",
+        },
     )
     assert response.status_code == 201, response.text
     return response.json()["data"]["id"]
@@ -91,7 +97,9 @@ async def scanned_lead(client: httpx.AsyncClient, clock: ManualClock, status: st
 
 
 async def generated(client: httpx.AsyncClient, clock: ManualClock, lead_id: int) -> dict[str, Any]:
-    assert (await client.post(f"{LEADS}/{lead_id}/recommendations/generate", json={})).status_code == 202
+    assert (
+        await client.post(f"{LEADS}/{lead_id}/recommendations/generate", json={})
+    ).status_code == 202
     clock.advance(10)
     return (await client.get(f"{LEADS}/{lead_id}/recommendations")).json()
 
@@ -110,7 +118,11 @@ async def test_add_leads_adds_saved_companies_and_skips_the_rest(client: httpx.A
     assert [lead["company_id"] for lead in body["leads"]] == [first, second]
     assert set(body["leads"][0]) == LIST_ITEM_KEYS
     lead = body["leads"][0]
-    assert (lead["company_name"], lead["lead_status"], lead["warming_score"]) == ("Alpha", "warm", 0)
+    assert (lead["company_name"], lead["lead_status"], lead["warming_score"]) == (
+        "Alpha",
+        "warm",
+        0,
+    )
     assert (lead["activity_count"], lead["recommendation_count"]) == (0, 0)
     assert lead["monitoring_active"] is False and lead["last_activity_at"] is None
     assert body["skipped"] == [
@@ -143,7 +155,9 @@ async def test_detail_has_every_field_and_company_information(client: httpx.Asyn
     lead_id = await new_lead(client)
     lead = await detail(client, lead_id)
     assert set(lead) == DETAIL_KEYS
-    assert lead["company"]["name"] == "Nordlicht" and lead["company"]["domain"] == "nordlicht.example"
+    assert (
+        lead["company"]["name"] == "Nordlicht" and lead["company"]["domain"] == "nordlicht.example"
+    )
     assert lead["signal_scan_status"] == "none"
     assert lead["monitoring_pages"] == lead["touchpoints"] == lead["recommendations"] == []
     assert lead["deal_value"] is None and lead["won_at"] is None and lead["closed_at"] is None
@@ -225,7 +239,9 @@ async def test_out_of_range_ids_are_client_errors(client: httpx.AsyncClient, lea
         {"company_ids": [1], "lead_status": "cold", "extra": 1},
     ],
 )
-async def test_add_leads_rejects_bad_bodies(client: httpx.AsyncClient, body: dict[str, Any]) -> None:
+async def test_add_leads_rejects_bad_bodies(
+    client: httpx.AsyncClient, body: dict[str, Any]
+) -> None:
     response = await client.post(LEADS, json=body)
     assert response.status_code in (400, 422)
     assert response.json()["success"] is False and response.json()["errors"]
@@ -234,7 +250,9 @@ async def test_add_leads_rejects_bad_bodies(client: httpx.AsyncClient, body: dic
 async def test_bad_json_is_400(client: httpx.AsyncClient) -> None:
     lead_id = await new_lead(client)
     response = await client.post(
-        f"{LEADS}/{lead_id}/notes", content=b"{not json", headers={"Content-Type": "application/json"}
+        f"{LEADS}/{lead_id}/notes",
+        content=b"{not json",
+        headers={"Content-Type": "application/json"},
     )
     assert response.status_code == 400
 
@@ -259,9 +277,13 @@ async def test_target_score_is_validated_per_field(client: httpx.AsyncClient) ->
     for value in (0, 101, -5, 10**30):
         bad = await client.patch(f"{LEADS}/{lead_id}/target-score", json={"target_score": value})
         assert bad.status_code == 400, value
-        assert bad.json()["errors"] == [{"field": "target_score", "message": bad.json()["errors"][0]["message"]}]
+        assert bad.json()["errors"] == [
+            {"field": "target_score", "message": bad.json()["errors"][0]["message"]}
+        ]
     assert (await client.patch(f"{LEADS}/{lead_id}/target-score", json={})).status_code == 400
-    wrong_type = await client.patch(f"{LEADS}/{lead_id}/target-score", json={"target_score": "high"})
+    wrong_type = await client.patch(
+        f"{LEADS}/{lead_id}/target-score", json={"target_score": "high"}
+    )
     assert wrong_type.status_code == 422
     assert (await detail(client, lead_id))["target_score"] == 80
 
@@ -294,7 +316,15 @@ async def test_signal_scan_moves_from_none_to_completed(
     assert lead["signal_scan_status"] == "completed"
     assert len(lead["monitoring_pages"]) == done["pages_found"]
     page = lead["monitoring_pages"][0]
-    assert set(page) == {"id", "url", "label", "page_type", "score", "is_selected", "last_checked_at"}
+    assert set(page) == {
+        "id",
+        "url",
+        "label",
+        "page_type",
+        "score",
+        "is_selected",
+        "last_checked_at",
+    }
     assert all(1 <= p["score"] <= 10 for p in lead["monitoring_pages"])
     assert "contact_social" in {p["page_type"] for p in lead["monitoring_pages"]}
     assert lead["monitoring_active"] is True
@@ -318,13 +348,17 @@ async def test_monitoring_toggle_and_rescan_keeps_the_selection(
         )
         assert response.json()["page"] == {**page, "is_selected": False}
     assert (await detail(client, lead_id))["monitoring_active"] is False
-    await client.patch(f"{LEADS}/{lead_id}/monitoring-pages/{pages[-1]['id']}", json={"is_selected": True})
+    await client.patch(
+        f"{LEADS}/{lead_id}/monitoring-pages/{pages[-1]['id']}", json={"is_selected": True}
+    )
     await client.post(f"{LEADS}/{lead_id}/signal-scan", json={})
     clock.advance(10)
     rescanned = (await detail(client, lead_id))["monitoring_pages"]
     assert [(p["id"], p["url"]) for p in rescanned] == [(p["id"], p["url"]) for p in pages]
     assert [p["is_selected"] for p in rescanned] == [False] * (len(pages) - 1) + [True]
-    missing = await client.patch(f"{LEADS}/{lead_id}/monitoring-pages/999999", json={"is_selected": True})
+    missing = await client.patch(
+        f"{LEADS}/{lead_id}/monitoring-pages/999999", json={"is_selected": True}
+    )
     assert missing.status_code == 404 and missing.json()["message"] == "Monitoring page not found"
 
 
@@ -385,12 +419,22 @@ async def test_generation_is_async_and_uses_enabled_sources(
     assert body["progress"] == {"completed": 0, "dismissed": 0, "total": body["count"]}
     rec = body["recommendations"][0]
     assert set(rec) == {
-        "id", "lead_id", "action_type", "target_url", "suggested_comment", "priority",
-        "engagement_reason", "source_page_label", "status", "created_at",
+        "id",
+        "lead_id",
+        "action_type",
+        "target_url",
+        "suggested_comment",
+        "priority",
+        "engagement_reason",
+        "source_page_label",
+        "status",
+        "created_at",
     }
     assert {r["action_type"] for r in body["recommendations"]} <= {"comment", "follow", "like"}
     assert {r["status"] for r in body["recommendations"]} == {"active"}
-    enabled_labels = {p["label"] for p in (await detail(client, lead_id))["monitoring_pages"] if p["is_selected"]}
+    enabled_labels = {
+        p["label"] for p in (await detail(client, lead_id))["monitoring_pages"] if p["is_selected"]
+    }
     assert {r["source_page_label"] for r in body["recommendations"]} <= enabled_labels
     order = {"high": 0, "medium": 1, "low": 2}
     priorities = [order[r["priority"]] for r in body["recommendations"]]
@@ -400,11 +444,17 @@ async def test_generation_is_async_and_uses_enabled_sources(
     assert [r["id"] for r in lead["recommendations"]] == [r["id"] for r in body["recommendations"]]
 
 
-async def test_warm_leads_get_nurturing_actions(client: httpx.AsyncClient, clock: ManualClock) -> None:
+async def test_warm_leads_get_nurturing_actions(
+    client: httpx.AsyncClient, clock: ManualClock
+) -> None:
     lead_id = await scanned_lead(client, clock, status="warm")
     body = await generated(client, clock, lead_id)
     assert body["count"] > 0
-    assert {r["action_type"] for r in body["recommendations"]} <= {"share_content", "check_in", "congratulate"}
+    assert {r["action_type"] for r in body["recommendations"]} <= {
+        "share_content",
+        "check_in",
+        "congratulate",
+    }
 
 
 async def test_generation_without_enabled_sources_finds_nothing(
@@ -438,7 +488,10 @@ async def test_complete_awards_points_and_dismisses_same_target(
     assert chosen["target_url"] not in {r["target_url"] for r in listing["recommendations"]}
     lead = await detail(client, lead_id)
     assert lead["warming_score"] == body["warming_score"]
-    assert lead["activity_count"] == 1 and lead["touchpoints"][0]["bonus_points"] == body["points_awarded"]
+    assert (
+        lead["activity_count"] == 1
+        and lead["touchpoints"][0]["bonus_points"] == body["points_awarded"]
+    )
     again = await client.post(f"{LEADS}/{lead_id}/recommendations/{chosen['id']}/complete")
     assert (again.status_code, again.json()) == (404, REC_NOT_FOUND)
     twin = await client.post(f"{LEADS}/{lead_id}/recommendations/{twins[0]}/complete")
@@ -470,7 +523,9 @@ async def test_points_never_lift_the_score_past_100(
         await client.post(f"{LEADS}/{lead_id}/touchpoints", json={"description": "Meeting on site"})
     assert (await detail(client, lead_id))["warming_score"] == 90
     rec = (await generated(client, clock, lead_id))["recommendations"][0]
-    logged = (await client.post(f"{LEADS}/{lead_id}/touchpoints", json={"description": "Called Dana"})).json()
+    logged = (
+        await client.post(f"{LEADS}/{lead_id}/touchpoints", json={"description": "Called Dana"})
+    ).json()
     assert logged["bonus_info"]["total"] == 10 and logged["warming_score"] == 100
     body = (await client.post(f"{LEADS}/{lead_id}/recommendations/{rec['id']}/complete")).json()
     assert body["points_awarded"] > 0 and body["warming_score"] == 100
@@ -484,7 +539,10 @@ async def test_log_activity_answers_the_specs_table(client: httpx.AsyncClient) -
     contact_id = await new_contact(client, lead_id, role="decision-maker")
     response = await client.post(
         f"{LEADS}/{lead_id}/touchpoints",
-        json={"description": "Called Dana, she wants a demo next Tuesday", "contact_id": contact_id},
+        json={
+            "description": "Called Dana, she wants a demo next Tuesday",
+            "contact_id": contact_id,
+        },
     )
     assert response.status_code == 201
     body = response.json()
@@ -511,9 +569,14 @@ async def test_log_activity_answers_the_specs_table(client: httpx.AsyncClient) -
 
 async def test_activity_without_contact_and_repeat_within_a_day(client: httpx.AsyncClient) -> None:
     lead_id = await new_lead(client)
-    first = (await client.post(f"{LEADS}/{lead_id}/touchpoints", json={"description": "Sent an email"})).json()
+    first = (
+        await client.post(f"{LEADS}/{lead_id}/touchpoints", json={"description": "Sent an email"})
+    ).json()
     second = (
-        await client.post(f"{LEADS}/{lead_id}/touchpoints", json={"description": "Emailed again", "contact_id": None})
+        await client.post(
+            f"{LEADS}/{lead_id}/touchpoints",
+            json={"description": "Emailed again", "contact_id": None},
+        )
     ).json()
     assert first["bonus_info"]["total"] == 5 and first["touchpoint"]["contact_id"] is None
     assert second["bonus_info"]["multiplier"] == 0.5
@@ -538,10 +601,14 @@ async def test_detail_shows_the_50_newest_touchpoints_newest_first(
     lead_id = await new_lead(client)
     for number in range(55):
         clock.advance(60)
-        await client.post(f"{LEADS}/{lead_id}/touchpoints", json={"description": f"Liked post {number}"})
+        await client.post(
+            f"{LEADS}/{lead_id}/touchpoints", json={"description": f"Liked post {number}"}
+        )
     lead = await detail(client, lead_id)
     assert lead["activity_count"] == 55
-    assert [t["description"] for t in lead["touchpoints"]] == [f"Liked post {n}" for n in range(54, 4, -1)]
+    assert [t["description"] for t in lead["touchpoints"]] == [
+        f"Liked post {n}" for n in range(54, 4, -1)
+    ]
     assert lead["last_activity_at"] == lead["touchpoints"][0]["created_at"]
     assert lead["warming_score"] <= 100
 
@@ -559,12 +626,18 @@ async def test_notes_newest_first(client: httpx.AsyncClient, clock: ManualClock)
         created.append(response.json()["note"])
         clock.advance(1)
     # Two notes in the same millisecond still come newest first.
-    created.append((await client.post(f"{LEADS}/{lead_id}/notes", json={"content": "fourth"})).json()["note"])
-    created.append((await client.post(f"{LEADS}/{lead_id}/notes", json={"content": "fifth"})).json()["note"])
+    created.append(
+        (await client.post(f"{LEADS}/{lead_id}/notes", json={"content": "fourth"})).json()["note"]
+    )
+    created.append(
+        (await client.post(f"{LEADS}/{lead_id}/notes", json={"content": "fifth"})).json()["note"]
+    )
     notes = (await client.get(f"{LEADS}/{lead_id}/notes")).json()
     assert notes == {"success": True, "data": created[::-1]}
     assert (await client.post(f"{LEADS}/{lead_id}/notes", json={"content": ""})).status_code == 400
-    assert (await client.post(f"{LEADS}/{lead_id}/notes", json={"content": "x" * 10_001})).status_code == 400
+    assert (
+        await client.post(f"{LEADS}/{lead_id}/notes", json={"content": "x" * 10_001})
+    ).status_code == 400
     assert (await client.post(f"{LEADS}/{lead_id}/notes", json={"content": 5})).status_code == 422
 
 
@@ -591,15 +664,21 @@ async def test_pin_and_unpin_a_key_contact(client: httpx.AsyncClient) -> None:
     assert (await detail(client, lead_id))["contacts"] == [pinned["contact"]]
     unpinned = (await client.patch(url, json={"is_selected": False})).json()
     assert unpinned["contact"]["is_selected"] is False
-    other_company_contact = (await client.post("/v1/contacts", json={"first_name": "Eve"})).json()["data"]["id"]
-    stranger = await client.patch(f"{LEADS}/{lead_id}/contacts/{other_company_contact}", json={"is_selected": True})
+    other_company_contact = (await client.post("/v1/contacts", json={"first_name": "Eve"})).json()[
+        "data"
+    ]["id"]
+    stranger = await client.patch(
+        f"{LEADS}/{lead_id}/contacts/{other_company_contact}", json={"is_selected": True}
+    )
     assert stranger.status_code == 404 and stranger.json()["message"] == "Contact not found"
     assert (await client.patch(url, json={"is_selected": "yes"})).status_code == 422
 
 
 async def test_competitors_add_scan_pin(client: httpx.AsyncClient) -> None:
     lead_id = await new_lead(client)
-    added = await client.post(f"{LEADS}/{lead_id}/competitors", json={"name": "Globex", "domain": "globex.example"})
+    added = await client.post(
+        f"{LEADS}/{lead_id}/competitors", json={"name": "Globex", "domain": "globex.example"}
+    )
     assert added.status_code == 201
     competitor = added.json()["competitor"]
     assert competitor == {
@@ -613,12 +692,18 @@ async def test_competitors_add_scan_pin(client: httpx.AsyncClient) -> None:
     scanned = (await client.post(f"{LEADS}/{lead_id}/competitors/{competitor['id']}/scan")).json()
     assert scanned["competitor"]["last_scanned_at"] == "2026-11-22T09:00:00.000Z"
     assert scanned["competitor"]["scan_summary"].startswith("Globex: ")
-    pinned = (await client.patch(f"{LEADS}/{lead_id}/competitors/{competitor['id']}", json={"is_pinned": True})).json()
+    pinned = (
+        await client.patch(
+            f"{LEADS}/{lead_id}/competitors/{competitor['id']}", json={"is_pinned": True}
+        )
+    ).json()
     assert pinned["competitor"]["is_pinned"] is True
     assert (await detail(client, lead_id))["competitors"] == [pinned["competitor"]]
     missing = await client.post(f"{LEADS}/{lead_id}/competitors/999999/scan")
     assert missing.status_code == 404 and missing.json()["message"] == "Competitor not found"
-    assert (await client.post(f"{LEADS}/{lead_id}/competitors", json={"name": ""})).status_code == 400
+    assert (
+        await client.post(f"{LEADS}/{lead_id}/competitors", json={"name": ""})
+    ).status_code == 400
 
 
 async def test_deal_only_for_warm_leads(client: httpx.AsyncClient) -> None:
@@ -649,12 +734,21 @@ async def test_deal_value_won_and_lost(client: httpx.AsyncClient, clock: ManualC
     lost = (await client.patch(url, json={"lost": True, "closed_reason": "No budget"})).json()
     assert lost["closed_at"] == "2026-11-22T09:01:00.000Z" and lost["closed_reason"] == "No budget"
     lead = await detail(client, lead_id)
-    assert (lead["deal_value"], lead["deal_currency"], lead["closed_reason"]) == (24000, "EUR", "No budget")
+    assert (lead["deal_value"], lead["deal_currency"], lead["closed_reason"]) == (
+        24000,
+        "EUR",
+        "No budget",
+    )
     reopened = (await client.patch(url, json={"lost": False})).json()
     assert reopened["closed_at"] is None and reopened["closed_reason"] is None
     both = await client.patch(url, json={"won": True, "lost": True})
     assert both.status_code == 400
-    for bad in ({"deal_value": -1}, {"deal_currency": "EURO"}, {"deal_value": 1e300}, {"won": "yes"}):
+    for bad in (
+        {"deal_value": -1},
+        {"deal_currency": "EURO"},
+        {"deal_value": 1e300},
+        {"won": "yes"},
+    ):
         assert (await client.patch(url, json=bad)).status_code in (400, 422), bad
 
 

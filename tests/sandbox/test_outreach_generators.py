@@ -19,7 +19,9 @@ from warmline_sandbox.outreach.signals import (
 
 COMPANY = ScanCompany(name="Nordlicht Logistics GmbH", domain="nordlicht.example")
 CONTACTS = [
-    ScanContact(1, "Dana", "Berg", "VP Operations", "decision-maker", "https://social.example/dana"),
+    ScanContact(
+        1, "Dana", "Berg", "VP Operations", "decision-maker", "https://social.example/dana"
+    ),
     ScanContact(2, "Ola", "Nilsen", "Ops Analyst", "influencer", None),
     ScanContact(3, "Kim", "Lee", "Head of IT", "champion", None, is_selected=True),
 ]
@@ -72,7 +74,9 @@ PAGES = [
     SourcePage(10, "https://nordlicht.example/blog", "Company blog", "blog", 9),
     SourcePage(11, "https://nordlicht.example/press", "Press room", "press", 7),
     SourcePage(12, "https://x.com/nordlicht", "Company on X", "company_social", 4),
-    SourcePage(13, "https://social.example/dana", "Dana Berg (CEO) on LinkedIn", "contact_social", 8),
+    SourcePage(
+        13, "https://social.example/dana", "Dana Berg (CEO) on LinkedIn", "contact_social", 8
+    ),
 ]
 
 

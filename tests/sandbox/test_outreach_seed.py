@@ -23,7 +23,9 @@ async def all_details(client: httpx.AsyncClient) -> list[dict[str, Any]]:
     return [(await client.get(f"{LEADS}/{lead['id']}")).json()["data"] for lead in listed]
 
 
-async def test_seeded_leads_look_alive(client: httpx.AsyncClient, settings: SandboxSettings) -> None:
+async def test_seeded_leads_look_alive(
+    client: httpx.AsyncClient, settings: SandboxSettings
+) -> None:
     leads = await all_details(client)
     assert len(leads) == settings.leads
     assert {lead["lead_status"] for lead in leads} == {"cold", "warm"}

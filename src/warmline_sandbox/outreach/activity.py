@@ -55,6 +55,7 @@ _TYPE_PATTERNS: dict[str, str] = {
     "professional_network_message": (
         r"\binmail\b|\bdm(?:'?d|ed)?\b|\bdirect message\b|\bconnection request\b"
         r"|\blinked ?in message\b|\bmessaged\b|\bsent (?:a |an )?message\b"
+        r"|\b(?:on|via|over) linked ?in\b"
     ),
     "email": r"\be-?mail(?:s|ed|ing)?\b|\bmailed\b|\bnewsletter\b",
     "call": (
@@ -74,7 +75,10 @@ _TYPE_PATTERNS: dict[str, str] = {
         r"|\bexpo\b|\bbooth\b"
     ),
 }
-_TYPE_REGEXES = {kind: re.compile(pattern, re.IGNORECASE) for kind, pattern in _TYPE_PATTERNS.items()}
+_TYPE_REGEXES = {
+    kind: re.compile(pattern, re.IGNORECASE) for kind, pattern in _TYPE_PATTERNS.items()
+}
+
 
 def detect_type(description: str) -> str:
     """Return the activity kind a description reveals, `other` when none does."""
@@ -104,9 +108,7 @@ _DATE_REGEXES: list[tuple[str, re.Pattern[str]]] = [
     (
         "weekday",
         re.compile(
-            r"\b(?P<rel>next|last|this|on)?\s*(?P<weekday>"
-            + "|".join(_WEEKDAYS)
-            + r")\b",
+            r"\b(?P<rel>next|last|this|on)?\s*(?P<weekday>" + "|".join(_WEEKDAYS) + r")\b",
             re.IGNORECASE,
         ),
     ),

@@ -37,7 +37,12 @@ _ACTIVE_ORDER = (
 
 
 def start_generation(
-    conn: sqlite3.Connection, lead_id: int, api_key: str | None, seed: int, seconds: float, now: datetime
+    conn: sqlite3.Connection,
+    lead_id: int,
+    api_key: str | None,
+    seed: int,
+    seconds: float,
+    now: datetime,
 ) -> dict[str, Any]:
     require_lead(conn, lead_id)
     enabled = len(monitoring_pages(conn, lead_id, enabled_only=True))
@@ -58,7 +63,9 @@ def start_generation(
     return {"success": True, "status": "pending", "message": f"{hint}; poll the recommendations"}
 
 
-def finish_generation(conn: sqlite3.Connection, job: dict[str, Any], now: datetime) -> dict[str, Any]:
+def finish_generation(
+    conn: sqlite3.Connection, job: dict[str, Any], now: datetime
+) -> dict[str, Any]:
     """Job finisher: suggest engagements from the sources enabled at this moment."""
     lead_id = int(job["params"]["lead_id"])
     lead = conn.execute("SELECT * FROM outreach_leads WHERE id = ?", (lead_id,)).fetchone()
@@ -71,9 +78,7 @@ def finish_generation(conn: sqlite3.Connection, job: dict[str, Any], now: dateti
     suggestions = generate(
         int(job["params"].get("seed", 0)), lead_id, lead["lead_status"], pages, lead["generations"]
     )
-    created = [
-        s for s in suggestions if insert_recommendation(conn, lead_id, s, now) is not None
-    ]
+    created = [s for s in suggestions if insert_recommendation(conn, lead_id, s, now) is not None]
     update_lead(conn, lead_id, now, generations=lead["generations"] + 1)
     return {"lead_id": lead_id, "created": len(created)}
 

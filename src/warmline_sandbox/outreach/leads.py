@@ -119,9 +119,7 @@ def insert_lead(
 def _why_not_addable(conn: sqlite3.Connection, company_id: int) -> str | None:
     if conn.execute("SELECT 1 FROM companies WHERE id = ?", (company_id,)).fetchone() is None:
         return "company not found"
-    if conn.execute(
-        "SELECT 1 FROM outreach_leads WHERE company_id = ?", (company_id,)
-    ).fetchone():
+    if conn.execute("SELECT 1 FROM outreach_leads WHERE company_id = ?", (company_id,)).fetchone():
         return "already in outreach"
     return None
 
@@ -239,4 +237,3 @@ def update_lead(conn: sqlite3.Connection, lead_id: int, now: datetime, **fields:
         f"UPDATE outreach_leads SET {assignments}updated_at = ? WHERE id = ?",
         (*fields.values(), iso(now), lead_id),
     )
-

@@ -48,7 +48,9 @@ def pin_contact(
             "DELETE FROM outreach_key_contacts WHERE lead_id = ? AND contact_id = ?",
             (lead_id, contact_id),
         )
-    contact = next(c for c in lead_contacts(conn, lead_id, lead["company_id"]) if c["id"] == contact_id)
+    contact = next(
+        c for c in lead_contacts(conn, lead_id, lead["company_id"]) if c["id"] == contact_id
+    )
     return {"success": True, "contact": contact}
 
 
@@ -89,7 +91,10 @@ def add_competitor(
         "INSERT INTO outreach_competitors (lead_id, name, domain, created_at) VALUES (?, ?, ?, ?)",
         (lead_id, name, domain, iso(now)),
     )
-    return {"success": True, "competitor": _competitor(_require_competitor(conn, lead_id, int(cursor.lastrowid or 0)))}
+    return {
+        "success": True,
+        "competitor": _competitor(_require_competitor(conn, lead_id, int(cursor.lastrowid or 0))),
+    }
 
 
 def pin_competitor(
@@ -98,9 +103,13 @@ def pin_competitor(
     require_lead(conn, lead_id)
     _require_competitor(conn, lead_id, competitor_id)
     conn.execute(
-        "UPDATE outreach_competitors SET is_pinned = ? WHERE id = ?", (int(is_pinned), competitor_id)
+        "UPDATE outreach_competitors SET is_pinned = ? WHERE id = ?",
+        (int(is_pinned), competitor_id),
     )
-    return {"success": True, "competitor": _competitor(_require_competitor(conn, lead_id, competitor_id))}
+    return {
+        "success": True,
+        "competitor": _competitor(_require_competitor(conn, lead_id, competitor_id)),
+    }
 
 
 def scan_competitor(
@@ -114,7 +123,10 @@ def scan_competitor(
         "UPDATE outreach_competitors SET last_scanned_at = ?, scan_summary = ? WHERE id = ?",
         (iso(now), summary, competitor_id),
     )
-    return {"success": True, "competitor": _competitor(_require_competitor(conn, lead_id, competitor_id))}
+    return {
+        "success": True,
+        "competitor": _competitor(_require_competitor(conn, lead_id, competitor_id)),
+    }
 
 
 def competitor_summary(name: str, competitor_id: int, now: datetime) -> str:

@@ -172,9 +172,7 @@ def _comment(action: str, topic: str, rng: random.Random) -> str:
         ),
         "like": (f"A like keeps you visible while they talk about {topic}.",),
         "follow": ("Follow to see their next posts first.",),
-        "share_content": (
-            f"Sharing this piece on {topic}: worth a read for anyone in the space.",
-        ),
+        "share_content": (f"Sharing this piece on {topic}: worth a read for anyone in the space.",),
         "check_in": (
             f"Saw the news about {topic}. How is it going on your side? Happy to help if useful.",
         ),

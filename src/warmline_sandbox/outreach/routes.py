@@ -82,7 +82,9 @@ class CompetitorBody(Body):
 def list_leads(
     ctx: Ctx,
     page: PageQuery,
-    status: Annotated[LeadStatus | None, Query(description="cold or warm; both when absent")] = None,
+    status: Annotated[
+        LeadStatus | None, Query(description="cold or warm; both when absent")
+    ] = None,
 ) -> dict[str, Any]:
     with ctx.db.transaction() as conn:
         finish_due_outreach_jobs(conn, ctx.clock)
@@ -195,12 +197,16 @@ def add_note(lead_id: IdPath, body: NoteBody, ctx: Ctx) -> dict[str, Any]:
 
 
 @router.patch(LEAD + "/contacts/{contact_id}", summary="Pin or unpin a key contact")
-def pin_contact(lead_id: IdPath, contact_id: IdPath, body: SelectionBody, ctx: Ctx) -> dict[str, Any]:
+def pin_contact(
+    lead_id: IdPath, contact_id: IdPath, body: SelectionBody, ctx: Ctx
+) -> dict[str, Any]:
     with ctx.db.transaction() as conn:
         return people.pin_contact(conn, lead_id, contact_id, body.is_selected)
 
 
-@router.patch(LEAD + "/deal", summary="Update deal value, currency and won/lost status (warm leads)")
+@router.patch(
+    LEAD + "/deal", summary="Update deal value, currency and won/lost status (warm leads)"
+)
 def update_deal(lead_id: IdPath, body: DealBody, ctx: Ctx) -> dict[str, Any]:
     changes = leads.DealChanges(**body.model_dump(exclude_unset=True, exclude_none=True))
     with ctx.db.transaction() as conn:
@@ -213,9 +219,7 @@ def add_competitor(lead_id: IdPath, body: CompetitorBody, ctx: Ctx) -> dict[str,
         return people.add_competitor(conn, lead_id, body.name, body.domain, ctx.clock.now())
 
 
-@router.post(
-    LEAD + "/competitors/{competitor_id}/scan", summary="Scan a competitor website"
-)
+@router.post(LEAD + "/competitors/{competitor_id}/scan", summary="Scan a competitor website")
 def scan_competitor(lead_id: IdPath, competitor_id: IdPath, ctx: Ctx) -> dict[str, Any]:
     with ctx.db.transaction() as conn:
         return people.scan_competitor(conn, lead_id, competitor_id, ctx.clock.now())

@@ -123,7 +123,10 @@ def finish_scan(conn: sqlite3.Connection, job: dict[str, Any], now: datetime) ->
         for c in lead_contacts(conn, lead_id, lead["company_id"])
     ]
     found = discover_pages(
-        int(job["params"].get("seed", 0)), lead_id, ScanCompany(lead["name"], lead["domain"]), contacts
+        int(job["params"].get("seed", 0)),
+        lead_id,
+        ScanCompany(lead["name"], lead["domain"]),
+        contacts,
     )
     store_pages(conn, lead_id, found, now)
     return {"lead_id": lead_id, "pages_found": len(found)}
@@ -135,7 +138,9 @@ def store_pages(
     """Replace the lead's pages with those found, keeping the selection of known ones."""
     selected = {
         row["url"]: bool(row["is_selected"])
-        for row in conn.execute("SELECT url, is_selected FROM outreach_pages WHERE lead_id = ?", (lead_id,))
+        for row in conn.execute(
+            "SELECT url, is_selected FROM outreach_pages WHERE lead_id = ?", (lead_id,)
+        )
     }
     urls = [page.url for page in found]
     marks = ",".join("?" for _ in urls)
@@ -161,7 +166,9 @@ def store_pages(
         )
 
 
-def monitoring_pages(conn: sqlite3.Connection, lead_id: int, *, enabled_only: bool = False) -> list[dict[str, Any]]:
+def monitoring_pages(
+    conn: sqlite3.Connection, lead_id: int, *, enabled_only: bool = False
+) -> list[dict[str, Any]]:
     """The lead's sources, best-scored first."""
     only = " AND is_selected" if enabled_only else ""
     rows = conn.execute(

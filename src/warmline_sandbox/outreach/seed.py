@@ -1,6 +1,7 @@
 """Demo leads that look alive: a history of activity, scans, recommendations, deals.
 
-The seed replays a plausible past through the same functions the API uses (logging
+Leads are made from the saved companies (and their contacts) that the platform seed
+created. The seed replays a plausible past through the same functions the API uses (logging
 activities, finishing scan and generation jobs, completing recommendations), so seeded
 scores, counts and histories obey exactly the rules a live server enforces. Seed data
 belongs to no key: it occupies no plan quota.
@@ -10,25 +11,18 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from faker import Faker
-
 from warmline_sandbox import jobs
 from warmline_sandbox.clock import ManualClock
-from warmline_sandbox.contacts import create_contact
 from warmline_sandbox.outreach import engagement, leads, log, people, scans
 from warmline_sandbox.settings import SandboxSettings
 
 READY_LEADS = 2
 """How many warm leads are seeded at or above their target score ("ready for outreach")."""
 
-_TITLES = {
-    "decision-maker": ("CEO", "VP Operations", "Head of Procurement", "CFO", "COO"),
-    "champion": ("Head of IT", "Operations Manager", "Director of Sales"),
-    "influencer": ("Ops Analyst", "Solutions Engineer", "Marketing Lead"),
-}
 _COLD_ACTIVITIES = (
     "Liked {first}'s post about the new warehouse",
     "Commented on {first}'s post about hiring",
@@ -68,8 +62,6 @@ def seed_outreach(
 ) -> int:
     """Turn up to `settings.leads` saved companies into leads with a past; returns how many."""
     now = now or datetime.now(UTC)
-    fake = Faker()
-    fake.seed_instance(rng.randint(0, 2**31))
     company_rows = conn.execute(
         "SELECT id, name, domain FROM companies WHERE id NOT IN (SELECT company_id FROM outreach_leads) "
         "ORDER BY id LIMIT ?",
@@ -80,7 +72,7 @@ def seed_outreach(
         status = "warm" if index % 9 in (1, 3, 5, 7) else "cold"
         ready = status == "warm" and ready_left > 0
         ready_left -= int(ready)
-        _seed_lead(conn, settings, rng, fake, dict(company), status, ready, now)
+        _seed_lead(conn, settings, rng, dict(company), status, ready, now)
     return len(company_rows)
 
 
@@ -88,7 +80,6 @@ def _seed_lead(
     conn: sqlite3.Connection,
     settings: SandboxSettings,
     rng: random.Random,
-    fake: Faker,
     company: dict[str, Any],
     status: str,
     ready: bool,
@@ -98,7 +89,7 @@ def _seed_lead(
     lead_id = leads.insert_lead(
         conn, company["id"], status, start, target_score=rng.choice((60, 70, 75, 80, 90))
     )
-    contacts = _ensure_contacts(conn, rng, fake, company, start)
+    contacts = _company_contacts(conn, company["id"])
     for contact in rng.sample(contacts, k=min(len(contacts), rng.randint(0, 2))):
         people.pin_contact(conn, lead_id, contact["id"], True)
     clock = ManualClock(start + timedelta(days=1))
@@ -109,47 +100,34 @@ def _seed_lead(
     _seed_history(conn, rng, lead_id, status, company["name"], contacts, clock, now, ready)
     if scanned and rng.random() < 0.8:
         # Fresh suggestions from this morning, so the triage queue has work in it.
-        _run_job(conn, engagement.start_generation, lead_id, settings, ManualClock(now - timedelta(hours=3)))
+        _run_job(
+            conn,
+            engagement.start_generation,
+            lead_id,
+            settings,
+            ManualClock(now - timedelta(hours=3)),
+        )
     _seed_notes(conn, rng, lead_id, contacts, start, now)
     _seed_competitors(conn, rng, lead_id, start, now)
     if status == "warm" and rng.random() < 0.6:
         _seed_deal(conn, rng, lead_id, now)
 
 
-def _ensure_contacts(
-    conn: sqlite3.Connection, rng: random.Random, fake: Faker, company: dict[str, Any], when: datetime
-) -> list[dict[str, Any]]:
-    """The company's contacts, inventing 2-5 people when it has none yet."""
+def _company_contacts(conn: sqlite3.Connection, company_id: int) -> list[dict[str, Any]]:
     rows = conn.execute(
         "SELECT id, first_name, title, role FROM contacts WHERE company_id = ? ORDER BY id",
-        (company["id"],),
+        (company_id,),
     ).fetchall()
-    if rows:
-        return [dict(row) for row in rows]
-    made = []
-    for _ in range(rng.randint(2, 5)):
-        role = rng.choice(tuple(_TITLES))
-        first, last = fake.first_name(), fake.last_name()
-        made.append(
-            create_contact(
-                conn,
-                {
-                    "company_id": company["id"],
-                    "first_name": first,
-                    "last_name": last,
-                    "email": f"{first}.{last}@{company['domain'] or fake.domain_name()}".lower(),
-                    "title": rng.choice(_TITLES[role]),
-                    "role": role,
-                    "social_url": f"https://www.linkedin.com/in/{first}-{last}-{rng.randint(100, 999)}".lower(),
-                },
-                now=when,
-                api_key=None,
-            )
-        )
-    return made
+    return [dict(row) for row in rows]
 
 
-def _run_job(conn: sqlite3.Connection, start_fn: Any, lead_id: int, settings: SandboxSettings, clock: ManualClock) -> None:
+def _run_job(
+    conn: sqlite3.Connection,
+    start_fn: Callable[..., object],
+    lead_id: int,
+    settings: SandboxSettings,
+    clock: ManualClock,
+) -> None:
     """Start a scan or generation as the API would, then let it finish a few minutes later."""
     start_fn(conn, lead_id, None, settings.seed, 0.0, clock.now())
     clock.advance(300)
@@ -246,7 +224,9 @@ def _seed_competitors(
         domain = name.lower().replace(" ", "") + ".example"
         competitor = people.add_competitor(conn, lead_id, name, domain, start)["competitor"]
         if rng.random() < 0.6:
-            people.scan_competitor(conn, lead_id, competitor["id"], now - timedelta(days=rng.randint(0, 10)))
+            people.scan_competitor(
+                conn, lead_id, competitor["id"], now - timedelta(days=rng.randint(0, 10))
+            )
         if position == 0 and rng.random() < 0.5:
             people.pin_competitor(conn, lead_id, competitor["id"], True)
 

@@ -127,7 +127,9 @@ def _contact_page(person: ScanContact, company_slug: str, rng: random.Random) ->
 def _with_selection(pages: list[DiscoveredPage]) -> list[DiscoveredPage]:
     """Pre-select the sources worth watching: every well-scored one and at least the top few."""
     return [
-        DiscoveredPage(p.url, p.label, p.page_type, p.score, p.score >= SELECTED_SCORE or i < MIN_SELECTED)
+        DiscoveredPage(
+            p.url, p.label, p.page_type, p.score, p.score >= SELECTED_SCORE or i < MIN_SELECTED
+        )
         for i, p in enumerate(pages)
     ]
 
