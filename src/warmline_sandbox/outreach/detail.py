@@ -28,13 +28,12 @@ def finish_due_outreach_jobs(conn: sqlite3.Connection, clock: Clock) -> None:
 
 def lead_detail(conn: sqlite3.Connection, lead_id: int, clock: Clock) -> dict[str, Any]:
     require_lead(conn, lead_id)
+    # Observing the jobs may finish them, which changes the lead: read it afterwards.
     status = scan_status(conn, lead_id, clock)
     jobs.latest_job(conn, GENERATION_KIND, lead_id, clock)
     lead = require_lead(conn, lead_id)
     company = get_company(conn, lead["company_id"])
     assert company is not None, "a lead's company cannot be deleted (foreign key)"
-    deal = deal_fields(lead)
-    del deal["id"]
     return {
         **list_item(conn, lead_id),
         "signal_scan_status": status,
@@ -44,5 +43,5 @@ def lead_detail(conn: sqlite3.Connection, lead_id: int, clock: Clock) -> dict[st
         "competitors": competitors(conn, lead_id),
         "touchpoints": recent_touchpoints(conn, lead_id),
         "recommendations": active_recommendations(conn, lead_id),
-        **deal,
+        **deal_fields(lead),
     }

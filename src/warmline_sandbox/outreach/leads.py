@@ -197,12 +197,11 @@ def update_deal(
     if changes.closed_reason is not None and changes.lost is not False:
         fields["closed_reason"] = changes.closed_reason
     update_lead(conn, lead_id, now, **fields)
-    return {"success": True, **deal_fields(require_lead(conn, lead_id))}
+    return {"success": True, "id": lead_id, **deal_fields(require_lead(conn, lead_id))}
 
 
 def deal_fields(lead: sqlite3.Row) -> dict[str, Any]:
     return {
-        "id": lead["id"],
         "deal_value": lead["deal_value"],
         "deal_currency": lead["deal_currency"],
         "won_at": lead["won_at"],

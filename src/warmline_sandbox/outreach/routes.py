@@ -66,6 +66,8 @@ class NoteBody(Body):
 
 
 class DealBody(Body):
+    """Only the fields sent are changed; a field sent as null is treated as not sent."""
+
     deal_value: Annotated[float, Field(ge=0, le=1e12, allow_inf_nan=False)] | None = None
     deal_currency: Annotated[str, Field(pattern=r"^[A-Za-z]{3}$")] | None = None
     won: Annotated[bool, Field(strict=True)] | None = None
