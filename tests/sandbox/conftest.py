@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
@@ -39,6 +40,20 @@ def app(settings: SandboxSettings, clock: ManualClock) -> Iterator[FastAPI]:
     app = create_app(settings, clock=clock)
     yield app
     app.state.db.close()
+
+
+@pytest.fixture
+def app_factory(settings: SandboxSettings, clock: ManualClock) -> Iterator[Callable[..., FastAPI]]:
+    """`app_factory(**overrides)`: an app whose settings differ from `settings` (closed after the test)."""
+    made: list[FastAPI] = []
+
+    def make(**overrides: object) -> FastAPI:
+        made.append(create_app(dataclasses.replace(settings, **overrides), clock=clock))
+        return made[-1]
+
+    yield make
+    for app in made:
+        app.state.db.close()
 
 
 def make_client(app: FastAPI, key: str | None = TEST_KEY) -> httpx.AsyncClient:

@@ -33,15 +33,18 @@ class TemplateRunBody(BaseModel):
     company_ids: CompanyIds
 
 
-@router.get("/v1/research/templates", summary="List research templates")
-@router.get("/v1/research-templates", summary="List research templates (overview path)")
+@router.get("/v1/research/templates", summary="List research templates", operation_id="list_research_templates")
+@router.get("/v1/research-templates", summary="List research templates (overview path)",
+            operation_id="list_research_templates_overview")
 def list_templates(ctx: Ctx) -> dict[str, Any]:
     with ctx.db.read() as conn:
         return {"success": True, "data": research.list_templates(conn)}
 
 
-@router.get("/v1/research/templates/{template_id}", summary="Get a research template")
-@router.get("/v1/research-templates/{template_id}", summary="Get a research template (overview path)")
+@router.get("/v1/research/templates/{template_id}", summary="Get a research template",
+            operation_id="get_research_template")
+@router.get("/v1/research-templates/{template_id}", summary="Get a research template (overview path)",
+            operation_id="get_research_template_overview")
 def get_template(template_id: TextId, ctx: Ctx) -> dict[str, Any]:
     with ctx.db.read() as conn:
         template = research.get_template(conn, template_id)
@@ -71,8 +74,9 @@ def start_template_run(template_id: TextId, body: TemplateRunBody, ctx: Ctx) -> 
     return _start(ctx, template_id, None, body.company_ids)
 
 
-@router.get("/v1/research/runs/{run_id}", summary="Poll a research run")
-@router.get("/v1/research-templates/runs/{run_id}", summary="Poll a research run (overview path)")
+@router.get("/v1/research/runs/{run_id}", summary="Poll a research run", operation_id="get_research_run")
+@router.get("/v1/research-templates/runs/{run_id}", summary="Poll a research run (overview path)",
+            operation_id="get_research_run_overview")
 def poll_run(run_id: TextId, ctx: Ctx) -> dict[str, Any]:
     with ctx.db.transaction() as conn:
         return research.observe_run(conn, run_id, ctx.clock)

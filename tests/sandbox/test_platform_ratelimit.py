@@ -1,0 +1,46 @@
+"""Rate-limit headers on every response, 429 with Retry-After, per-key fixed windows."""
+
+from __future__ import annotations
+
+import httpx
+
+from warmline_sandbox.clock import ManualClock
+
+RATE_HEADERS = ("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset")
+
+
+async def test_headers_on_success_errors_and_401(client: httpx.AsyncClient, anon_client: httpx.AsyncClient,
+                                                 clock: ManualClock) -> None:
+    responses = [
+        await client.get("/v1/health"),
+        await client.get("/v1/companies/999999999"),
+        await client.post("/v1/companies", json={"name": 3}),
+        await client.get("/v1/nowhere"),
+        await anon_client.get("/v1/companies"),
+        await anon_client.get("/v1/health"),
+    ]
+    for response in responses:
+        assert all(name in response.headers for name in RATE_HEADERS), response.request.url
+        assert response.headers["x-ratelimit-limit"] == "600"
+        assert int(response.headers["x-ratelimit-reset"]) == int(clock.now().timestamp()) + 60
+    remaining = [int(r.headers["x-ratelimit-remaining"]) for r in responses[:4]]
+    assert remaining == [599, 598, 597, 596]
+
+
+async def test_over_the_limit_is_429_until_the_window_resets(app_factory, client_factory,  # noqa: ANN001
+                                                             clock: ManualClock) -> None:
+    app = app_factory(rate_limit=(3, 10.0))
+    async with client_factory(app) as client, client_factory(app, key=None) as other:
+        statuses = [(await client.get("/v1/companies", params={"per_page": 1})).status_code for _ in range(3)]
+        assert statuses == [200, 200, 200]
+        clock.advance(4)
+        limited = await client.get("/v1/companies")
+        assert limited.status_code == 429
+        assert limited.json() == {"success": False, "message": "Rate limit exceeded, retry in 6 seconds",
+                                  "errors": None}
+        assert limited.headers["retry-after"] == "6"
+        assert limited.headers["x-ratelimit-remaining"] == "0"
+        assert (await other.get("/v1/health")).status_code == 200, "another caller has its own window"
+        clock.advance(6)
+        again = await client.get("/v1/companies", params={"per_page": 1})
+        assert again.status_code == 200 and again.headers["x-ratelimit-remaining"] == "2"
