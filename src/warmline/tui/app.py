@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from datetime import tzinfo
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -18,8 +19,10 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from warmline.api.errors import InputError
+from warmline.store import StoreError
 from warmline.tui.bindings import screen_bindings
 from warmline.tui.commands import ScreenActions
+from warmline.tui.feed import status_from_store
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.first_run import FirstRunScreen
@@ -32,7 +35,7 @@ from warmline.tui.widgets.status_line import StatusLine
 Opener = Callable[[str], Any]
 
 
-REFUSALS = (InputError, LookupError, ValueError)
+REFUSALS = (InputError, StoreError, LookupError, ValueError)
 
 
 class ActionRefused(Exception):
@@ -92,6 +95,10 @@ class WarmlineApp(App[None]):
         self.opener = opener
         self.sync_status = SyncStatus()
         self._config_path = config_path
+        if store is not None and status_source is None:
+            status_source = partial(status_from_store, store, clock)
+        if store is not None and revision_source is None:
+            revision_source = store.data_version
         self._status_source = status_source
         self._revision_source = revision_source
         self._revision: Hashable = None

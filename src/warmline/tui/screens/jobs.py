@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
+from warmline.tui.feed import mark_jobs_seen
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.timefmt import elapsed, local_datetime, relative
@@ -86,6 +87,7 @@ class JobsScreen(CockpitScreen):
         table.add_columns("Kind", "About", "Status", "Elapsed", "Progress", "Result")
         self.reload()
         table.focus()
+        mark_jobs_seen(self.cockpit.store, self.cockpit.clock)
 
     def reload(self) -> None:
         jobs = list(self.cockpit.store.jobs())
@@ -119,7 +121,7 @@ class JobsScreen(CockpitScreen):
         if table.row_count == 0:
             return
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        job = self.cockpit.store.job(int(key))
+        job = self.cockpit.store.get_job(int(key))
         if job is None:
             return
         if job.status not in FINISHED:

@@ -29,9 +29,9 @@ NARROW = 100
 def op_marker(op_state: str | None, pending: bool) -> Text:
     """How a row made by a queued action says so: pending, or failed (see the outbox)."""
     if op_state == "failed":
-        return Text(" ✗ failed, see outbox", style="bold red")
+        return Text(" (failed: see outbox)", style="bold red")
     if pending or op_state in PENDING_STATES:
-        return Text(" ⧗ pending", style="yellow")
+        return Text(" (pending)", style="yellow")
     return Text("")
 
 

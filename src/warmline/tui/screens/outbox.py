@@ -100,7 +100,7 @@ class OutboxScreen(CockpitScreen):
         if lead_id is None:
             return ""
         if lead_id not in cache:
-            lead = self.cockpit.store.lead_row(lead_id)
+            lead = self.cockpit.store.get_lead(lead_id)
             cache[lead_id] = lead.company_name if lead is not None else f"lead {lead_id}"
         return cache[lead_id]
 

@@ -121,7 +121,7 @@ class RecommendationsScreen(CockpitScreen):
             return
         card = Text()
         card.append_text(plain(rec.company_name or f"lead {rec.lead_id}", "bold"))
-        lead = self.cockpit.store.lead_row(rec.lead_id)
+        lead = self.cockpit.store.get_lead(rec.lead_id)
         if lead is not None:
             card.append("   ")
             card.append_text(score_bar(lead.warming_score, lead.target_score, 12))

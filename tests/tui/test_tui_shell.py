@@ -1,60 +1,14 @@
 """The cockpit shell: first-run screen, themes, keymap, help screen, command palette."""
 
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from conftest import cockpit
 
 from warmline.tui.app import WarmlineApp
 from warmline.tui.screens.help import HelpScreen
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.themes import ThemeFileError, load_theme_file, load_themes
-
-NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
-
-
-@dataclass
-class Lead:
-    id: int
-    company_name: str
-    lead_status: str
-    warming_score: int
-    target_score: int | None = 80
-    activity_count: int = 0
-    recommendation_count: int = 0
-    monitoring_active: bool = False
-    last_activity_at: str | None = None
-
-
-class ListStore:
-    """The two lead-list queries over a Python list (the shell needs nothing else)."""
-
-    def __init__(self, leads: list[Lead]) -> None:
-        self.leads = leads
-        self.queries: list[tuple] = []
-
-    def _match(self, status, text):
-        return [
-            lead for lead in self.leads
-            if (status is None or lead.lead_status == status) and text.lower() in lead.company_name.lower()
-        ]
-
-    def lead_count(self, status=None, text=""):
-        return len(self._match(status, text))
-
-    def lead_page(self, status=None, text="", sort="gap", offset=0, limit=200):
-        self.queries.append((status, text, sort))
-        return self._match(status, text)[offset : offset + limit]
-
-
-def make_app(**options) -> WarmlineApp:
-    store = ListStore([Lead(1, "Acme", "cold", 20), Lead(2, "Beta", "warm", 90), Lead(3, "Gamma", "warm", 50)])
-    return WarmlineApp(store, clock=lambda: NOW, zone=UTC, **options)
-
-
-def screen_text(app: WarmlineApp) -> str:
-    return app.export_screenshot()
 
 
 async def test_first_run_screen_explains_how_to_set_a_key() -> None:
@@ -82,20 +36,20 @@ def test_theme_file_with_unknown_key_is_refused(tmp_path: Path) -> None:
         load_theme_file(path)
 
 
-async def test_theme_is_selected_from_options_and_unknown_falls_back() -> None:
-    app = make_app(theme="warmline-light")
+async def test_theme_is_selected_from_options_and_unknown_falls_back(store) -> None:
+    app = cockpit(store, theme="warmline-light")
     async with app.run_test() as pilot:
         await pilot.pause()
         assert app.theme == "warmline-light"
-    app = make_app(theme="no-such-theme")
+    app = cockpit(store, theme="no-such-theme")
     async with app.run_test() as pilot:
         await pilot.pause()
         assert app.theme == "warmline-dark"
         assert any("no-such-theme" in str(n.message) for n in app._notifications)
 
 
-async def test_keymap_from_config_rebinds_by_id() -> None:
-    app = make_app(keymap={"leads.sort": "o", "leads.warm": "w"})
+async def test_keymap_from_config_rebinds_by_id(store) -> None:
+    app = cockpit(store, keymap={"leads.sort": "o", "leads.warm": "w"})
     async with app.run_test() as pilot:
         await pilot.pause()
         assert isinstance(app.screen, LeadListScreen)
@@ -107,8 +61,8 @@ async def test_keymap_from_config_rebinds_by_id() -> None:
         assert app.screen._status == "warm"
 
 
-async def test_help_lists_every_binding_of_the_screen_with_remapped_keys() -> None:
-    app = make_app(keymap={"leads.sort": "o"})
+async def test_help_lists_every_binding_of_the_screen_with_remapped_keys(store) -> None:
+    app = cockpit(store, keymap={"leads.sort": "o"})
     async with app.run_test(size=(120, 60)) as pilot:
         await pilot.pause()
         await pilot.press("question_mark")
@@ -124,8 +78,8 @@ async def test_help_lists_every_binding_of_the_screen_with_remapped_keys() -> No
         assert isinstance(app.screen, LeadListScreen)
 
 
-async def test_palette_runs_an_action_of_the_current_screen() -> None:
-    app = make_app()
+async def test_palette_runs_an_action_of_the_current_screen(store) -> None:
+    app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("ctrl+p")
@@ -136,8 +90,8 @@ async def test_palette_runs_an_action_of_the_current_screen() -> None:
         assert app.screen._status == "warm"
 
 
-async def test_palette_switches_theme() -> None:
-    app = make_app()
+async def test_palette_switches_theme(store) -> None:
+    app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("ctrl+p")

@@ -1,0 +1,307 @@
+"""Cockpit performance figures (a script, not a timed test): prints figures and ratios.
+
+    .venv/bin/python bench/bench_tui.py [--quick]
+
+1. First paint of the lead list from a 10,000-lead cache, in a real terminal (tmux),
+   against a minimal Textual app showing one Label, measured in the same run
+   (target: at most 1.3x).
+2. First paint at 100,000 cached leads against 1,000 (target: at most 1.1x).
+3. Filter-as-you-type at 100,000 leads: one keystroke to the list re-rendered
+   (target: median under 30 ms); scrolling to the end and paging back.
+4. Recommendation triage: key press to the next card painted, over 200 presses
+   (target: median under 25 ms).
+5. Peak memory of the cockpit with 100,000 cached leads, scrolled to the end
+   (target: under 150 MB).
+
+"First paint" is measured from the moment the parent launches the process in the
+terminal to the first frame written (the app's first `call_after_refresh`), so Python
+start-up and imports count, as they do for the rep.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+
+
+# --- cache building ---------------------------------------------------------------------
+
+WORDS = ("Nordic", "Fjord", "Kestrel", "Lumen", "Orbit", "Granite", "Harbor", "Quartz", "Sable", "Birch",
+         "Cobalt", "Delta", "Ember", "Falcon", "Glacier", "Helix", "Iris", "Juniper", "Krona", "Larch")
+SUFFIXES = ("Logistics", "Freight", "Analytics", "Health", "Payments", "Builders", "Foods", "Robotics", "Security", "Dental")
+
+
+def wire_lead(index: int) -> dict[str, Any]:
+    """A lead list item in the wire shape; names vary so that filters select a share of them."""
+    name = f"{WORDS[index % 20]} {WORDS[(index // 20) % 20]} {SUFFIXES[(index // 400) % 10]} {index}"
+    last = NOW - timedelta(minutes=(index * 7919) % 200_000)
+    return {
+        "id": index + 1,
+        "company_id": 100_000 + index,
+        "company_name": name,
+        "lead_status": "warm" if index % 3 == 0 else "cold",
+        "warming_score": (index * 37) % 101,
+        "target_score": (60, 70, 80, 90)[index % 4],
+        "activity_count": index % 40,
+        "recommendation_count": index % 4,
+        "monitoring_active": index % 2 == 0,
+        "last_activity_at": last.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+        "created_at": "2026-01-01T00:00:00.000Z",
+    }
+
+
+def build_cache(path: Path, leads: int) -> None:
+    from warmline.store import Store
+
+    store = Store(path)
+    batch = 5_000
+    for start in range(0, leads, batch):
+        store.upsert_leads([wire_lead(i) for i in range(start, min(leads, start + batch))])
+    store.close()
+
+
+def cache_for(directory: Path, leads: int) -> Path:
+    path = directory / f"leads-{leads}.sqlite3"
+    if not path.exists():
+        started = time.perf_counter()
+        build_cache(path, leads)
+        print(f"  built a cache of {leads:,} leads in {time.perf_counter() - started:.1f} s")
+    return path
+
+
+# --- child processes (run inside the terminal) ------------------------------------------
+
+def child(mode: str, started: float, out: Path, db: str) -> None:
+    """Paint once, record the time since the parent launched us, and quit."""
+    from textual.app import App
+
+    def record(app: App[Any]) -> None:
+        out.write_text(json.dumps({"paint": time.time() - started}))
+        app.exit()
+
+    if mode == "label":
+        from textual.app import ComposeResult
+        from textual.widgets import Label
+
+        class OneLabel(App[None]):
+            def compose(self) -> ComposeResult:
+                yield Label("Hello")
+
+            def on_mount(self) -> None:
+                self.call_after_refresh(record, self)
+
+        OneLabel().run()
+        return
+
+    from warmline.store import Store
+    from warmline.tui.app import WarmlineApp
+
+    class Measured(WarmlineApp):
+        def on_mount(self) -> None:
+            super().on_mount()
+            self.call_after_refresh(record, self)
+
+    Measured(Store(db), clock=lambda: NOW, zone=UTC).run()
+
+
+def paint_in_tmux(mode: str, db: Path | None, runs: int) -> list[float]:
+    """Median-able first-paint times of `mode` launched in a 120x40 tmux terminal."""
+    times = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for run in range(runs):
+            out = Path(scratch) / f"{mode}-{run}.json"
+            session = f"wlbench{os.getpid()}{run}"
+            started = time.time()
+            command = f"{PYTHON} {Path(__file__).resolve()} --child {mode} --started {started} --out {out} --db {db or ''}"
+            subprocess.run(
+                ["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command],
+                check=True, env={**os.environ, "TERM": "xterm-256color"},
+            )
+            deadline = time.time() + 60
+            while not out.exists() and time.time() < deadline:
+                time.sleep(0.01)
+            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+            if not out.exists():
+                raise RuntimeError(f"{mode} did not paint within 60 s")
+            times.append(json.loads(out.read_text())["paint"])
+    return times
+
+
+def report(label: str, values: list[float], unit: float = 1000.0, suffix: str = "ms") -> float:
+    median = statistics.median(values)
+    print(f"  {label}: median {median * unit:.1f} {suffix} (min {min(values) * unit:.1f}, max {max(values) * unit:.1f}, n={len(values)})")
+    return median
+
+
+# --- in-process measurements (headless Textual, real store) -----------------------------
+
+async def keystroke_times(db: Path, keys: list[str], before: Callable[[Any], Any] | None = None) -> list[float]:
+    """Time from each key press until the app is idle again (handled and re-rendered)."""
+    from warmline.store import Store
+    from warmline.tui.app import WarmlineApp
+
+    app = WarmlineApp(Store(db), clock=lambda: NOW, zone=UTC)
+    times = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        if before is not None:
+            await before(pilot)
+        for key in keys:
+            started = time.perf_counter()
+            await pilot.press(key)
+            await pilot.pause()
+            times.append(time.perf_counter() - started)
+    return times
+
+
+def bench_filter(db: Path) -> None:
+    async def open_filter(pilot: Any) -> None:
+        await pilot.press("slash")
+        await pilot.pause()
+
+    keys = list("nordic kestrel") + ["backspace"] * 14 + list("harbor 1")
+    times = asyncio.run(keystroke_times(db, keys, open_filter))
+    median = report("filter keystroke at 100,000 leads", times)
+    print(f"    target < 30 ms: {'OK' if median < 0.030 else 'MISSED'}")
+
+
+def bench_scroll(db: Path) -> None:
+    times = asyncio.run(keystroke_times(db, ["G", "g", "G"] + ["pageup"] * 30 + ["pagedown"] * 30))
+    print(f"  jump to the end (G) at 100,000 leads: {times[0] * 1000:.1f} ms")
+    report("page up/down at the end of 100,000 leads", times[3:])
+    print(f"    slowest single step: {max(times) * 1000:.1f} ms (a stall would be > 100 ms)")
+
+
+def triage_cache(directory: Path, leads: int = 60, per_lead: int = 4) -> Path:
+    """A cache with leads x per_lead active recommendations (240 by default)."""
+    path = directory / "triage.sqlite3"
+    if path.exists():
+        return path
+    from warmline.store import Store
+
+    store = Store(path)
+    store.upsert_leads([wire_lead(i) for i in range(leads)])
+    for i in range(leads):
+        recs = [
+            {
+                "id": 10_000 + i * per_lead + n, "lead_id": i + 1,
+                "action_type": ("comment", "follow", "like")[n % 3],
+                "target_url": f"https://social.example/p/{i}/{n}",
+                "suggested_comment": "Congratulations on the expansion!\nKeen to hear more.",
+                "priority": ("high", "medium", "low")[(i + n) % 3],
+                "engagement_reason": "Posted about expanding to Poland",
+                "source_page_label": "CEO's profile", "status": "active",
+                "created_at": "2026-11-21T08:00:00.000Z",
+            }
+            for n in range(per_lead)
+        ]
+        store.upsert_lead_detail({**wire_lead(i), "recommendations": recs})
+    store.close()
+    return path
+
+
+def bench_triage(directory: Path, presses: int) -> None:
+    db = triage_cache(directory)
+
+    async def open_queue(pilot: Any) -> None:
+        await pilot.press("r")
+        await pilot.pause()
+
+    keys = [("c", "x", "space")[n % 3] for n in range(presses)]
+    times = asyncio.run(keystroke_times(db, keys, open_queue))
+    median = report(f"triage key to next card ({presses} presses)", times)
+    print(f"    target < 25 ms: {'OK' if median < 0.025 else 'MISSED'}")
+
+
+def memory_child(db: str, out: Path) -> None:
+    async def run() -> None:
+        from warmline.store import Store
+        from warmline.tui.app import WarmlineApp
+
+        app = WarmlineApp(Store(db), clock=lambda: NOW, zone=UTC)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            for key in ["G", "g", "2", "1", "3", "s", "s", "G"] + ["pageup"] * 20:
+                await pilot.press(key)
+            await pilot.pause()
+
+    asyncio.run(run())
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    out.write_text(json.dumps({"peak_mb": peak_kb / 1024}))
+
+
+def bench_memory(db: Path) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "memory.json"
+        subprocess.run([PYTHON, __file__, "--child", "memory", "--db", str(db), "--out", str(out)], check=True)
+        peak = json.loads(out.read_text())["peak_mb"]
+    print(f"  peak memory with 100,000 cached leads: {peak:.0f} MB  (target < 150 MB: {'OK' if peak < 150 else 'MISSED'})")
+
+
+# --- main ---------------------------------------------------------------------------------
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--started", type=float, default=0.0, help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--db", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--keep", type=Path, help="reuse/keep the generated caches in this directory")
+    args = parser.parse_args()
+
+    if args.child == "memory":
+        memory_child(args.db, args.out)
+        return
+    if args.child:
+        child(args.child, args.started, args.out, args.db)
+        return
+
+    if shutil.which("tmux") is None:
+        sys.exit("tmux is needed for the real-terminal first-paint figures (apt-get install tmux)")
+    runs = 3 if args.quick else 7
+    directory = args.keep or Path(tempfile.mkdtemp(prefix="warmline-bench-"))
+    directory.mkdir(parents=True, exist_ok=True)
+    print(f"Warmline cockpit bench (caches in {directory})")
+    caches = {n: cache_for(directory, n) for n in (1_000, 10_000, 100_000)}
+
+    print("\n1. First paint in a real terminal (tmux 120x40), process launch to first frame")
+    label = report("minimal Textual app (one Label)", paint_in_tmux("label", None, runs))
+    ten_k = report("lead list, 10,000 cached leads", paint_in_tmux("cockpit", caches[10_000], runs))
+    print(f"    ratio 10k / one Label = {ten_k / label:.2f}x  (target <= 1.3x)")
+
+    print("\n2. First paint, 100,000 against 1,000 cached leads")
+    one_k = report("lead list, 1,000 cached leads", paint_in_tmux("cockpit", caches[1_000], runs))
+    hundred_k = report("lead list, 100,000 cached leads", paint_in_tmux("cockpit", caches[100_000], runs))
+    print(f"    ratio 100k / 1k = {hundred_k / one_k:.2f}x  (target <= 1.1x)")
+
+    print("\n3. Filter-as-you-type and scrolling at 100,000 leads (headless, real store)")
+    bench_filter(caches[100_000])
+    bench_scroll(caches[100_000])
+
+    print("\n4. Recommendation triage")
+    bench_triage(directory, 60 if args.quick else 200)
+
+    print("\n5. Memory")
+    bench_memory(caches[100_000])
+
+
+if __name__ == "__main__":
+    main()
