@@ -2,6 +2,7 @@
 
 from warmline_sandbox.outreach.recommendations import (
     COLD_ACTIONS,
+    MAX_PER_GENERATION,
     PRIORITIES,
     WARM_ACTIONS,
     SourcePage,
@@ -93,7 +94,14 @@ def test_cold_leads_get_social_warming_actions() -> None:
 def test_warm_leads_get_nurturing_actions() -> None:
     suggestions = generate(7, 1, "warm", PAGES, generation=0)
     assert {s.action_type for s in suggestions} <= set(WARM_ACTIONS)
-    assert "congratulate" in {s.action_type for s in suggestions if s.page_id == 11}
+    press = generate(7, 1, "warm", [PAGES[1]], generation=0)
+    assert [s.action_type for s in press] == ["congratulate", "check_in"]
+
+
+def test_a_generation_suggests_a_handful_from_the_best_sources() -> None:
+    suggestions = generate(7, 1, "cold", PAGES, generation=0)
+    assert len(suggestions) == MAX_PER_GENERATION
+    assert {s.page_id for s in suggestions} <= {10, 13}
 
 
 def test_a_well_scored_post_gets_several_actions_on_the_same_target() -> None:

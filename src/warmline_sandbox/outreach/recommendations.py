@@ -17,7 +17,7 @@ from dataclasses import dataclass
 COLD_ACTIONS = ("comment", "follow", "like")
 WARM_ACTIONS = ("share_content", "check_in", "congratulate")
 PRIORITIES = ("high", "medium", "low")
-MAX_PER_GENERATION = 8
+MAX_PER_GENERATION = 4
 
 ACTION_POINTS: dict[str, int] = {
     "like": 2,

@@ -98,15 +98,12 @@ def _seed_lead(
         _run_job(conn, scans.start_scan, lead_id, settings, clock)
         _run_job(conn, engagement.start_generation, lead_id, settings, clock)
     _seed_history(conn, rng, lead_id, status, company["name"], contacts, clock, now, ready)
-    if scanned and rng.random() < 0.8:
+    for stale in engagement.active_recommendations(conn, lead_id):
+        engagement.dismiss(conn, lead_id, stale["id"], now - timedelta(days=1))
+    if scanned and rng.random() < 0.35:
         # Fresh suggestions from this morning, so the triage queue has work in it.
-        _run_job(
-            conn,
-            engagement.start_generation,
-            lead_id,
-            settings,
-            ManualClock(now - timedelta(hours=3)),
-        )
+        fresh = ManualClock(now - timedelta(hours=3))
+        _run_job(conn, engagement.start_generation, lead_id, settings, fresh)
     _seed_notes(conn, rng, lead_id, contacts, start, now)
     _seed_competitors(conn, rng, lead_id, start, now)
     if status == "warm" and rng.random() < 0.6:
