@@ -1,0 +1,28 @@
+"""How the async sync code calls the (synchronous) store, and how it reports changes.
+
+A store write commits with `synchronous=FULL`, which waits for the disk; run on the event
+loop it would stall every other request in flight (and the cockpit's screen). So store
+calls go through a `Blocking` runner, by default a worker thread (the store is
+thread-safe). Tests may pass `run_inline` to keep everything on one thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+Blocking = Callable[..., Awaitable[Any]]
+Notify = Callable[[str, "int | None"], None]
+"""`notify(topic, lead_id)`: topics are `outbox`, `leads`, `lead`, `recommendations`,
+`companies`, `contacts`, `templates`, `fields`, `jobs`."""
+
+
+async def in_thread(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    return await asyncio.to_thread(fn, *args, **kwargs)
+
+
+async def run_inline(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    return fn(*args, **kwargs)

@@ -1,0 +1,328 @@
+"""`SyncEngine`: the background scheduler that delivers, refreshes and polls.
+
+It runs inside an existing asyncio loop (the cockpit's, or `warmline sync`'s): `start()`
+creates an APScheduler `AsyncIOScheduler` on the running loop with three jobs, each with
+`coalesce=True` (a backlog of missed runs is one run), `max_instances=1` (never two
+flushes at once in one process; other processes are kept apart by the outbox claim) and
+a generous `misfire_grace_time` (a laptop waking from sleep still runs them):
+
+- `flush`: delivers the outbox; runs on its interval, when the next backed-off op comes
+  due, and at once on `wake()` (a new action). A wake during a flush makes that flush
+  run another pass rather than being lost to `max_instances`.
+- `tick` (every second, no request unless something is due): the health probe while
+  offline, and the polls of jobs whose 5-10 s interval has come.
+- `refresh`: the lead list (stale-while-revalidate), on its interval.
+
+`stop()` lets sends in progress finish for a moment, then cancels what is left; a send
+cut off that way is marked ambiguous (never left in flight, never assumed lost), so the
+next pass reconciles it with the server before anything is resent.
+
+`run_once()` is one full pass without the scheduler, for `warmline sync --once`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from warmline.api import ServiceClient
+from warmline.api.errors import ApiError, AuthError, OfflineError
+from warmline.sync.backoff import Backoff
+from warmline.sync.blocking import Blocking, in_thread
+from warmline.sync.flush import Flusher, FlushReport
+from warmline.sync.jobs import JobPoller, PollReport
+from warmline.sync.refresh import Refresher
+from warmline.sync.status import Connection, EngineStatus, StatusBoard
+
+log = logging.getLogger("warmline.sync")
+
+T = TypeVar("T")
+ChangeListener = Callable[[str, "int | None"], None]
+
+FLUSH_JOB = "flush"
+TICK_JOB = "tick"
+REFRESH_JOB = "refresh"
+
+
+@dataclass
+class PassReport:
+    """What `run_once` did, for `warmline sync --once` to print and choose its exit code."""
+
+    reachable: bool = False
+    flush: FlushReport = field(default_factory=FlushReport)
+    polls: PollReport = field(default_factory=PollReport)
+    leads_refreshed: int | None = None
+    offline_error: str | None = None
+    auth_error: str | None = None
+    errors: list[str] = field(default_factory=list)
+    status: EngineStatus | None = None
+
+
+class SyncEngine:
+    """Delivers the outbox, refreshes the cache and polls jobs for one store and client."""
+
+    def __init__(
+        self,
+        store: Any,
+        client: ServiceClient,
+        *,
+        concurrency: int = 4,
+        clock: Callable[[], float] = time.time,
+        backoff: Backoff | None = None,
+        rng: random.Random | None = None,
+        blocking: Blocking = in_thread,
+        flush_interval: float = 30.0,
+        refresh_interval: float = 300.0,
+        tick_interval: float = 1.0,
+        stop_grace: float = 5.0,
+    ) -> None:
+        self.store = store
+        self.client = client
+        self.clock = clock
+        rng = rng or random.Random()
+        backoff = backoff or Backoff(rng=rng)
+        self._blocking = blocking
+        self._change_listeners: list[ChangeListener] = []
+        self.status = StatusBoard(store, clock)
+        self.connection = Connection(client, self.status, clock=clock, backoff=Backoff(rng=rng))
+        self.flusher = Flusher(
+            store, client, concurrency=concurrency, backoff=backoff, clock=clock,
+            blocking=blocking, notify=self._changed,
+        )
+        self.refresher = Refresher(store, client, blocking=blocking, notify=self._changed)
+        self.poller = JobPoller(
+            store, client, self.refresher, concurrency=concurrency, clock=clock, rng=rng,
+            blocking=blocking, notify=self._changed,
+        )
+        self.flush_interval = flush_interval
+        self.refresh_interval = refresh_interval
+        self.tick_interval = tick_interval
+        self.stop_grace = stop_grace
+        self.scheduler: AsyncIOScheduler | None = None
+        self._woken = False
+        self._flushing = False
+        self._stopping = False
+        self._running: set[asyncio.Task[Any]] = set()
+
+    # --- listeners ----------------------------------------------------------------------------
+
+    def on_change(self, listener: ChangeListener) -> Callable[[], None]:
+        """`listener(topic, lead_id)` after data changed (topics: see `sync.blocking.Notify`)."""
+        self._change_listeners.append(listener)
+        return lambda: self._change_listeners.remove(listener) if listener in self._change_listeners else None
+
+    def on_status(self, listener: Callable[[EngineStatus], None]) -> Callable[[], None]:
+        """`listener(status)` whenever the sync status changes."""
+        return self.status.subscribe(listener)
+
+    def _changed(self, topic: str, lead_id: int | None) -> None:
+        for listener in list(self._change_listeners):
+            try:
+                listener(topic, lead_id)
+            except Exception:
+                log.exception("change listener failed")
+
+    # --- the scheduler ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Recover from a crash, then schedule the jobs on the running loop; returns at once."""
+        recovered = await self._blocking(self.store.recover_after_crash)
+        if recovered:
+            log.info("%d action(s) left in flight by a previous run will be reconciled", recovered)
+        self._stopping = False
+        scheduler = AsyncIOScheduler(
+            event_loop=asyncio.get_running_loop(),
+            job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 3600},
+        )
+        now = datetime.now(UTC)
+        scheduler.add_job(self._guarded(self._flush_job), "interval", seconds=self.flush_interval,
+                          id=FLUSH_JOB, next_run_time=now)
+        scheduler.add_job(self._guarded(self._tick_job), "interval", seconds=self.tick_interval,
+                          id=TICK_JOB, next_run_time=now)
+        scheduler.add_job(self._guarded(self._refresh_job), "interval", seconds=self.refresh_interval,
+                          id=REFRESH_JOB, next_run_time=now)
+        scheduler.start()
+        self.scheduler = scheduler
+
+    def wake(self) -> None:
+        """A new action was queued: flush now (or right after the flush in progress)."""
+        self._woken = True
+        if self.scheduler is None or self._stopping or self._flushing:
+            return
+        self._run_soon(FLUSH_JOB, time.time())
+
+    def _run_soon(self, job_id: str, epoch: float) -> None:
+        if self.scheduler is None or not self.scheduler.running:
+            return
+        with contextlib.suppress(LookupError):  # the job is gone: shutting down
+            self.scheduler.modify_job(job_id, next_run_time=datetime.fromtimestamp(epoch, UTC))
+
+    async def stop(self) -> None:
+        """Stop scheduling; let sends in progress finish briefly, then cut them (ambiguous)."""
+        self._stopping = True
+        scheduler, self.scheduler = self.scheduler, None
+        if scheduler is not None and scheduler.running:
+            scheduler.pause()
+        running = {task for task in self._running if not task.done()}
+        if running:
+            _done, pending = await asyncio.wait(running, timeout=self.stop_grace)
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.gather(*pending, return_exceptions=True)
+        if scheduler is not None and scheduler.running:
+            scheduler.shutdown(wait=False)
+            await asyncio.sleep(0)  # the shutdown runs on the loop's next turn
+        await self._blocking(self.status.update, syncing=False)
+
+    def _guarded(self, job: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
+        """Track the job's task (for `stop`) and keep one failure from ending the schedule."""
+
+        async def run() -> None:
+            if self._stopping:
+                return
+            task = asyncio.current_task()
+            if task is not None:
+                self._running.add(task)
+            try:
+                await job()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("sync job %s failed", getattr(job, "__name__", job))
+            finally:
+                if task is not None:
+                    self._running.discard(task)
+
+        run.__name__ = getattr(job, "__name__", "job")
+        return run
+
+    async def _flush_job(self) -> None:
+        if self.connection.offline or self.status.current.auth_failed:
+            return  # the tick's probe brings us back, then wakes the flush
+        self._flushing = True
+        try:
+            while not self._stopping:
+                self._woken = False
+                await self.flush()
+                if not self._woken or self.connection.offline:
+                    break
+        finally:
+            self._flushing = False
+        next_due = await self._blocking(self.store.next_due_at)
+        if next_due is not None and not self._stopping:
+            self._run_soon(FLUSH_JOB, max(time.time(), time.time() + (next_due - self.clock())))
+
+    async def _tick_job(self) -> None:
+        if self.connection.probe_due():
+            if await self.connection.probe():
+                self.wake()
+            return
+        if self.connection.offline or self.status.current.auth_failed:
+            return
+        await self.poll_jobs()
+
+    async def _refresh_job(self) -> None:
+        if self.connection.offline or self.status.current.auth_failed:
+            return
+        await self.refresh_leads()
+
+    # --- the work, callable directly ---------------------------------------------------------
+
+    async def flush(self, *, ignore_backoff: bool = False) -> FlushReport:
+        """One pass over the outbox; updates the status (syncing, offline, rate limit)."""
+        await self._blocking(self.status.update, syncing=True)
+        report = await self.flusher.flush(ignore_backoff=ignore_backoff)
+        if report.offline:
+            self.connection.lost(report.offline_error or "could not reach the service")
+        elif report.auth_error:
+            self.connection.refused_key(report.auth_error)
+        elif report.attempted:
+            self.connection.reached()
+        changes: dict[str, Any] = {"syncing": False, "rate_limited_until": self._rate_limited_until()}
+        if not report.offline and not report.auth_error:
+            changes["last_sync_at"] = self.clock()
+        await self._blocking(self.status.update, **changes)
+        return report
+
+    async def poll_jobs(self, *, force: bool = False) -> PollReport:
+        report = await self.poller.poll(force=force)
+        if report.offline:
+            self.connection.lost(report.offline_error or "could not reach the service")
+        elif report.auth_error:
+            self.connection.refused_key(report.auth_error)
+        elif report.polled:
+            self.connection.reached()
+        return report
+
+    async def refresh_leads(self) -> int | None:
+        """The lead list; None when it could not be fetched (offline, key refused...)."""
+        return await self._talk(self.refresher.leads())
+
+    async def refresh_lead(self, lead_id: int) -> bool:
+        """One lead's detail (the rep opened it): True when the cache was updated."""
+        return await self._talk(self._lead_and_true(lead_id)) is not None
+
+    async def _lead_and_true(self, lead_id: int) -> bool:
+        await self.refresher.lead(lead_id)
+        return True
+
+    async def _talk(self, work: Awaitable[T]) -> T | None:
+        """Run one read against the service, turning failures into status changes."""
+        try:
+            result = await work
+        except OfflineError as exc:
+            self.connection.lost(str(exc))
+            return None
+        except AuthError as exc:
+            self.connection.refused_key(str(exc))
+            return None
+        except ApiError as exc:
+            log.info("refresh failed: %s", exc)
+            await self._blocking(self.status.update, last_error=str(exc))
+            return None
+        self.connection.reached()
+        return result
+
+    def _rate_limited_until(self) -> float | None:
+        delay = self.client.limiter.delay()
+        return self.clock() + delay if delay > 0 else None
+
+    async def run_once(self) -> PassReport:
+        """One full pass: reach the service, deliver every queued op now (our backoff skipped,
+        the server's Retry-After kept), refresh the lead list, poll every running job."""
+        report = PassReport()
+        await self._blocking(self.store.recover_after_crash)
+        report.reachable = await self.connection.probe()
+        if not report.reachable:
+            current = self.status.current
+            if current.auth_failed:
+                report.auth_error = current.last_error
+            else:
+                report.offline_error = current.last_error
+            report.status = current
+            return report
+        # Deliver first, so the refreshed list already reflects what was just sent.
+        report.flush = await self.flush(ignore_backoff=True)
+        if report.flush.offline or report.flush.auth_error:
+            report.offline_error = report.flush.offline_error
+            report.auth_error = report.flush.auth_error
+        else:
+            report.leads_refreshed = await self.refresh_leads()
+            report.polls = await self.poll_jobs(force=True)
+            report.offline_error = report.polls.offline_error
+            report.auth_error = report.polls.auth_error
+        report.errors = [*report.flush.errors, *report.polls.errors]
+        report.status = self.status.current
+        if self.connection.offline and report.offline_error is None:
+            report.offline_error = self.status.current.last_error
+        return report

@@ -1,0 +1,200 @@
+"""Polling running jobs until they end, and pulling in what they produced.
+
+Each started job is a row of the store's `jobs` table with its `next_poll_at`, so polling
+survives restarts. A due job is polled once, then scheduled again 5-10 s later (the
+spec's interval, jittered so a hundred jobs started together do not poll in lockstep).
+Statuses are stored as the server says them; a status we do not know keeps the job
+polled and shown as it is. When a job is first seen completed, its results come into the
+cache: the store takes what the poll answer carries (a deep search's companies, a
+research run's custom fields, a contact search's found contacts), and here we fetch what
+it does not (the companies a research run enriched, a scanned lead's new monitoring
+sources, a lead's generated recommendations).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from warmline.api import ServiceClient
+from warmline.api.errors import ApiError, AuthError, NotFoundError, OfflineError
+from warmline.store import effects as k
+from warmline.store.rows import Job
+from warmline.sync.blocking import Blocking, Notify, in_thread
+from warmline.sync.refresh import Refresher
+from warmline.sync.requests import dump
+
+POLL_MIN = 5.0
+POLL_MAX = 10.0
+# Far enough ahead that every started job counts as due (a forced poll).
+_EVERY_JOB = 1e12
+
+Fetch = Callable[[ServiceClient, Job], Awaitable[dict[str, Any]]]
+
+
+def _int_id(job: Job) -> int:
+    return int(str(job.remote_id))
+
+
+async def _deep_search(client: ServiceClient, job: Job) -> dict[str, Any]:
+    return dump(await client.get_deep_search(_int_id(job)))
+
+
+async def _contact_search(client: ServiceClient, job: Job) -> dict[str, Any]:
+    return dump(await client.get_contact_search(_int_id(job)))
+
+
+async def _research_run(client: ServiceClient, job: Job) -> dict[str, Any]:
+    return dump(await client.get_research_run(str(job.remote_id)))
+
+
+async def _company_research(client: ServiceClient, job: Job) -> dict[str, Any]:
+    company_id = job.company_id if job.company_id is not None else job.params.get("company_id")
+    return dump(await client.get_company_research(int(company_id), _int_id(job)))  # type: ignore[arg-type]
+
+
+async def _signal_scan(client: ServiceClient, job: Job) -> dict[str, Any]:
+    return dump(await client.get_signal_scan(_lead_of(job)))
+
+
+async def _generation(client: ServiceClient, job: Job) -> dict[str, Any]:
+    listing = await client.get_recommendations(_lead_of(job))
+    # A server that does not report generation progress: the list is the result.
+    return {**dump(listing), "status": listing.generation_status or "completed"}
+
+
+def _lead_of(job: Job) -> int:
+    return job.lead_id if job.lead_id is not None else _int_id(job)
+
+
+FETCHERS: dict[str, Fetch] = {
+    k.JOB_DEEP_SEARCH: _deep_search,
+    k.JOB_CONTACT_SEARCH: _contact_search,
+    k.JOB_RESEARCH_RUN: _research_run,
+    k.JOB_COMPANY_RESEARCH: _company_research,
+    k.JOB_SIGNAL_SCAN: _signal_scan,
+    k.JOB_RECOMMENDATIONS: _generation,
+}
+
+
+@dataclass
+class PollReport:
+    polled: int = 0
+    completed: int = 0
+    ended: int = 0
+    errors: list[str] = field(default_factory=list)
+    offline: bool = False
+    offline_error: str | None = None
+    auth_error: str | None = None
+
+
+class JobPoller:
+    """Polls due jobs (all started jobs when forced) with a small concurrency cap."""
+
+    def __init__(
+        self,
+        store: Any,
+        client: ServiceClient,
+        refresher: Refresher,
+        *,
+        concurrency: int = 4,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        blocking: Blocking = in_thread,
+        notify: Notify | None = None,
+    ) -> None:
+        self.store = store
+        self.client = client
+        self.refresher = refresher
+        self.concurrency = max(1, concurrency)
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self._blocking = blocking
+        self._notify = notify
+
+    def next_interval(self) -> float:
+        return self.rng.uniform(POLL_MIN, POLL_MAX)
+
+    async def poll(self, *, force: bool = False) -> PollReport:
+        """Poll every due job once (`force`: every started job still running)."""
+        report = PollReport()
+        now = self.clock()
+        due: list[Job] = await self._blocking(self.store.due_jobs, now + _EVERY_JOB if force else now)
+        gate = asyncio.Semaphore(self.concurrency)
+
+        async def run(job: Job) -> None:
+            async with gate:
+                if report.offline or report.auth_error:
+                    return
+                await self._poll_one(job, report)
+
+        await asyncio.gather(*(run(job) for job in due))
+        if due and self._notify is not None:
+            self._notify("jobs", None)
+        return report
+
+    async def _poll_one(self, job: Job, report: PollReport) -> None:
+        fetch = FETCHERS.get(job.kind)
+        next_at = self.clock() + self.next_interval()
+        if fetch is None:
+            # A kind this version cannot poll: shown as it is, checked again later, no request.
+            report.errors.append(f"cannot poll jobs of kind {job.kind}")
+            await self._blocking(self.store.set_next_poll, job.key, next_at)
+            return
+        try:
+            answer = await fetch(self.client, job)
+        except NotFoundError as exc:
+            await self._record(job, {"status": "failed", "error": str(exc)}, None)
+            report.ended += 1
+            return
+        except OfflineError as exc:
+            report.offline, report.offline_error = True, str(exc)
+            return
+        except AuthError as exc:
+            report.auth_error = str(exc)
+            return
+        except ApiError as exc:
+            report.errors.append(f"{job.kind} {job.remote_id}: {exc}")
+            await self._blocking(self.store.set_next_poll, job.key, next_at)
+            return
+        report.polled += 1
+        stored = await self._record(job, answer, next_at)
+        if job.active and not stored.active:
+            report.ended += 1
+            if stored.status.lower() == "completed":
+                report.completed += 1
+                await self._follow_up(stored, answer, report)
+
+    async def _record(self, job: Job, answer: dict[str, Any], next_at: float | None) -> Job:
+        return await self._blocking(
+            self.store.record_job,
+            job.kind,
+            job.remote_id,
+            answer,
+            next_poll_at=next_at,
+            lead_id=job.lead_id,
+            company_id=job.company_id,
+        )
+
+    async def _follow_up(self, job: Job, answer: dict[str, Any], report: PollReport) -> None:
+        """Fetch what a completed job changed but its poll answer did not carry."""
+        try:
+            if job.kind == k.JOB_SIGNAL_SCAN and job.lead_id is not None:
+                await self.refresher.lead(job.lead_id)
+            elif job.kind == k.JOB_RECOMMENDATIONS and job.lead_id is not None:
+                await self._blocking(self.store.upsert_recommendations, job.lead_id, answer)
+                if self._notify is not None:
+                    self._notify("recommendations", job.lead_id)
+            elif job.kind == k.JOB_RESEARCH_RUN:
+                ids = [i for i in answer.get("company_ids") or job.params.get("company_ids") or [] if isinstance(i, int)]
+                if ids:
+                    await self.refresher.company_ids(ids)
+        except ApiError as exc:
+            # The job is done and recorded; the next refresh brings the rest.
+            logging.getLogger("warmline.sync").info("follow-up of %s %s failed: %s", job.kind, job.remote_id, exc)
+            report.errors.append(f"{job.kind} {job.remote_id}: {exc}")

@@ -1,0 +1,175 @@
+"""The request behind each kind of queued action, and its answer in the shape the store folds.
+
+An op's payload is the request (path ids and body fields, named as in docs/wire.md), so
+each sender only picks the client method. Answers are returned as plain dicts
+(`model_dump(mode="json")`); where the client unwraps an object the store expects under a
+key (`{"note": ...}`, `{"competitor": ...}`), the sender puts the key back, so that
+`Store.mark_done` sees one shape whichever way the server wrapped it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from warmline.api import ServiceClient
+from warmline.store import effects as k
+
+Payload = Mapping[str, Any]
+Sender = Callable[[ServiceClient, Payload, str], Awaitable[dict[str, Any]]]
+
+
+def dump(model: BaseModel) -> dict[str, Any]:
+    """A model as JSON-ready data, unknown server fields included."""
+    return model.model_dump(mode="json")
+
+
+def _optional(payload: Payload, *names: str) -> dict[str, Any]:
+    return {name: payload[name] for name in names if payload.get(name) is not None}
+
+
+async def _log_activity(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    answer = await client.log_touchpoint(
+        p["lead_id"], p["description"], p.get("contact_id"), idempotency_key=key
+    )
+    return dump(answer)
+
+
+async def _add_note(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    return {"note": dump(await client.add_note(p["lead_id"], p["content"], idempotency_key=key))}
+
+
+async def _complete(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    answer = await client.complete_recommendation(p["lead_id"], p["recommendation_id"], idempotency_key=key)
+    return dump(answer)
+
+
+async def _dismiss(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    answer = await client.dismiss_recommendation(p["lead_id"], p["recommendation_id"], idempotency_key=key)
+    return {"recommendation": dump(answer)}
+
+
+async def _status(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    return dump(await client.set_lead_status(p["lead_id"], p["lead_status"], idempotency_key=key))
+
+
+async def _target(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    return dump(await client.set_target_score(p["lead_id"], p["target_score"], idempotency_key=key))
+
+
+async def _pin_contact(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    answer = await client.pin_contact(p["lead_id"], p["contact_id"], p["is_selected"], idempotency_key=key)
+    return {"contact": dump(answer)}
+
+
+async def _toggle_page(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    answer = await client.set_monitoring_page(
+        p["lead_id"], p["page_id"], p["is_selected"], idempotency_key=key
+    )
+    return {"page": dump(answer)}
+
+
+async def _deal(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    fields = _optional(p, "deal_value", "deal_currency", "won", "lost", "closed_reason")
+    return dump(await client.update_deal(p["lead_id"], **fields, idempotency_key=key))
+
+
+async def _add_competitor(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    answer = await client.add_competitor(p["lead_id"], p["name"], p.get("domain"), idempotency_key=key)
+    return {"competitor": dump(answer)}
+
+
+async def _scan_competitor(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    answer = await client.scan_competitor(p["lead_id"], p["competitor_id"], idempotency_key=key)
+    return {"competitor": dump(answer)}
+
+
+async def _pin_competitor(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    answer = await client.pin_competitor(
+        p["lead_id"], p["competitor_id"], p["is_pinned"], idempotency_key=key
+    )
+    return {"competitor": dump(answer)}
+
+
+async def _add_to_outreach(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    answer = await client.add_leads(list(p["company_ids"]), p.get("lead_status") or "cold", idempotency_key=key)
+    return dump(answer)
+
+
+async def _remove_lead(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    ids = list(p.get("lead_ids") or [p["lead_id"]])
+    return dump(await client.remove_leads(ids, idempotency_key=key))
+
+
+async def _signal_scan(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    return dump(await client.start_signal_scan(p["lead_id"], idempotency_key=key))
+
+
+async def _generate(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    return dump(await client.generate_recommendations(p["lead_id"], idempotency_key=key))
+
+
+async def _deep_search(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    fields = _optional(p, "max_results")
+    return dump(await client.start_deep_search(p["query"], **fields, idempotency_key=key))
+
+
+async def _contact_search(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    answer = await client.start_contact_search(p["company_id"], p.get("roles"), idempotency_key=key)
+    return dump(answer)
+
+
+async def _add_found_contacts(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    answer = await client.add_contacts(p["job_id"], list(p["contact_ids"]), idempotency_key=key)
+    return dump(answer)
+
+
+async def _research_run(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    answer = await client.start_research_run(
+        list(p["company_ids"]),
+        template_id=p.get("template_id"),
+        template_name=p.get("template_name"),
+        idempotency_key=key,
+    )
+    return dump(answer)
+
+
+async def _company_research(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+    answer = await client.start_company_research(p["company_id"], p.get("focus"), idempotency_key=key)
+    return dump(answer)
+
+
+SENDERS: dict[str, Sender] = {
+    k.LOG_ACTIVITY: _log_activity,
+    k.ADD_NOTE: _add_note,
+    k.COMPLETE_RECOMMENDATION: _complete,
+    k.DISMISS_RECOMMENDATION: _dismiss,
+    k.CHANGE_LEAD_STATUS: _status,
+    k.SET_TARGET_SCORE: _target,
+    k.PIN_CONTACT: _pin_contact,
+    k.TOGGLE_MONITORING_PAGE: _toggle_page,
+    k.UPDATE_DEAL: _deal,
+    k.ADD_COMPETITOR: _add_competitor,
+    k.SCAN_COMPETITOR: _scan_competitor,
+    k.PIN_COMPETITOR: _pin_competitor,
+    k.ADD_TO_OUTREACH: _add_to_outreach,
+    k.REMOVE_LEAD: _remove_lead,
+    k.START_SIGNAL_SCAN: _signal_scan,
+    k.GENERATE_RECOMMENDATIONS: _generate,
+    k.START_DEEP_SEARCH: _deep_search,
+    k.START_CONTACT_SEARCH: _contact_search,
+    k.ADD_FOUND_CONTACTS: _add_found_contacts,
+    k.START_RESEARCH_RUN: _research_run,
+    k.START_COMPANY_RESEARCH: _company_research,
+}
+
+
+async def send(client: ServiceClient, kind: str, payload: Payload, op_id: str) -> dict[str, Any]:
+    """Send one queued action with its op id as the Idempotency-Key; returns the answer."""
+    try:
+        sender = SENDERS[kind]
+    except KeyError:
+        raise LookupError(f"no request is known for queued action kind {kind!r}") from None
+    return await sender(client, payload, op_id)

@@ -1,0 +1,198 @@
+"""Online or offline, syncing, rate-limited: what the rep is told, and how we get back online.
+
+The status is written to the store's sync state (`online`, `last_sync_at`,
+`rate_limited_until`, `last_error`, plus `syncing` and `auth_failed`), because the flush
+loop may run in another process (`warmline sync --watch`) than the cockpit, which reads it
+from there. In the same process, listeners (the TUI) are also called with each new
+`EngineStatus`, so the status line changes without polling the database.
+
+Offline is a state, not an error: a connection failure anywhere switches to offline, and
+from then on only a health probe talks to the service, backing off (full jitter, 2 s up to
+5 min) until it answers; then the engine flushes at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from warmline.api import ServiceClient
+from warmline.api.errors import ApiError, AuthError
+from warmline.store.state import LAST_ERROR, LAST_SYNC_AT, ONLINE, RATE_LIMITED_UNTIL
+from warmline.sync.backoff import Backoff
+
+log = logging.getLogger("warmline.sync")
+
+SYNCING = "syncing"
+AUTH_FAILED = "auth_failed"
+
+STATE_ONLINE = "online"
+STATE_OFFLINE = "offline"
+STATE_SYNCING = "syncing"
+STATE_RATE_LIMITED = "rate_limited"
+STATE_AUTH_FAILED = "auth_failed"
+STATE_UNKNOWN = "unknown"
+
+Listener = Callable[["EngineStatus"], None]
+
+
+@dataclass(frozen=True)
+class EngineStatus:
+    """One snapshot of the sync state. `online` is None before the first contact."""
+
+    online: bool | None = None
+    syncing: bool = False
+    auth_failed: bool = False
+    rate_limited_until: float | None = None
+    queued: int = 0
+    failed: int = 0
+    last_sync_at: float | None = None
+    last_error: str | None = None
+
+    def state(self, now: float) -> str:
+        """The one word for the status line; the most pressing condition wins."""
+        if self.auth_failed:
+            return STATE_AUTH_FAILED
+        if self.online is False:
+            return STATE_OFFLINE
+        if self.rate_limited_until is not None and self.rate_limited_until > now:
+            return STATE_RATE_LIMITED
+        if self.syncing:
+            return STATE_SYNCING
+        return STATE_ONLINE if self.online else STATE_UNKNOWN
+
+    def to_dict(self, now: float) -> dict[str, Any]:
+        return {
+            "state": self.state(now),
+            "online": self.online,
+            "syncing": self.syncing,
+            "auth_failed": self.auth_failed,
+            "rate_limited_until": self.rate_limited_until,
+            "pending": self.queued,
+            "failed": self.failed,
+            "last_sync_at": self.last_sync_at,
+            "last_error": self.last_error,
+        }
+
+
+def read_status(store: Any) -> EngineStatus:
+    """The status as the store has it (written by whichever process runs the engine)."""
+    shared = store.sync_status()
+    return EngineStatus(
+        online=shared.online,
+        syncing=bool(store.get_state(SYNCING, False)),
+        auth_failed=bool(store.get_state(AUTH_FAILED, False)),
+        rate_limited_until=shared.rate_limited_until,
+        queued=shared.queued,
+        failed=shared.failed,
+        last_sync_at=shared.last_sync_at,
+        last_error=shared.last_error,
+    )
+
+
+class StatusBoard:
+    """Holds the current `EngineStatus`, persists what changed, tells the listeners."""
+
+    _KEYS = {
+        "online": ONLINE,
+        "syncing": SYNCING,
+        "auth_failed": AUTH_FAILED,
+        "rate_limited_until": RATE_LIMITED_UNTIL,
+        "last_sync_at": LAST_SYNC_AT,
+        "last_error": LAST_ERROR,
+    }
+
+    def __init__(self, store: Any, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+        self.current = read_status(store)
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call `listener(status)` on every change; returns a function that unsubscribes."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def update(self, **changes: Any) -> EngineStatus:
+        """Change some fields (names of `EngineStatus`); recounts the outbox too."""
+        counts = self.store.outbox_counts()
+        new = replace(self.current, **changes, queued=counts.queued, failed=counts.failed)
+        stored = {
+            key: getattr(new, name)
+            for name, key in self._KEYS.items()
+            if getattr(new, name) != getattr(self.current, name)
+        }
+        if stored:
+            with self.store.write():
+                for key, value in stored.items():
+                    self.store.set_state(key, value)
+        if new != self.current:
+            self.current = new
+            for listener in list(self._listeners):
+                try:
+                    listener(new)
+                except Exception:  # a broken listener must not stop sync
+                    log.exception("status listener failed")
+        return new
+
+
+class Connection:
+    """Online/offline, and the health probe that brings us back, with its own backoff."""
+
+    def __init__(
+        self,
+        client: ServiceClient,
+        board: StatusBoard,
+        *,
+        clock: Callable[[], float] = time.time,
+        backoff: Backoff | None = None,
+    ) -> None:
+        self.client = client
+        self.board = board
+        self.clock = clock
+        self.backoff = backoff or Backoff()
+        self.failures = 0
+        self.next_probe_at = 0.0
+
+    @property
+    def offline(self) -> bool:
+        return self.board.current.online is False
+
+    def lost(self, error: str) -> None:
+        """A request could not reach the service: offline until a probe succeeds."""
+        self.failures += 1
+        self.next_probe_at = self.clock() + self.backoff.delay(self.failures)
+        if not self.offline:
+            log.info("offline: %s", error)
+        self.board.update(online=False, syncing=False, last_error=error)
+
+    def reached(self) -> None:
+        """A request got an answer from the service (any answer: it is up)."""
+        self.failures = 0
+        if self.board.current.online is not True or self.board.current.auth_failed:
+            self.board.update(online=True, auth_failed=False, last_error=None)
+
+    def refused_key(self, error: str) -> None:
+        self.failures = 0
+        self.board.update(online=True, auth_failed=True, syncing=False, last_error=error)
+
+    def probe_due(self) -> bool:
+        return self.offline and self.clock() >= self.next_probe_at
+
+    async def probe(self) -> bool:
+        """Ask the health operation (which also checks the key); True when usable."""
+        try:
+            await self.client.health()
+        except AuthError as exc:
+            self.refused_key(str(exc))
+            return False
+        except ApiError as exc:
+            if exc.status is None or exc.retryable:
+                self.lost(str(exc))
+                return False
+            # The service answered (even with an error): it is reachable.
+        self.reached()
+        return True
