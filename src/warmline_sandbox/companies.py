@@ -33,7 +33,7 @@ CREATE TABLE IF NOT EXISTS companies (
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS companies_domain ON companies (domain);
+CREATE INDEX IF NOT EXISTS companies_domain_lower ON companies (lower(domain));
 CREATE TABLE IF NOT EXISTS company_fields (
     key TEXT PRIMARY KEY,
     name TEXT NOT NULL,

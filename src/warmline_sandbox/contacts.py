@@ -32,7 +32,7 @@ CREATE TABLE IF NOT EXISTS contacts (
     updated_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS contacts_company ON contacts (company_id);
-CREATE INDEX IF NOT EXISTS contacts_email ON contacts (email);
+CREATE INDEX IF NOT EXISTS contacts_email_lower ON contacts (lower(email));
 CREATE TABLE IF NOT EXISTS contact_fields (
     key TEXT PRIMARY KEY,
     name TEXT NOT NULL,

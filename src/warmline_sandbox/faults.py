@@ -7,8 +7,8 @@ Faults touch only `/v1` operations other than health:
 - drop: the request runs to completion (its effect is COMMITTED) and then the connection
   is closed with no answer. Under uvicorn the socket is aborted, so the client sees the
   server disconnect without a response. In-process (httpx.ASGITransport) there is no
-  socket: the app raises `httpx.RemoteProtocolError`, which ASGITransport passes to the
-  caller, the same exception class a real dropped connection produces;
+  socket: the app raises `DroppedConnection`, a subclass of `httpx.RemoteProtocolError` (what
+  httpx raises for a real dropped connection), which ASGITransport passes to the caller;
 - burst429: starts a run of `burst_length` answers 429 (with `Retry-After`) for the caller.
 """
 
@@ -29,6 +29,12 @@ from warmline_sandbox.ratelimit import caller_id
 from warmline_sandbox.settings import FaultSpec
 
 DROP_MESSAGE = "Server disconnected without sending a response."
+
+
+class DroppedConnection(httpx.RemoteProtocolError):
+    """The in-process stand-in for a dropped connection (what httpx raises for a real one)."""
+
+    injected_fault = True
 
 
 @dataclass(frozen=True)
@@ -100,7 +106,7 @@ async def drop_connection(receive: Receive) -> None:
     cycle = getattr(receive, "__self__", None)
     transport = getattr(cycle, "transport", None)
     if transport is None:
-        raise httpx.RemoteProtocolError(DROP_MESSAGE)
+        raise DroppedConnection(DROP_MESSAGE)
     transport.abort()
     with anyio.move_on_after(1.0):
         while (await receive())["type"] != "http.disconnect":

@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import anyio
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -57,12 +59,31 @@ def request_hash(method: str, path: str, query: bytes, body: bytes) -> str:
     return digest.hexdigest()
 
 
+class KeyedLocks:
+    """One asyncio lock per key while someone uses it, so concurrent repeats run one at a time."""
+
+    def __init__(self) -> None:
+        self._entries: dict[object, tuple[asyncio.Lock, list[int]]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: object) -> AsyncIterator[None]:
+        lock, users = self._entries.setdefault(key, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._entries[key]
+
+
 class IdempotencyMiddleware:
     def __init__(self, app: ASGIApp, db: Database, clock: Clock) -> None:
         self.app = app
         self.db = db
         self.clock = clock
-        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self._locks = KeyedLocks()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         idem_key = _header(scope, b"idempotency-key")
@@ -79,8 +100,7 @@ class IdempotencyMiddleware:
         if disconnected:
             return
         fingerprint = request_hash(scope["method"], scope["path"], scope.get("query_string", b""), body)
-        lock = self._locks.setdefault((api_key, idem_key), asyncio.Lock())
-        async with lock:
+        async with self._locks.hold((api_key, idem_key)):
             stored = await anyio.to_thread.run_sync(self._load, api_key, idem_key)
             if stored is not None:
                 await self._answer_repeat(stored, fingerprint, scope, receive, send)

@@ -23,7 +23,7 @@ async def test_health_validates_a_given_key(client: httpx.AsyncClient, anon_clie
 
 
 async def test_company_crud(client: httpx.AsyncClient) -> None:
-    created = await client.post("/v1/companies", json={"name": "Acme", "domain": "acme.test", "tags": ["x"],
+    created = await client.post("/v1/companies", json={"name": "Acme", "domain": "acme.test", "tags": ["x", "X"],
                                                        "custom_fields": {"tier": "A"}})
     assert created.status_code == 201, created.text
     company = created.json()["data"]

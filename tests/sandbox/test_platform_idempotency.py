@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 
 IDEM = {"Idempotency-Key": "op-1"}
@@ -57,3 +59,12 @@ async def test_switched_off_every_request_takes_effect(app_factory, client_facto
             response = await client.post("/v1/companies", json={"name": "Twice Ltd"}, headers=IDEM)
             assert response.status_code == 201 and "idempotent-replayed" not in response.headers
         assert await count_named(client, "Twice Ltd") == 2
+
+
+async def test_concurrent_repeats_take_effect_once(client: httpx.AsyncClient) -> None:
+    headers = {"Idempotency-Key": "race"}
+    responses = await asyncio.gather(*(client.post("/v1/companies", json={"name": "Race Ltd"}, headers=headers)
+                                       for _ in range(5)))
+    assert {r.json()["data"]["id"] for r in responses} == {responses[0].json()["data"]["id"]}
+    assert sum(r.headers.get("idempotent-replayed") == "true" for r in responses) == 4
+    assert await count_named(client, "Race Ltd") == 1

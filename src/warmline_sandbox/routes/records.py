@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from warmline_sandbox.records import merge_tags
 
 Tag = Annotated[str, Field(min_length=1, max_length=100)]
 ShortText = Annotated[str, Field(max_length=200)]
@@ -18,6 +20,11 @@ class RecordBody(BaseModel):
 
     tags: Annotated[list[Tag], Field(max_length=100)] | None = None
     custom_fields: dict[Annotated[str, Field(min_length=1, max_length=100)], Any] | None = None
+
+    @field_validator("tags")
+    @classmethod
+    def _unique_tags(cls, tags: list[str] | None) -> list[str] | None:
+        return None if tags is None else merge_tags([], tags)
 
     def changes(self) -> dict[str, Any]:
         """Only the fields the caller actually sent."""
