@@ -1,1 +1,0 @@
-"""What a rep can do to the service: validate, apply locally, enqueue for delivery."""

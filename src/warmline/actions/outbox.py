@@ -1,0 +1,39 @@
+"""The rep's fixes to queued actions: undo the last one, retry, edit or discard a failed one.
+
+Op ids may be given in full or by an unambiguous start (the CLI and the outbox screen
+show short ids).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warmline.actions.queue import edit
+from warmline.store import Op, Store
+
+
+def undo(store: Store, op_id: str) -> Op:
+    """Take back an action that has not been sent yet; its local effect reverts exactly."""
+    return store.undo(store.find_op(op_id).op_id)
+
+
+def discard(store: Store, op_id: str) -> Op:
+    """Give up on a waiting or failed action; its local effect reverts."""
+    return store.discard(store.find_op(op_id).op_id)
+
+
+def retry(store: Store, op_id: str) -> bool:
+    """Send a failed (or waiting) action again as soon as possible."""
+    return store.retry(store.find_op(op_id).op_id)
+
+
+def retry_all(store: Store) -> int:
+    return store.retry_all()
+
+
+def edit_op(store: Store, op_id: str, **changes: Any) -> str:
+    """Fix a waiting or failed action (e.g. shorten a note); re-validated like a new one.
+
+    Returns the op id, which is new when the action had been sent before.
+    """
+    return edit(store, op_id, changes)
