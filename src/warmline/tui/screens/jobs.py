@@ -13,12 +13,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from warmline.tui.feed import mark_jobs_seen
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.timefmt import elapsed, local_datetime, relative
+from warmline.tui.widgets.tables import RowTable
 
 KIND_LABELS = {
     "deep_search": "Company deep search",
@@ -63,9 +64,16 @@ def progress_cell(job: Any, width: int = 8) -> Text:
     return Text("█" * filled + "░" * (width - filled) + f" {value:>3}%")
 
 
+def result_cell(job: Any, width: int = 48) -> Text:
+    """The summary or the error, cut to a column (enter shows it whole)."""
+    text = plain(job.error or job.result_summary or "", "red" if job.error else "")
+    text.truncate(width, overflow="ellipsis")
+    return text
+
+
 def status_cell(job: Any) -> Text:
     status = job.status or "unknown"
-    text = plain(status, STATUS_STYLES.get(status, ""))
+    text = Text().append_text(plain(status, STATUS_STYLES.get(status, "")))
     if job.queued_offline and status == "queued":
         text.append(" (offline)", style="dim")
     return text
@@ -79,48 +87,51 @@ class JobsScreen(CockpitScreen):
     BINDINGS = [Binding("enter", "open_job", "Results", id="jobs.open")]
 
     def compose_body(self) -> ComposeResult:
-        yield DataTable(cursor_type="row", id="jobs-table")
+        yield RowTable(("Kind", "About", "Status", "Elapsed", "Progress", "Result"), id="jobs-table")
         yield Static(id="jobs-empty", classes="empty-state")
 
     def on_mount(self) -> None:
-        table = self.query_one("#jobs-table", DataTable)
-        table.add_columns("Kind", "About", "Status", "Elapsed", "Progress", "Result")
+        table = self.query_one("#jobs-table", RowTable)
         self.reload()
         table.focus()
         mark_jobs_seen(self.cockpit.store, self.cockpit.clock)
+        self.cockpit.poll_status()
+
+    def on_data_table_row_selected(self) -> None:
+        self.action_open_job()
 
     def reload(self) -> None:
         jobs = list(self.cockpit.store.jobs())
-        table = self.query_one("#jobs-table", DataTable)
-        row = table.cursor_row
-        table.clear()
+        table = self.query_one("#jobs-table", RowTable)
         now = self.cockpit.clock()
-        for job in jobs:
-            table.add_row(
-                Text(kind_label(job.kind)),
-                subject(job),
-                status_cell(job),
-                Text(elapsed(job.created_at, job.completed_at, now)),
-                progress_cell(job),
-                plain(job.error or job.result_summary or "", "red" if job.error else ""),
-                key=str(job.key),
+        table.fill([
+            (
+                str(job.key),
+                [
+                    Text(kind_label(job.kind)),
+                    subject(job),
+                    status_cell(job),
+                    Text(elapsed(job.created_at, job.completed_at, now)),
+                    progress_cell(job),
+                    result_cell(job),
+                ],
             )
-        if jobs:
-            table.move_cursor(row=min(row, len(jobs) - 1), animate=False)
+            for job in jobs
+        ])
         running = sum(1 for job in jobs if job.status not in FINISHED)
         self.set_title_text(Text(f"Jobs · {len(jobs)} · {running} not finished", style="bold"))
+        table.display = bool(jobs)
         empty = self.query_one("#jobs-empty", Static)
         empty.display = not jobs
         empty.update(Text(
-            "No jobs yet. Deep searches, contact searches, research runs, signal scans (S on a lead)\n"
+            "No jobs yet. Deep searches, contact searches, research runs, signal scans (S on a lead) "
             "and recommendation generation (R on a lead) show up here with their progress."
         ))
 
     def action_open_job(self) -> None:
-        table = self.query_one("#jobs-table", DataTable)
-        if table.row_count == 0:
+        key = self.query_one("#jobs-table", RowTable).current_key
+        if key is None:
             return
-        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         job = self.cockpit.store.get_job(int(key))
         if job is None:
             return
@@ -188,7 +199,7 @@ def job_result_text(job: Any, now: Any, zone: Any) -> Text:
 
 
 def _company_line(company: dict[str, Any]) -> Text:
-    line = plain(company.get("name") or "?", "bold")
+    line = Text().append_text(plain(company.get("name") or "?", "bold"))
     for key in ("domain", "industry", "country", "ai_tag"):
         if company.get(key):
             line.append(" · ")
@@ -198,7 +209,7 @@ def _company_line(company: dict[str, Any]) -> Text:
 
 def _contact_line(contact: dict[str, Any]) -> Text:
     name = " ".join(str(contact.get(k) or "") for k in ("first_name", "last_name")).strip()
-    line = plain(name or "?", "bold")
+    line = Text().append_text(plain(name or "?", "bold"))
     for key in ("title", "role", "email"):
         if contact.get(key):
             line.append(" · ")
@@ -207,7 +218,7 @@ def _contact_line(contact: dict[str, Any]) -> Text:
 
 
 def _research_line(result: dict[str, Any]) -> Text:
-    line = Text(f"company {safe_text(result.get('company_id'))}: ", style="bold")
+    line = Text().append(f"company {safe_text(result.get('company_id'))}: ", style="bold")
     fields = result.get("fields") or {}
     line.append_text(plain(", ".join(f"{k}={v}" for k, v in fields.items())))
     return line

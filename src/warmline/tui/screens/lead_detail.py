@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from warmline.tui.app import ActionRefused
 from warmline.tui.charts import is_ready, score_bar, sparkline
@@ -21,6 +21,7 @@ from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import DealDialog, DealValues, LineDialog, TextDialog
 from warmline.tui.timefmt import local_datetime, relative
+from warmline.tui.widgets.tables import RowTable
 
 PENDING_STATES = ("pending", "in_flight", "ambiguous")
 NARROW = 100
@@ -35,34 +36,12 @@ def op_marker(op_state: str | None, pending: bool) -> Text:
     return Text("")
 
 
-class SectionTable(DataTable[Any]):
+class SectionTable(RowTable):
     """A small table of one section of the lead (sources, contacts, competitors)."""
 
     DEFAULT_CSS = """
     SectionTable { height: auto; max-height: 12; margin-bottom: 1; }
     """
-
-    def __init__(self, columns: tuple[str, ...], id: str) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=False, show_cursor=True)
-        self._column_titles = columns
-
-    def on_mount(self) -> None:
-        self.add_columns(*self._column_titles)
-
-    def fill(self, rows: list[tuple[str, list[Text]]]) -> None:
-        """Replace the rows, keeping the cursor on the same key when it is still there."""
-        current = self.current_key
-        self.clear()
-        for key, cells in rows:
-            self.add_row(*cells, key=key)
-        if current is not None and current in {key for key, _ in rows}:
-            self.move_cursor(row=self.get_row_index(current), animate=False)
-
-    @property
-    def current_key(self) -> str | None:
-        if self.row_count == 0:
-            return None
-        return self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
 
 
 class SourcesTable(SectionTable):
@@ -184,7 +163,7 @@ class LeadDetailScreen(CockpitScreen):
 
     def _show_deal(self) -> None:
         detail = self.detail
-        text = Text("Deal  ", style="bold")
+        text = Text().append("Deal  ", style="bold")
         if detail.deal_value is not None:
             text.append(f"{detail.deal_value:,.0f} ")
             text.append_text(plain(detail.deal_currency or ""))
@@ -202,7 +181,7 @@ class LeadDetailScreen(CockpitScreen):
 
     def _show_recommendations(self) -> None:
         recs = self.detail.recommendations
-        text = Text(f"Active recommendations ({len(recs)})", style="bold")
+        text = Text().append(f"Active recommendations ({len(recs)})", style="bold")
         if not recs:
             text.append("\n  none; R generates new ones from enabled sources", style="dim")
         for rec in recs:
@@ -219,7 +198,7 @@ class LeadDetailScreen(CockpitScreen):
 
     def _show_notes(self) -> None:
         notes = self.detail.notes
-        text = Text(f"Notes ({len(notes)})", style="bold")
+        text = Text().append(f"Notes ({len(notes)})", style="bold")
         if not notes:
             text.append("\n  none yet; n adds one", style="dim")
         now, zone = self.cockpit.clock(), self.cockpit.zone
@@ -312,7 +291,7 @@ class LeadDetailScreen(CockpitScreen):
         guess = self.cockpit.guess_activity_type
 
         def describe(text: str) -> Text:
-            line = Text(f"{len(text)}/5000 · ", style="dim")
+            line = Text().append(f"{len(text)}/5000 · ", style="dim")
             line.append("looks like: ")
             line.append(guess(text) if text.strip() else "-", style="bold")
             line.append(" (the service decides the type and the points)", style="dim")

@@ -12,13 +12,14 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from warmline.tui.app import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import ConfirmDialog, LineDialog, TextDialog
 from warmline.tui.timefmt import relative
+from warmline.tui.widgets.tables import RowTable
 
 STATE_LABELS = {
     "pending": ("pending", "yellow"),
@@ -56,41 +57,41 @@ class OutboxScreen(CockpitScreen):
     ]
 
     def compose_body(self) -> ComposeResult:
-        yield DataTable(cursor_type="row", id="outbox-table")
+        yield RowTable(("State", "Action", "Lead", "What", "Tries", "Queued"), id="outbox-table")
         yield Static(id="outbox-error", classes="outbox-error")
         yield Static(id="outbox-empty", classes="empty-state")
 
     def on_mount(self) -> None:
-        table = self.query_one("#outbox-table", DataTable)
-        table.add_columns("State", "Action", "Lead", "What", "Tries", "Queued")
+        table = self.query_one("#outbox-table", RowTable)
         self.reload()
         table.focus()
 
     def reload(self) -> None:
-        self.ops = list(self.cockpit.store.outbox_rows())
-        table = self.query_one("#outbox-table", DataTable)
-        row = table.cursor_row
-        table.clear()
+        # Failed ops first: they are the ones that need the rep.
+        self.ops = sorted(self.cockpit.store.outbox_rows(), key=lambda op: (op.state != "failed", op.seq))
+        table = self.query_one("#outbox-table", RowTable)
         now, zone = self.cockpit.clock(), self.cockpit.zone
         names: dict[int, str] = {}
-        for op in self.ops:
-            label, style = STATE_LABELS.get(op.state, (op.state, ""))
-            table.add_row(
-                Text(label, style=style),
-                Text(kind_label(op.kind)),
-                plain(self._lead_name(op.lead_id, names)),
-                op_summary(op),
-                Text(str(op.attempts)),
-                Text(relative(op.created_at, now, zone)),
-                key=op.op_id,
+        table.fill([
+            (
+                op.op_id,
+                [
+                    Text(*STATE_LABELS.get(op.state, (op.state, ""))),
+                    Text(kind_label(op.kind)),
+                    plain(self._lead_name(op.lead_id, names)),
+                    op_summary(op),
+                    Text(str(op.attempts)),
+                    Text(relative(op.created_at, now, zone)),
+                ],
             )
-        if self.ops:
-            table.move_cursor(row=min(row, len(self.ops) - 1), animate=False)
+            for op in self.ops
+        ])
         failed = sum(1 for op in self.ops if op.state == "failed")
-        title = Text(f"Outbox · {len(self.ops) - failed} to deliver", style="bold")
+        title = Text().append(f"Outbox · {len(self.ops) - failed} to deliver", style="bold")
         if failed:
             title.append(f" · {failed} failed, need you", style="bold red")
         self.set_title_text(title)
+        table.display = bool(self.ops)
         empty = self.query_one("#outbox-empty", Static)
         empty.display = not self.ops
         empty.update(Text("The outbox is empty: everything you did has reached the service."))
@@ -106,10 +107,7 @@ class OutboxScreen(CockpitScreen):
 
     @property
     def current(self) -> Any:
-        table = self.query_one("#outbox-table", DataTable)
-        if table.row_count == 0:
-            return None
-        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        key = self.query_one("#outbox-table", RowTable).current_key
         return next((op for op in self.ops if op.op_id == key), None)
 
     def on_data_table_row_highlighted(self) -> None:
@@ -122,7 +120,7 @@ class OutboxScreen(CockpitScreen):
             panel.display = False
             return
         panel.display = True
-        text = Text("The service said: ", style="bold")
+        text = Text().append("The service said: ", style="bold")
         text.append_text(plain(op.last_error, multiline=True))
         if op.state == "failed":
             text.append("\nr retry · e edit · D discard (reverts it here)", style="dim")
@@ -181,7 +179,7 @@ class OutboxScreen(CockpitScreen):
         op = self.current
         if op is None:
             return
-        question = Text(f"Discard this {kind_label(op.kind)}? ", style="bold")
+        question = Text().append(f"Discard this {kind_label(op.kind)}? ", style="bold")
         question.append_text(op_summary(op))
         question.append("\nIts local effect is reverted; the service never sees it.")
 
