@@ -372,26 +372,37 @@ class LeadDetailScreen(CockpitScreen):
             "Add a competitor to monitor", submit, [("name", "Name", ""), ("domain", "Domain (optional)", "")]
         ))
 
-    def _selected(self, table_type: type[SectionTable], rows: list[Any], key_of: Any) -> Any:
+    def _selected(self, table_type: type[SectionTable], section: str, key_of: Any) -> Any:
+        """The row of `section` (a list of the detail) under the cursor of its table."""
+        if self.detail is None:
+            return None
         key = self.query_one(table_type).current_key
-        return next((row for row in rows if str(key_of(row)) == key), None)
+        return next((row for row in getattr(self.detail, section) if str(key_of(row)) == key), None)
 
     def action_toggle_source(self) -> None:
-        page = self._selected(SourcesTable, self.detail.monitoring_pages, lambda p: p.id)
+        page = self._selected(SourcesTable, "monitoring_pages", lambda p: p.id)
         if page is not None:
             self._act("toggle_monitoring_page", self.lead_id, page.id, not page.is_selected)
 
     def action_pin_contact(self) -> None:
-        contact = self._selected(ContactsTable, self.detail.contacts, lambda c: c.contact_id)
+        contact = self._selected(ContactsTable, "contacts", lambda c: c.contact_id)
         if contact is not None:
             self._act("pin_contact", self.lead_id, contact.contact_id, not contact.is_selected)
 
+    def _known_competitor(self) -> Any:
+        """The selected competitor, once the service knows it (it has an id)."""
+        competitor = self._selected(CompetitorsTable, "competitors", lambda c: c.local_id)
+        if competitor is not None and competitor.id is None:
+            self.cockpit.notify_plain("This competitor is still being added; try again once it is synced.")
+            return None
+        return competitor
+
     def action_pin_competitor(self) -> None:
-        competitor = self._selected(CompetitorsTable, self.detail.competitors, lambda c: c.local_id)
+        competitor = self._known_competitor()
         if competitor is not None:
-            self._act("pin_competitor", self.lead_id, competitor.local_id, not competitor.is_pinned)
+            self._act("pin_competitor", self.lead_id, competitor.id, not competitor.is_pinned)
 
     def action_scan_competitor(self) -> None:
-        competitor = self._selected(CompetitorsTable, self.detail.competitors, lambda c: c.local_id)
+        competitor = self._known_competitor()
         if competitor is not None:
-            self._act("scan_competitor", self.lead_id, competitor.local_id)
+            self._act("scan_competitor", self.lead_id, competitor.id)

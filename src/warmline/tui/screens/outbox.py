@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from warmline.actions.queue import VALIDATORS
 from warmline.tui.app import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
@@ -126,9 +127,10 @@ class OutboxScreen(CockpitScreen):
             text.append("\nr retry · e edit · D discard (reverts it here)", style="dim")
         panel.update(text)
 
-    def _run(self, function: Any, *args: Any) -> str | None:
+    def _run(self, action: str, *args: Any, **changes: Any) -> str | None:
+        """Run an outbox action; the refusal message, or None when done."""
         try:
-            self.cockpit.perform_with(function, *args)
+            self.cockpit.perform(action, *args, **changes)
         except ActionRefused as refused:
             return str(refused)
         self.reload()
@@ -141,7 +143,7 @@ class OutboxScreen(CockpitScreen):
         if op.state != "failed":
             self.cockpit.notify_plain("Only a failed op needs a retry; this one is still queued.")
             return
-        error = self._run(self.cockpit.store.retry, op.op_id)
+        error = self._run("retry", op.op_id)
         if error:
             self.cockpit.notify_plain(error, severity="warning")
 
@@ -154,26 +156,29 @@ class OutboxScreen(CockpitScreen):
             return
         payload = dict(op.payload or {})
         title = Text(f"Edit {kind_label(op.kind)}")
-        field = next((name for name in TEXT_FIELDS if isinstance(payload.get(name), str)), None)
-        if field is not None:
+        fields = editable_fields(op.kind)
+        text_field = next((name for name in TEXT_FIELDS if name in fields), None)
+        if text_field is not None:
             def submit_text(text: str) -> str | None:
-                return self._run(self.cockpit.store.edit, op.op_id, {**payload, field: text})
+                return self._run("edit_op", op.op_id, **{text_field: text})
 
-            self.app.push_screen(TextDialog(title, submit_text, initial=safe_text(payload[field], multiline=True)))
+            initial = safe_text(payload.get(text_field) or "", multiline=True)
+            self.app.push_screen(TextDialog(title, submit_text, initial=initial))
             return
-        editable = [
-            (key, key, "" if value is None else str(value))
-            for key, value in payload.items()
-            if not isinstance(value, (bool, dict, list))
+        scalars = [
+            (name, name.replace("_", " "), "" if payload.get(name) is None else str(payload[name]))
+            for name in fields
+            if not isinstance(payload.get(name), (bool, dict, list))
         ]
-        if not editable:
-            self.cockpit.notify_plain("This op has nothing to edit; retry or discard it.")
+        if not scalars:
+            self.cockpit.notify_plain("Nothing of this op can be edited; retry or discard it.")
             return
 
         def submit_fields(values: dict[str, str]) -> str | None:
-            return self._run(self.cockpit.store.edit, op.op_id, {**payload, **coerce(payload, values)})
+            changes = {k: v for k, v in coerce(payload, values).items() if v != payload.get(k)}
+            return self._run("edit_op", op.op_id, **changes) if changes else None
 
-        self.app.push_screen(LineDialog(title, submit_fields, editable))
+        self.app.push_screen(LineDialog(title, submit_fields, scalars))
 
     def action_discard(self) -> None:
         op = self.current
@@ -185,11 +190,17 @@ class OutboxScreen(CockpitScreen):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                error = self._run(self.cockpit.store.discard, op.op_id)
+                error = self._run("discard", op.op_id)
                 if error:
                     self.cockpit.notify_plain(error, severity="warning")
 
         self.app.push_screen(ConfirmDialog(question), answered)
+
+
+def editable_fields(kind: str) -> tuple[str, ...]:
+    """What the rep may change in an op of `kind` (the action's own validator says)."""
+    entry = VALIDATORS.get(kind)
+    return entry[1] if entry else ()
 
 
 def coerce(original: dict[str, Any], edited: dict[str, str]) -> dict[str, Any]:
