@@ -1,0 +1,281 @@
+"""The rep's flows, driven with keys on the real app over a real store, no network.
+
+Where a flow needs the service's answer, the test plays the sync engine's part through
+the store's own outcome API (`mark_in_flight` / `mark_done` / `mark_failed` /
+`record_job`), exactly what sync does after a request.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import tui_wire_data as W
+from conftest import Opened, cockpit
+
+from warmline.store import Store
+from warmline.tui.screens.dialogs import ConfirmDialog, TextDialog
+from warmline.tui.screens.jobs import JobResultScreen, JobsScreen
+from warmline.tui.screens.lead_detail import LeadDetailScreen
+from warmline.tui.screens.lead_list import LeadListScreen
+from warmline.tui.screens.outbox import OutboxScreen
+from warmline.tui.screens.recommendations import RecommendationsScreen
+from warmline.tui.widgets.status_line import StatusLine
+from warmline.tui.widgets.virtual_list import VirtualList
+
+KESTREL = 103
+
+
+def text_of(app, selector: str) -> str:
+    return app.screen.query_one(selector).render().plain
+
+
+def status_text(app) -> str:
+    return app.screen.query_one(StatusLine).render().plain
+
+
+def deliver(store: Store, op_id: str, answer: dict) -> None:
+    """What the sync engine does when the service accepted an op."""
+    store.mark_in_flight(op_id)
+    store.mark_done(op_id, answer)
+
+
+async def test_filter_and_open_a_lead(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        leads = app.screen.query_one(VirtualList)
+        assert leads.row_count == len(W.COMPANIES)
+        await pilot.press("slash", *"kes")
+        await pilot.pause()
+        assert leads.row_count == 1
+        assert leads.current.company_name == "Kestrel Analytics"
+        await pilot.press("enter", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LeadDetailScreen)
+        assert app.screen.lead_id == KESTREL
+        assert "Kestrel Analytics" in text_of(app, "#screen-title")
+        await pilot.press("escape")
+        assert isinstance(app.screen, LeadListScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert leads.row_count == len(W.COMPANIES)
+
+
+async def test_log_an_activity_offline_see_it_pending_then_synced(store: Store) -> None:
+    store.set_state("online", False)
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_lead(KESTREL)
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, TextDialog)
+        await pilot.press(*"Called Dana about pricing")
+        await pilot.pause()
+        assert "looks like: call" in text_of(app, "#dialog-live")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, LeadDetailScreen)
+        activity = text_of(app, "#detail-activity")
+        assert "Called Dana about pricing" in activity
+        assert "call (pending)" in activity
+        assert "offline" in status_text(app)
+        assert "1 pending" in status_text(app)
+
+        (op,) = store.outbox_rows()
+        store.set_state("online", True)
+        deliver(store, op.op_id, {
+            "success": True, "detected_type": "call", "warming_score": 30,
+            "touchpoint": {"id": 5555, "description": "Called Dana about pricing", "detected_type": "call",
+                           "contact_id": None, "bonus_points": 9, "created_at": W.ts(timedelta(seconds=30))},
+            "bonus_info": {"base_points": 6, "multiplier": 1.5, "total": 9, "reason": "pricing talk"},
+        })
+        app.poll_status()
+        await pilot.pause()
+        activity = text_of(app, "#detail-activity")
+        assert "call +9 Called Dana about pricing" in activity
+        assert "(pending)" not in activity
+        assert "online" in status_text(app)
+        assert "pending" not in status_text(app)
+
+
+async def test_a_refused_activity_keeps_the_form_open_with_the_reason(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_lead(KESTREL)
+        await pilot.pause()
+        await pilot.press("a", "ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TextDialog)
+        assert "description" in text_of(app, "#dialog-error")
+        assert store.outbox_rows() == []
+
+
+async def test_triage_ten_recommendations_with_keys(store: Store) -> None:
+    app = cockpit(store)
+    active = store.active_recommendations()
+    assert len(active) == 10
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RecommendationsScreen)
+        assert screen.current.id == active[0].id
+        assert active[0].priority == "high"
+        await pilot.press("space")
+        assert screen.current.id == active[1].id
+        for key in "cxcxcxcxc":
+            await pilot.press(key)
+        await pilot.pause()
+        assert screen.current.id == active[0].id
+        await pilot.press("x")
+        await pilot.pause()
+        assert screen.current is None
+        assert "Nothing to triage" in text_of(app, "#recs-body")
+        kinds = [op.kind for op in store.outbox_rows()]
+        assert kinds.count("complete_recommendation") == 5
+        assert kinds.count("dismiss_recommendation") == 5
+        assert store.active_recommendations() == []
+        assert "10 pending" in status_text(app)
+        progress = text_of(app, "#recs-progress-text")
+        assert "0 to go" in progress
+
+
+async def test_undo_brings_the_recommendation_back_while_still_queued(store: Store) -> None:
+    app = cockpit(store)
+    first, second = store.active_recommendations()[:2]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r", "c")
+        await pilot.pause()
+        screen = app.screen
+        assert screen.current.id == second.id
+        assert len(store.outbox_rows()) == 1
+        await pilot.press("u")
+        await pilot.pause()
+        assert screen.current.id == first.id
+        assert store.outbox_rows() == []
+        await pilot.press("x")
+        await pilot.pause()
+        (op,) = store.outbox_rows()
+        store.mark_in_flight(op.op_id)
+        await pilot.press("u")
+        await pilot.pause()
+        assert store.get_op(op.op_id) is not None
+        assert screen.current.id == second.id
+        assert any("Cannot undo" in str(n.message) for n in app._notifications)
+
+
+async def test_open_and_copy_only_what_is_safe(store: Store) -> None:
+    rec = store.active_recommendations()[0]
+    store.upsert_recommendations(rec.lead_id, {
+        "recommendations": [{
+            "id": rec.id, "lead_id": rec.lead_id, "action_type": "comment", "priority": "high",
+            "target_url": "javascript:alert(1)", "suggested_comment": "Nice post\x1b[2J!",
+            "engagement_reason": "r", "source_page_label": "Blog", "status": "active", "created_at": W.ts(timedelta(days=9)),
+        }],
+    })
+    opened = Opened()
+    app = cockpit(store, opener=opened)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.screen.current.id == rec.id
+        await pilot.press("o", "y")
+        await pilot.pause()
+        assert opened.urls == []
+        assert app.clipboard == "Nice post!"
+        await pilot.press("space", "o")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        assert opened.urls == [app.screen.current.target_url]
+        assert opened.urls[0].startswith("https://")
+
+
+async def test_a_failed_op_fixed_from_the_outbox(store: Store) -> None:
+    note = store.enqueue("add_note", {"lead_id": 100, "content": "x" * 20}, lead_id=100)
+    store.mark_in_flight(note)
+    store.mark_failed(note, "content is not allowed")
+    status = store.enqueue("change_lead_status", {"lead_id": 101, "lead_status": "warm"}, lead_id=101)
+    store.mark_in_flight(status)
+    store.mark_failed(status, "Outreach lead not found")
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("O")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, OutboxScreen)
+        assert "2 failures need attention" in status_text(app)
+        assert screen.current.op_id == note
+        assert "content is not allowed" in text_of(app, "#outbox-error")
+
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, TextDialog)
+        app.screen.query_one("#dialog-text").text = "Prefers calls in the morning"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        edited = [op for op in store.outbox_rows() if op.kind == "add_note"]
+        assert [(op.state, op.payload["content"]) for op in edited] == [("pending", "Prefers calls in the morning")]
+
+        assert screen.current.op_id == status
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await pilot.pause()
+        assert store.get_op(status) is None or store.get_op(status).state not in ("failed", "pending")
+        assert [op.kind for op in store.outbox_rows()] == ["add_note"]
+        assert store.get_lead(101).lead_status == W.lead_item(1)["lead_status"]
+        assert "failure" not in status_text(app)
+
+
+async def test_retry_puts_a_failed_op_back_in_the_queue(store: Store) -> None:
+    op_id = store.enqueue("set_target_score", {"lead_id": 100, "target_score": 75}, lead_id=100)
+    store.mark_in_flight(op_id)
+    store.mark_failed(op_id, "Service unavailable")
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("O", "r")
+        await pilot.pause()
+        assert store.get_op(op_id).state == "pending"
+        assert "FAILED" not in app.screen.query_one("#outbox-table").get_row_at(0)[0].plain
+
+
+async def test_a_job_started_and_finished_in_the_monitor(store: Store) -> None:
+    store.set_state("online", False)
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_lead(KESTREL)
+        await pilot.pause()
+        await pilot.press("S")
+        await pilot.pause()
+        assert "Signal scan: queued" in text_of(app, "#detail-score")
+        await pilot.press("J")
+        await pilot.pause()
+        assert isinstance(app.screen, JobsScreen)
+        table = app.screen.query_one("#jobs-table")
+        row = [cell.plain for cell in table.get_row_at(0)]
+        assert row[0] == "Signal scan" and row[2] == "queued (offline)"
+
+        (op,) = store.outbox_rows()
+        deliver(store, op.op_id, {"success": True, "lead_id": KESTREL, "status": "pending",
+                                  "started_at": W.ts(timedelta(seconds=40)), "message": "scan started"})
+        store.record_job("signal_scan", KESTREL, {"status": "running", "progress": 50, "pages_found": 3})
+        app.poll_status()
+        await pilot.pause()
+        row = [cell.plain for cell in table.get_row_at(0)]
+        assert row[2] == "running" and row[4].endswith("50%")
+        assert "1 job running" in status_text(app)
+
+        store.record_job("signal_scan", KESTREL, {
+            "status": "completed", "progress": 100, "pages_found": 7,
+            "completed_at": W.ts(timedelta(seconds=5)), "message": "done",
+        })
+        app.poll_status()
+        await pilot.pause()
+        row = [cell.plain for cell in table.get_row_at(0)]
+        assert row[2] == "completed" and row[5] == "7 sources found"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, JobResultScreen)
+        assert "Monitoring sources found: 7" in text_of(app, "#job-result-body")
