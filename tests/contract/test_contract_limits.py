@@ -8,7 +8,7 @@ import pytest
 from contract_support import OTHER_KEY, Sandbox, new_company, new_lead, plan
 
 from warmline.api import RateLimiter, ServiceClient
-from warmline.api.errors import PlanLimitError, RateLimitedError, ValidationFailed
+from warmline.api.errors import NotFoundError, PlanLimitError, RateLimitedError, ValidationFailed
 
 WINDOW = 60.0
 
@@ -23,6 +23,9 @@ async def test_rate_limit_headers_reach_the_limiter(sandbox_factory: Callable[..
     assert state.reset_at == window_ends and state.blocked_until is None
     await client.list_companies()
     assert client.limiter.state().remaining == 3
+    with pytest.raises(NotFoundError):
+        await client.get_lead(987_654)
+    assert client.limiter.state().remaining == 2, "error answers carry the headers too"
 
 
 async def test_the_limiter_waits_out_the_window_instead_of_meeting_a_429(

@@ -2,20 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import re
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
 
+import httpx
 import pytest
-from contract_support import Sandbox, new_company, new_lead
+from contract_support import API_KEY, BASE_URL, RecordingTransport, Sandbox, new_company, new_lead
 
 from warmline.api import ServiceClient
 from warmline.api.errors import ConflictError, NotFoundError, RecommendationGoneError
 from warmline.api.models import LeadListItem
 
 UNKNOWN = 987_654
+LEADS_PATH = "/v1/outreach/leads"
 PAGE_TYPES = {"blog", "careers", "press", "company_social", "contact_social"}
 COLD_ACTIONS = {"comment", "follow", "like"}
 WARM_ACTIONS = {"share_content", "check_in", "congratulate"}
 PRIORITIES = {"high", "medium", "low"}
+ACTIVITY_KINDS = {
+    "email", "call", "meeting", "professional_network_message", "comment", "like", "follow",
+    "share", "event", "other",
+}
+WIRE_TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+LIST_FIELDS = (
+    "id", "company_id", "company_name", "lead_status", "warming_score", "target_score",
+    "activity_count", "recommendation_count", "monitoring_active", "last_activity_at",
+)
 
 
 async def scanned_lead(sandbox: Sandbox, client: ServiceClient, name: str, status: str = "cold") -> LeadListItem:
@@ -293,3 +306,44 @@ async def test_competitors_add_scan_and_pin(sandbox: Sandbox) -> None:
         await client.scan_competitor(lead.id, UNKNOWN)
     with pytest.raises(NotFoundError, match="^Competitor not found$"):
         await client.pin_competitor(lead.id, UNKNOWN, False)
+
+
+def timestamps(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
+    """Every (field, text) of a JSON body whose field holds a timestamp."""
+    if isinstance(value, dict):
+        for name, item in value.items():
+            yield from timestamps(item, name)
+    elif isinstance(value, list):
+        for item in value:
+            yield from timestamps(item, key)
+    elif isinstance(value, str) and (key.endswith("_at") or key == "time"):
+        yield key, value
+
+
+async def test_seeded_leads_read_the_same_in_list_detail_and_recommendations(sandbox: Sandbox) -> None:
+    """The demo data, richer than what tests build, parses and agrees with itself."""
+    client = sandbox.client()
+    listed = await client.list_leads(per_page=200)
+    assert {lead.lead_status for lead in listed.items} == {"cold", "warm"}
+    headers = {"Authorization": f"Bearer {API_KEY}"}
+    raw = httpx.AsyncClient(transport=RecordingTransport(sandbox.app), base_url=BASE_URL, headers=headers)
+    async with raw:
+        for lead in listed.items:
+            detail = await client.get_lead(lead.id)
+            assert {f: getattr(detail, f) for f in LIST_FIELDS} == {f: getattr(lead, f) for f in LIST_FIELDS}
+            recs = await client.get_recommendations(lead.id)
+            assert lead.recommendation_count == recs.count == len(detail.recommendations)
+            assert [r.id for r in recs.recommendations] == [r.id for r in detail.recommendations]
+            assert all(r.status == "active" for r in detail.recommendations)
+
+            times = [t.created_at for t in detail.touchpoints]
+            assert times == sorted(times, reverse=True), "touchpoints newest first"
+            assert len(detail.touchpoints) <= min(50, lead.activity_count)
+            assert all(t.detected_type in ACTIVITY_KINDS for t in detail.touchpoints)
+            if detail.touchpoints:
+                assert lead.last_activity_at == detail.touchpoints[0].created_at
+
+            for path in (f"{LEADS_PATH}/{lead.id}", f"{LEADS_PATH}/{lead.id}/recommendations"):
+                body = (await raw.get(path)).json()
+                odd = [(k, v) for k, v in timestamps(body) if not WIRE_TIMESTAMP.match(v)]
+                assert not odd, f"timestamps not in the wire shape at {path}: {odd}"

@@ -45,6 +45,15 @@ async def test_keyword_lookup_matches_filters_without_scores(client: ServiceClie
     assert by_region.companies and all(c.region == "Bavaria" for c in by_region.companies)
 
 
+async def test_broadened_lookup_admits_weaker_matches(client: ServiceClient) -> None:
+    narrow = await client.lookup_companies("dental clinics", limit=100)
+    broad = await client.lookup_companies("dental clinics", broaden_search=True, limit=100)
+    assert broad.total > narrow.total >= 1
+    assert {c.domain for c in narrow.companies} <= {c.domain for c in broad.companies}
+    weakest = min(c.similarity_score or 0.0 for c in broad.companies)
+    assert 0.0 <= weakest < min(c.similarity_score or 0.0 for c in narrow.companies)
+
+
 async def test_lookup_saves_are_capped_by_the_saved_companies_quota(
     sandbox_factory: Callable[..., Sandbox],
 ) -> None:
