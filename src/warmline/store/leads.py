@@ -137,9 +137,9 @@ class LeadsStore(Database):
         if not ids:
             return []
         marks = ", ".join("?" for _ in ids)
-        cursor = conn.execute(f"SELECT {_ROW_COLUMNS} FROM leads WHERE id IN ({marks})", ids)
-        names = [d[0] for d in cursor.description]
-        by_id = {row[0]: dict(zip(names, row, strict=True)) for row in cursor.fetchall()}
+        by_id = {
+            row[0]: row for row in conn.execute(f"SELECT {_ROW_COLUMNS} FROM leads WHERE id IN ({marks})", ids)
+        }
         ops: dict[int, tuple[int, int]] = {
             lead_id: (queued, failed)
             for lead_id, queued, failed in conn.execute(
@@ -149,23 +149,19 @@ class LeadsStore(Database):
                 ids,
             ).fetchall()
         }
+        # Built positionally: this runs for every page the list paints.
         rows = []
         for lead_id in ids:
             row = by_id.get(lead_id)
             if row is None:
                 continue
+            (_, company_id, name, status, score, target, gap, activities, recs, monitoring, last) = row
             queued, failed = ops.get(lead_id, (0, 0))
-            rows.append(self._lead_row(row, queued, failed))
+            rows.append(
+                LeadRow(lead_id, company_id, name, status, score, target, gap, gap <= 0, activities, recs,
+                        bool(monitoring), last, queued, failed)
+            )
         return rows
-
-    @staticmethod
-    def _lead_row(row: Mapping[str, Any], queued: int = 0, failed: int = 0) -> LeadRow:
-        data = dict(row)
-        data["monitoring_active"] = bool(data["monitoring_active"])
-        data["ready"] = data["gap"] <= 0
-        data["pending_ops"] = queued
-        data["failed_ops"] = failed
-        return build(LeadRow, data)
 
     def get_lead(self, lead_id: int) -> LeadRow | None:
         with self.read() as conn:
@@ -228,7 +224,7 @@ class LeadsStore(Database):
         )
         params: list[Any] = list(EFFECT_STATES)
         if status != "all":
-            sql += " AND coalesce(json_extract(raw, '$.lead_status'), lead_status) = ?"
+            sql += " AND coalesce((SELECT json_extract(raw, '$.lead_status') FROM lead_snapshots s WHERE s.id = leads.id), lead_status) = ?"
             params.append(status)
         conn.execute(sql, params)
         conn.execute("DELETE FROM temp.listed_ids")
@@ -245,7 +241,9 @@ class LeadsStore(Database):
     def lead_detail(self, lead_id: int) -> LeadDetail | None:
         """Everything the detail screen shows, pending local items included and marked."""
         with self.read() as conn:
-            found = self._select(conn, "SELECT * FROM leads WHERE id = ?", (lead_id,))
+            found = self._select(
+                conn, "SELECT l.*, s.raw FROM leads l LEFT JOIN lead_snapshots s ON s.id = l.id WHERE l.id = ?", (lead_id,)
+            )
             if not found:
                 return None
             lead = found[0]
@@ -307,9 +305,10 @@ class LeadsStore(Database):
             ]
             recommendations = active_recommendations_in(conn, lead_id=lead_id)
             row = self._lead_rows(conn, [lead_id])[0]
+        snapshot = loads(lead["raw"], {}) or {}
         return LeadDetail(
             lead=row,
-            company=loads(lead["company"], {}) or {},
+            company=snapshot["company"] if isinstance(snapshot.get("company"), dict) else {},
             signal_scan_status=lead["signal_scan_status"],
             generation_status=lead["generation_status"],
             deal_value=lead["deal_value"],
@@ -325,7 +324,7 @@ class LeadsStore(Database):
             recommendations=recommendations,
             score_history=self._score_history(touchpoints, row.warming_score),
             detail_fetched_at=lead["detail_fetched_at"],
-            raw=loads(lead["raw"], {}),
+            raw=snapshot,
         )
 
     def _score_history(self, touchpoints: list[Touchpoint], current: int) -> list[ScorePoint]:

@@ -95,9 +95,6 @@ def lead_columns(snapshot: Mapping[str, Any], *, complete: bool = False) -> dict
         columns["company_id"] = _int(snapshot.get("company_id"))
     if "created_at" in snapshot:
         columns["created_at"] = normalize_ts(snapshot.get("created_at"))
-    if "company" in snapshot or complete:
-        company = snapshot.get("company")
-        columns["company"] = dumps(company) if isinstance(company, Mapping) else None
     for key, default in _LEAD_SNAPSHOT_DEFAULTS.items():
         if key not in snapshot and not complete:
             continue

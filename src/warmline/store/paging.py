@@ -69,34 +69,31 @@ def _fts_query(text: str) -> str:
 
 
 def text_filter(conn: sqlite3.Connection, listing: Listing, text: str, fts: bool) -> TextFilter | None:
-    """The WHERE clause for `text`, and whether its candidates are few enough to sort."""
+    """The WHERE clause for `text`, and how its candidates are best found.
+
+    1-2 characters: a name prefix, read from the name index (which covers the sort
+    columns, so sorting even a tenth of the table stays cheap). 3 or more: a substring,
+    through the trigram index when its matches are few, else tested row by row while
+    walking an index (the sort's for a page, the name index for a count).
+    """
     needle = text.strip().lower()
     if not needle:
         return None
     table = listing.table
-    if fts and len(needle) >= MIN_TRIGRAM:
-        match = _fts_query(needle)
-        few = (
-            conn.execute(
-                f"SELECT count(*) FROM (SELECT rowid FROM {table}_fts WHERE {table}_fts MATCH ? LIMIT ?)",
-                (match, SET_LIMIT + 1),
-            ).fetchone()[0]
-            <= SET_LIMIT
-        )
-        if few:
-            clause = f"{table}.id IN (SELECT rowid FROM {table}_fts WHERE {table}_fts MATCH ?)"
-            return TextFilter(clause, (match,), True)
-        return TextFilter(f"instr({table}.{listing.fts_column}, ?) > 0", (needle,), False)
-    if len(needle) >= MIN_TRIGRAM:
-        return TextFilter(f"instr({table}.{listing.fts_column}, ?) > 0", (needle,), False)
-    low, high = _prefix_bounds(needle)
-    clause = f"{table}.{listing.name_column} >= ? AND {table}.{listing.name_column} < ?"
-    count = conn.execute(
-        f"SELECT count(*) FROM (SELECT 1 FROM {table} INDEXED BY {listing.name_index}"
-        f" WHERE {clause} LIMIT ?)",
-        (low, high, SET_LIMIT + 1),
+    if len(needle) < MIN_TRIGRAM:
+        low, high = _prefix_bounds(needle)
+        clause = f"{table}.{listing.name_column} >= ? AND {table}.{listing.name_column} < ?"
+        return TextFilter(clause, (low, high), True, listing.name_index)
+    scan = TextFilter(f"instr({table}.{listing.fts_column}, ?) > 0", (needle,), False)
+    if not fts:
+        return scan
+    match = _fts_query(needle)
+    indexed = TextFilter(f"{table}.id IN (SELECT rowid FROM {table}_fts WHERE {table}_fts MATCH ?)", (match,), True)
+    candidates = conn.execute(
+        f"SELECT count(*) FROM (SELECT rowid FROM {table}_fts WHERE {table}_fts MATCH ? LIMIT ?)",
+        (match, SET_LIMIT + 1),
     ).fetchone()[0]
-    return TextFilter(clause, (low, high), count <= SET_LIMIT, listing.name_index)
+    return indexed if candidates <= SET_LIMIT else scan
 
 
 def page_ids(
@@ -144,13 +141,17 @@ def count_rows(
     text: TextFilter | None,
     count_index: str | None = None,
 ) -> int:
+    """How many rows match; `count_index` (covering `where`) serves the unfiltered count."""
     clauses = list(where)
     values = list(params)
     if text is not None:
         clauses.append(text.clause)
         values.extend(text.params)
     condition = " AND ".join(clauses) or "1"
-    source = listing.table
-    if text is None and count_index is not None:
-        source = f"{listing.table} INDEXED BY {count_index}"
+    if text is None:
+        source = f"{listing.table} INDEXED BY {count_index}" if count_index else listing.table
+    elif text.few:
+        source = f"{listing.table} " + (f"INDEXED BY {text.index}" if text.index else "NOT INDEXED")
+    else:
+        source = f"{listing.table} INDEXED BY {listing.name_index}"
     return int(conn.execute(f"SELECT count(*) FROM {source} WHERE {condition}", values).fetchone()[0])

@@ -52,7 +52,7 @@ class RecommendationsStore(Database):
             server = conn.execute(
                 "SELECT coalesce(sum(json_extract(raw, '$.rec_progress.completed')), 0),"
                 " coalesce(sum(json_extract(raw, '$.rec_progress.dismissed')), 0),"
-                f" coalesce(sum(json_extract(raw, '$.rec_progress.total')), 0) FROM leads {where}",
+                f" coalesce(sum(json_extract(raw, '$.rec_progress.total')), 0) FROM lead_snapshots {where}",
                 params,
             ).fetchone()
             rec_where = "AND lead_id = ?" if lead_id is not None else ""

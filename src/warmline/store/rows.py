@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -25,9 +26,14 @@ QUEUE_STATES = (PENDING, IN_FLIGHT, AMBIGUOUS)
 EFFECT_STATES = (PENDING, IN_FLIGHT, AMBIGUOUS, FAILED)
 
 
+@cache
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in fields(cls))
+
+
 def build(cls: type[T], row: dict[str, Any]) -> T:
     """An instance of dataclass `cls` from the row's columns of the same names."""
-    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    names = _field_names(cls)
     return cls(**{k: v for k, v in row.items() if k in names})
 
 

@@ -8,7 +8,7 @@ Migrations are never edited after release; a change of schema is a new entry at 
 Conventions of the tables:
 - `raw` holds the server's JSON for the row (unknown fields included), so nothing the
   server sends is lost and a row's server state can be restored after a local change
-  is undone (see `warmline.store.effects`).
+  is undone (see `warmline.store.effects`). A lead's is in `lead_snapshots`.
 - Rows created locally by a queued action (a pending touchpoint, note, competitor or job)
   carry the `op_id` of that action and have no server `id` until it is delivered.
 """
@@ -37,16 +37,13 @@ CREATE TABLE leads (
     created_at TEXT,
     hidden INTEGER NOT NULL DEFAULT 0,
     signal_scan_status TEXT,
-    company TEXT,
     deal_value REAL,
     deal_currency TEXT,
     won_at TEXT,
     closed_at TEXT,
     closed_reason TEXT,
-    rec_progress TEXT,
     generation_status TEXT,
-    detail_fetched_at REAL,
-    raw TEXT NOT NULL DEFAULT '{}'
+    detail_fetched_at REAL
 );
 CREATE INDEX leads_status_score ON leads(hidden, lead_status, warming_score DESC, id);
 CREATE INDEX leads_score ON leads(hidden, warming_score DESC, id);
@@ -54,8 +51,15 @@ CREATE INDEX leads_status_gap ON leads(hidden, lead_status, gap, id);
 CREATE INDEX leads_gap ON leads(hidden, gap, id);
 CREATE INDEX leads_status_activity ON leads(hidden, lead_status, last_activity_at DESC, id);
 CREATE INDEX leads_activity ON leads(hidden, last_activity_at DESC, id);
-CREATE INDEX leads_name ON leads(hidden, name_lower, id);
+CREATE INDEX leads_name ON leads(hidden, name_lower, lead_status, warming_score, gap, last_activity_at);
 CREATE INDEX leads_company ON leads(company_id);
+
+-- The server's last word on each lead (scalar fields, unknown ones included), apart from
+-- the list columns so that the rows the list pages through stay small.
+CREATE TABLE lead_snapshots (
+    id INTEGER PRIMARY KEY REFERENCES leads(id) ON DELETE CASCADE,
+    raw TEXT NOT NULL DEFAULT '{}'
+);
 """
 
 _LEAD_DETAIL = """

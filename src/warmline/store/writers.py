@@ -72,33 +72,32 @@ def upsert(
 
 def write_leads(conn: sqlite3.Connection, items: Iterable[Mapping[str, Any]]) -> list[int]:
     """Lead list items (or the scalar part of a detail) into `leads`; returns their ids."""
-    ids: list[int] = []
-
-    def rows() -> Iterable[dict[str, Any]]:
-        for item in items:
-            if item.get("id") is None:
-                continue
-            snapshot = lead_snapshot(item)
-            row = {"id": int(item["id"]), **lead_columns(snapshot), "raw": dumps(snapshot)}
-            ids.append(row["id"])
-            yield row
-
-    upsert(conn, "leads", rows(), merge_raw=True)
-    return ids
+    rows: list[dict[str, Any]] = []
+    snapshots: list[dict[str, Any]] = []
+    for item in items:
+        if item.get("id") is None:
+            continue
+        snapshot = lead_snapshot(item)
+        lead_id = int(item["id"])
+        rows.append({"id": lead_id, **lead_columns(snapshot)})
+        snapshots.append({"id": lead_id, "raw": dumps(snapshot)})
+    upsert(conn, "leads", rows)
+    upsert(conn, "lead_snapshots", snapshots, merge_raw=True)
+    return [r["id"] for r in rows]
 
 
 def patch_lead_snapshot(conn: sqlite3.Connection, lead_id: int, changes: Mapping[str, Any]) -> None:
     """Record what the server just told us about a lead (e.g. its new score) in its snapshot."""
-    found = conn.execute("SELECT raw FROM leads WHERE id = ?", (lead_id,)).fetchone()
+    found = conn.execute("SELECT raw FROM lead_snapshots WHERE id = ?", (lead_id,)).fetchone()
     if found is None:
         return
     raw = loads(found[0], {})
     raw.update(lead_snapshot(changes))
-    conn.execute("UPDATE leads SET raw = ? WHERE id = ?", (dumps(raw), lead_id))
+    conn.execute("UPDATE lead_snapshots SET raw = ? WHERE id = ?", (dumps(raw), lead_id))
 
 
 def lead_snapshot_of(conn: sqlite3.Connection, lead_id: int) -> dict[str, Any] | None:
-    found = conn.execute("SELECT raw FROM leads WHERE id = ?", (lead_id,)).fetchone()
+    found = conn.execute("SELECT raw FROM lead_snapshots WHERE id = ?", (lead_id,)).fetchone()
     return None if found is None else loads(found[0], {})
 
 
