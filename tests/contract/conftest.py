@@ -62,9 +62,7 @@ async def sandbox_factory(
 
     yield make
     for sandbox in made:
-        for client in sandbox.clients:
-            await client.aclose()
-        sandbox.app.state.db.close()
+        await sandbox.close()
 
 
 @pytest.fixture

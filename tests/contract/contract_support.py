@@ -23,6 +23,7 @@ from fastapi import FastAPI
 
 from warmline.api import RateLimiter, ServiceClient
 from warmline.api.models import LeadListItem
+from warmline_sandbox.app import create_app
 from warmline_sandbox.clock import ManualClock
 from warmline_sandbox.settings import DEFAULT_QUOTAS, SandboxSettings
 
@@ -135,6 +136,7 @@ class Sandbox:
     settings: SandboxSettings
     transport: RecordingTransport
     clients: list[ServiceClient] = field(default_factory=list)
+    siblings: list[Sandbox] = field(default_factory=list)
 
     def epoch(self) -> float:
         """The sandbox's time as Unix seconds: the client's clock, so both agree on windows."""
@@ -158,8 +160,22 @@ class Sandbox:
         self.clients.append(record_calls(client))
         return client
 
-    def with_settings(self, **overrides: Any) -> SandboxSettings:
-        return dataclasses.replace(self.settings, **overrides)
+    def sibling(self, **overrides: Any) -> Sandbox:
+        """A second server over the same database and clock with other settings (e.g. faults).
+
+        Lets a test misbehave on one server and look at the outcome through a healthy one.
+        """
+        settings = dataclasses.replace(self.settings, **overrides)
+        app = create_app(settings, clock=self.clock)
+        self.siblings.append(Sandbox(app, self.clock, settings, RecordingTransport(app)))
+        return self.siblings[-1]
+
+    async def close(self) -> None:
+        for sibling in self.siblings:
+            await sibling.close()
+        for client in self.clients:
+            await client.aclose()
+        self.app.state.db.close()
 
 
 def plan(**limits: int) -> dict[str, int]:
