@@ -1,0 +1,146 @@
+"""Every action of the lead detail screen, from its key to its local effect and queued op."""
+
+from __future__ import annotations
+
+from conftest import cockpit
+from textual.widgets import Checkbox, Input
+
+from warmline.store import Store
+from warmline.tui.screens.dialogs import DealDialog, LineDialog
+from warmline.tui.screens.lead_detail import LeadDetailScreen
+
+KESTREL = 103  # warm, score 21, target 90
+FJORD = 101  # cold
+
+
+async def open_detail(app, pilot, lead_id: int) -> LeadDetailScreen:
+    await pilot.pause()
+    app.open_lead(lead_id)
+    await pilot.pause()
+    assert isinstance(app.screen, LeadDetailScreen)
+    return app.screen
+
+
+def kinds(store: Store) -> list[str]:
+    return [op.kind for op in store.outbox_rows()]
+
+
+async def test_status_target_scan_and_generation_keys(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_detail(app, pilot, FJORD)
+        await pilot.press("w")
+        await pilot.pause()
+        assert store.get_lead(FJORD).lead_status == "warm"
+        assert "· warm" in screen.query_one("#screen-title").render().plain
+        await pilot.press("w")
+        await pilot.pause()
+        assert kinds(store) == ["change_lead_status"]
+
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, LineDialog)
+        app.screen.query_one(Input).value = "150"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "target_score" in app.screen.query_one("#dialog-error").render().plain
+        app.screen.query_one(Input).value = "45"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert store.get_lead(FJORD).target_score == 45
+        assert store.get_lead(FJORD).ready
+        assert "ready for outreach" in screen.query_one("#screen-title").render().plain
+
+        await pilot.press("S", "R")
+        await pilot.pause()
+        assert kinds(store) == ["change_lead_status", "set_target_score", "start_signal_scan", "generate_recommendations"]
+        assert "Signal scan: queued" in screen.query_one("#detail-score").render().plain
+
+
+async def test_deal_editor_sets_value_currency_and_lost_reason(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_detail(app, pilot, KESTREL)
+        await pilot.press("d")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, DealDialog)
+        dialog.query_one("#deal-value", Input).value = "31,500"
+        dialog.query_one("#deal-lost", Checkbox).value = True
+        dialog.query_one("#deal-reason", Input).value = "Chose a competitor"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is screen
+        (op,) = store.outbox_rows()
+        assert op.kind == "update_deal"
+        assert op.payload["deal_value"] == 31500
+        assert op.payload["lost"] is True and op.payload["closed_reason"] == "Chose a competitor"
+        deal = screen.query_one("#detail-deal").render().plain
+        assert "31,500 EUR" in deal and "lost" in deal and "Chose a competitor" in deal
+
+
+async def test_deal_on_a_cold_lead_is_refused_in_the_form(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_detail(app, pilot, FJORD)
+        await pilot.press("d")
+        await pilot.pause()
+        app.screen.query_one("#deal-value", Input).value = "1000"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, DealDialog)
+        assert "warm leads" in app.screen.query_one("#dialog-error").render().plain
+        assert store.outbox_rows() == []
+
+
+async def test_table_keys_toggle_source_pin_contact_and_competitor(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_detail(app, pilot, KESTREL)
+        sources = screen.query_one("#detail-sources")
+        sources.focus()
+        await pilot.pause()
+        first = store.lead_detail(KESTREL).monitoring_pages[0]
+        await pilot.press("space")
+        await pilot.pause()
+        page = next(p for p in store.lead_detail(KESTREL).monitoring_pages if p.id == first.id)
+        assert page.is_selected is (not first.is_selected)
+
+        screen.query_one("#detail-contacts").focus()
+        await pilot.press("j", "p")
+        await pilot.pause()
+        ola = next(c for c in store.lead_detail(KESTREL).contacts if c.first_name == "Ola")
+        assert ola.is_selected
+
+        screen.query_one("#detail-competitors").focus()
+        await pilot.press("p", "s")
+        await pilot.pause()
+        rival = store.lead_detail(KESTREL).competitors[0]
+        assert not rival.is_pinned and rival.scan_queued
+        assert kinds(store) == ["toggle_monitoring_page", "pin_contact", "pin_competitor", "scan_competitor"]
+
+
+async def test_add_competitor_and_note(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_detail(app, pilot, KESTREL)
+        await pilot.press("plus")
+        await pilot.pause()
+        inputs = app.screen.query(Input)
+        inputs[0].value = "Polar Shipping"
+        inputs[1].value = "polar.example"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Polar Shipping" in str(screen.query_one("#detail-competitors").get_row_at(1)[1])
+        screen.query_one("#detail-competitors").focus()
+        await pilot.press("j", "p")
+        await pilot.pause()
+        assert any("still being added" in str(n.message) for n in app._notifications)
+
+        await pilot.press("n", *"Wants a pilot in Q1")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        notes = screen.query_one("#detail-notes").render().plain
+        assert notes.index("Wants a pilot in Q1") < notes.index("Prefers email over calls")
+        assert "(pending)" in notes
+        assert kinds(store) == ["add_competitor", "add_note"]
