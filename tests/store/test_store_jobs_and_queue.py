@@ -106,3 +106,17 @@ def test_sync_state_is_shared_through_the_database(store: Store, db_path, clock)
     assert status.online is False
     assert status.rate_limited(clock.now) and not status.rate_limited(clock.now + 31)
     other.close()
+
+
+def test_notes_detail_in_a_data_wrapper_and_forgetting_leads(store: Store, lead_item, detail_item) -> None:
+    store.upsert_lead_detail({"success": True, "data": detail_item(1)})
+    assert store.lead_detail(1).signal_scan_status == "completed"
+    store.upsert_notes(1, {"success": True, "data": [
+        {"id": 2, "content": "newer", "created_at": "2026-11-02T00:00:00Z"},
+        {"id": 1, "content": "older", "created_at": "2026-11-01T00:00:00Z"}]})
+    store.upsert_notes(1, [{"id": 3, "content": "newest", "created_at": "2026-11-03T00:00:00Z"}])
+    assert [n.content for n in store.lead_detail(1).notes] == ["newest", "newer", "older"]
+    store.upsert_notes(404, [{"id": 9, "content": "no such lead"}])
+    store.forget_leads([1])
+    assert store.lead_detail(1) is None
+    assert store.rows("SELECT count(*) AS n FROM notes")[0]["n"] == 0

@@ -14,6 +14,7 @@ from warmline.store.effects import (
     TOGGLE_MONITORING_PAGE,
     rebase_touched,
 )
+from warmline.store.mapping import unwrap
 from warmline.store.paging import Listing, Order, count_rows, has_table, page_ids, text_filter
 from warmline.store.recommendations import active_recommendations_in
 from warmline.store.rows import (
@@ -29,7 +30,7 @@ from warmline.store.rows import (
     build,
     loads,
 )
-from warmline.store.writers import write_lead_detail, write_leads
+from warmline.store.writers import lead_exists, write_lead_detail, write_leads, write_notes
 
 LEADS = Listing("leads", fts_column="name_lower", name_column="name_lower", name_index="leads_name")
 STATUSES = (None, "cold", "warm")
@@ -232,9 +233,23 @@ class LeadsStore(Database):
     def upsert_lead_detail(self, detail: Mapping[str, Any]) -> int:
         """A lead's full detail from the server; local pending items are kept on top."""
         with self.write() as conn:
-            lead_id = write_lead_detail(conn, detail, self.clock())
+            lead_id = write_lead_detail(conn, unwrap(detail), self.clock())
             rebase_touched(conn, [lead_id])
         return lead_id
+
+    def upsert_notes(self, lead_id: int, notes: Iterable[Mapping[str, Any]] | Mapping[str, Any]) -> None:
+        """A lead's notes from `GET .../notes` (a list, or a body with `data`/`notes`)."""
+        if isinstance(notes, Mapping):
+            listed = notes.get("data", notes.get("notes"))
+            notes = listed if isinstance(listed, list) else []
+        with self.write() as conn:
+            if lead_exists(conn, lead_id):
+                write_notes(conn, lead_id, notes)
+
+    def forget_leads(self, lead_ids: Iterable[int]) -> None:
+        """Drop leads the server says do not exist; their queued actions stay (and will fail)."""
+        with self.write() as conn:
+            conn.executemany("DELETE FROM leads WHERE id = ?", ((i,) for i in lead_ids))
 
     # --- the detail screen ---------------------------------------------------------------------
 
