@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -36,8 +37,14 @@ def operation_rows() -> list[dict[str, str]]:
     ]
 
 
+@functools.cache
+def source(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+@functools.cache
 def defined_tests(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = ast.parse(source(path))
     return {
         node.name
         for node in tree.body
@@ -63,4 +70,4 @@ def test_the_coverage_page_names_a_contract_test_for_every_operation() -> None:
             path = ROOT / file
             assert path.is_file(), f"{row['Operation']}: {file} does not exist"
             assert name in defined_tests(path), f"{row['Operation']}: {file} has no {name}"
-            assert f".{method}(" in path.read_text(encoding="utf-8"), f"{file} never calls {method}"
+            assert f".{method}(" in source(path), f"{file} never calls {method}"
