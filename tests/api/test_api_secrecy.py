@@ -97,3 +97,13 @@ async def test_base_url_path_prefix_is_kept(service) -> None:
 
 def test_empty_key_counts_as_none() -> None:
     assert "api_key=<none>" in repr(ServiceClient(BASE_URL, ""))
+
+
+async def test_short_key_redacted_as_a_token_only(service) -> None:
+    client = ServiceClient(BASE_URL, "demo", transport=httpx.MockTransport(service))
+    service.reply(httpx.Response(409, json={"success": False, "message": "Deal tracking for demo: key demo echoed",
+                                            "errors": None}))
+    with pytest.raises(e.ConflictError) as info:
+        await client.add_note(3, "hello")
+    assert str(info.value) == "Deal tracking for ********: key ******** echoed"
+    await client.aclose()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import socket
 import time
 from collections.abc import Callable, Mapping
@@ -224,10 +225,15 @@ class ServiceClient:
         )
 
     def _redact(self, text: str) -> str:
-        """Remove the key from text the server sent back, in case it echoes headers."""
-        if self._key and self._key.reveal() in text:
-            return text.replace(self._key.reveal(), "********")
-        return text
+        """Remove the key from text the server sent back, in case it echoes headers.
+
+        Only whole tokens are replaced: a short key such as `demo` must not mangle words
+        that merely contain it.
+        """
+        if not self._key or self._key.reveal() not in text:
+            return text
+        token = re.compile(rf"(?<![\w-]){re.escape(self._key.reveal())}(?![\w-])")
+        return token.sub("********", text)
 
     async def _get_object(self, path: str, model: type[M], marker: str, key: str | None = None) -> M:
         what = f"GET {path}"
