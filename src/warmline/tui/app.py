@@ -18,8 +18,6 @@ from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from warmline.api.errors import InputError
-from warmline.store import StoreError
 from warmline.tui.bindings import screen_bindings
 from warmline.tui.commands import ScreenActions
 from warmline.tui.feed import status_from_store
@@ -35,7 +33,16 @@ from warmline.tui.widgets.status_line import StatusLine
 Opener = Callable[[str], Any]
 
 
-REFUSALS = (InputError, StoreError, LookupError, ValueError)
+def refusals() -> tuple[type[Exception], ...]:
+    """The errors that mean "the action refused this input", not "the cockpit broke".
+
+    Imported when first needed: the API and actions packages are not needed to paint
+    the lead list, and start-up time is what the rep feels every morning.
+    """
+    from warmline.api.errors import InputError
+    from warmline.store import StoreError
+
+    return (InputError, StoreError, LookupError, ValueError)
 
 
 class ActionRefused(Exception):
@@ -86,9 +93,7 @@ class WarmlineApp(App[None]):
     ) -> None:
         super().__init__()
         self.store = store
-        if actions is None:
-            import warmline.actions as actions
-        self.actions = actions
+        self._actions = actions
         self.sync = sync
         self.clock = clock
         self.zone = zone or local_zone()
@@ -157,6 +162,15 @@ class WarmlineApp(App[None]):
                 if changed and isinstance(self.screen, CockpitScreen):
                     self.screen.reload()
 
+    @property
+    def actions(self) -> Any:
+        """`warmline.actions` unless another facade was injected; imported on first use."""
+        if self._actions is None:
+            import warmline.actions
+
+            self._actions = warmline.actions
+        return self._actions
+
     def perform(self, action: str, *args: Any, **kwargs: Any) -> Any:
         """Run `warmline.actions.<action>(store, ...)`; refused input raises `ActionRefused`.
 
@@ -169,7 +183,7 @@ class WarmlineApp(App[None]):
         """Run a change to the cache (an action, an outbox retry/edit/discard) the same way."""
         try:
             result = function(*args, **kwargs)
-        except REFUSALS as exc:
+        except refusals() as exc:
             raise ActionRefused(str(exc)) from exc
         self.after_action()
         return result

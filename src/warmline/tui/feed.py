@@ -9,10 +9,22 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from warmline.tui.status import OFFLINE, ONLINE, RATE_LIMITED, UNKNOWN, SyncStatus
+from warmline.tui.status import (
+    AUTH_FAILED,
+    OFFLINE,
+    ONLINE,
+    RATE_LIMITED,
+    SYNCING,
+    UNKNOWN,
+    SyncStatus,
+)
 from warmline.tui.timefmt import Clock, parse_ts
 
 JOBS_SEEN_AT = "tui.jobs_seen_at"
+# Written by the sync engine (warmline.sync.status) beside the store's own keys; read by
+# name here so that painting the cockpit does not import the HTTP stack.
+SYNCING_KEY = "syncing"
+AUTH_FAILED_KEY = "auth_failed"
 
 
 def _moment(epoch: float | None) -> datetime | None:
@@ -23,12 +35,16 @@ def status_from_store(store: Any, clock: Clock) -> SyncStatus:
     """The status line's state: connection, queue, failures, freshness and job badges."""
     shared = store.sync_status()
     now = clock().timestamp()
-    if shared.rate_limited(now):
-        state = RATE_LIMITED
-    elif shared.online is True:
-        state = ONLINE
+    if store.get_state(AUTH_FAILED_KEY, False):
+        state = AUTH_FAILED
     elif shared.online is False:
         state = OFFLINE
+    elif shared.rate_limited(now):
+        state = RATE_LIMITED
+    elif store.get_state(SYNCING_KEY, False):
+        state = SYNCING
+    elif shared.online is True:
+        state = ONLINE
     else:
         state = UNKNOWN
     jobs = store.jobs(limit=200)

@@ -15,6 +15,7 @@ ONLINE = "online"
 OFFLINE = "offline"
 SYNCING = "syncing"
 RATE_LIMITED = "rate_limited"
+AUTH_FAILED = "auth_failed"
 UNKNOWN = "unknown"
 
 
@@ -64,6 +65,8 @@ def _connection(status: SyncStatus, now: datetime, zone: tzinfo) -> StatusPart:
         if until is not None and until > now:
             return StatusPart(f"rate-limited until {clock_time(until, zone)}", "warn")
         return StatusPart("rate-limited", "warn")
+    if status.state == AUTH_FAILED:
+        return StatusPart("✗ API key refused: check the config (see ? for help)", "bad")
     if status.state == ONLINE:
         return StatusPart("● online", "good")
     if status.state == OFFLINE:

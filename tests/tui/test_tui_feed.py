@@ -1,0 +1,53 @@
+"""The status line's data comes from the store, where the sync engine (any process) writes it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import tui_wire_data as W
+
+from warmline.store import Store
+from warmline.tui.feed import mark_jobs_seen, status_from_store
+from warmline.tui.status import AUTH_FAILED, OFFLINE, ONLINE, RATE_LIMITED, SYNCING, UNKNOWN
+
+
+def clock():
+    return W.NOW
+
+
+def test_connection_states_in_order_of_urgency(empty_store: Store) -> None:
+    assert status_from_store(empty_store, clock).state == UNKNOWN
+    empty_store.set_state("online", True)
+    assert status_from_store(empty_store, clock).state == ONLINE
+    empty_store.set_state("syncing", True)
+    assert status_from_store(empty_store, clock).state == SYNCING
+    empty_store.set_state("rate_limited_until", W.NOW.timestamp() + 60)
+    status = status_from_store(empty_store, clock)
+    assert status.state == RATE_LIMITED
+    assert status.rate_limited_until == W.NOW + timedelta(seconds=60)
+    empty_store.set_state("online", False)
+    assert status_from_store(empty_store, clock).state == OFFLINE
+    empty_store.set_state("auth_failed", True)
+    assert status_from_store(empty_store, clock).state == AUTH_FAILED
+
+
+def test_counts_and_last_sync(store: Store) -> None:
+    store.enqueue("add_note", {"lead_id": 100, "content": "a"}, lead_id=100)
+    failed = store.enqueue("add_note", {"lead_id": 101, "content": "b"}, lead_id=101)
+    store.mark_in_flight(failed)
+    store.mark_failed(failed, "no")
+    status = status_from_store(store, clock)
+    assert (status.pending, status.failed) == (1, 1)
+    assert status.last_sync_at == W.NOW - timedelta(seconds=10)
+
+
+def test_finished_jobs_are_announced_until_the_monitor_is_seen(store: Store) -> None:
+    store.record_job("deep_search", 1, {"status": "running", "progress": 10})
+    store.record_job("deep_search", 2, {"status": "completed", "completed_at": W.ts(timedelta(hours=8))})
+    status = status_from_store(store, clock)
+    assert (status.running_jobs, status.finished_jobs) == (1, 1)
+    mark_jobs_seen(store, clock)
+    assert status_from_store(store, clock).finished_jobs == 0
+    store.record_job("deep_search", 1, {"status": "completed", "completed_at": W.ts(timedelta(seconds=-5))})
+    status = status_from_store(store, clock)
+    assert (status.running_jobs, status.finished_jobs) == (0, 1)
