@@ -16,10 +16,20 @@ import click
 from warmline import __version__, commands
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="warmline")
-def main() -> None:
-    """Warmline: a keyboard-driven, offline-first outreach cockpit."""
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """Warmline: a keyboard-driven, offline-first outreach cockpit.
+
+    With no command, opens the cockpit against the configured service
+    (WARMLINE_BASE_URL / WARMLINE_API_KEY or the config file); `warmline demo` runs it
+    against the bundled reference server with no account.
+    """
+    if ctx.invoked_subcommand is None:
+        from warmline.commands.cockpit import open_cockpit
+
+        open_cockpit()
 
 
 def _register_commands(group: click.Group) -> None:

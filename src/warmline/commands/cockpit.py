@@ -1,0 +1,136 @@
+"""Opening the cockpit: plain `warmline` against the configured service, and `warmline demo`.
+
+`demo` runs the bundled reference server in a child process (its own interpreter, so
+seeding and serving never compete with the terminal UI for the GIL), points a throw-away
+cache at it, syncs once so the first screen is full, and opens the cockpit. Quitting the
+cockpit stops the server. The sandbox is imported by the child process only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from warmline.commands.headless import EXIT_BAD_INPUT, CommandError, _client, _config
+
+SERVER_START_TIMEOUT = 120.0
+
+
+def open_cockpit(config: Any | None = None) -> None:
+    """Open the cockpit; with no API key configured, the first-run screen explains what to do."""
+    from warmline.config import config_path
+
+    config = config or _config()
+    if not config.has_api_key:
+        from warmline.tui.app import run_first_run
+
+        run_first_run(config_path(), theme=config.theme)
+        return
+    from warmline.store import Store
+    from warmline.sync import SyncEngine
+    from warmline.tui.app import run_cockpit
+
+    client = _client(config)
+    config.data_dir.mkdir(parents=True, exist_ok=True)
+    store = Store(config.db_path)
+    try:
+        engine = SyncEngine(store, client, concurrency=config.flush_concurrency)
+        run_cockpit(store, sync=engine, keymap=config.keymap, theme=config.theme, config_path=config_path())
+    finally:
+        store.close()
+
+
+@contextmanager
+def running_sandbox(db: Path, *, companies: int, leads: int, seed: int, job_seconds: float) -> Iterator[tuple[str, str]]:
+    """Start `warmline sandbox` on a free loopback port; yields (base URL, API key)."""
+    api_key = f"demo-{secrets.token_hex(12)}"
+    command = [
+        sys.executable, "-m", "warmline", "sandbox", "--host", "127.0.0.1", "--port", "0",
+        "--db", str(db), "--api-key", api_key, "--companies", str(companies), "--leads", str(leads),
+        "--seed", str(seed), "--job-seconds", str(job_seconds),
+    ]
+    process = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        url = _read_url(process)
+        yield url, api_key
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _read_url(process: subprocess.Popen[str]) -> str:
+    """The first line the server prints is `Sandbox listening on URL`; it comes after seeding."""
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    prefix = "Sandbox listening on "
+    if not line.startswith(prefix):
+        error = process.stderr.read() if process.stderr and process.poll() is not None else ""
+        raise CommandError(f"The reference server did not start: {(error or line).strip()}")
+    process.stdout.readline()  # "API key: ...": we chose the key ourselves
+    return line[len(prefix):].strip()
+
+
+async def _first_sync(config: Any) -> Any:
+    from warmline.store import Store
+    from warmline.sync import SyncEngine
+
+    client = _client(config)
+    store = Store(config.db_path)
+    try:
+        async with client:
+            return await SyncEngine(store, client).run_once()
+    finally:
+        store.close()
+
+
+@click.command("demo")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Keep the demo's server data and cache here (default: a throw-away directory).")
+@click.option("--companies", default=50_000, show_default=True, type=click.IntRange(100, 2_000_000),
+              help="Companies in the server's lookup database.")
+@click.option("--leads", default=60, show_default=True, type=click.IntRange(0, 100_000), help="Demo leads.")
+@click.option("--seed", default=42, show_default=True, type=int, help="Seed of the demo data.")
+@click.option("--job-seconds", default=20.0, show_default=True, type=click.FloatRange(0.5, 3600),
+              help="How long the server's async jobs take.")
+def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_seconds: float) -> None:
+    """Run the cockpit against the bundled reference server, with seeded data and no account."""
+    throwaway = data_dir is None
+    root = Path(tempfile.mkdtemp(prefix="warmline-demo-")) if throwaway else data_dir
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"Cannot use {root} as the demo's data dir: {exc.strerror}", EXIT_BAD_INPUT) from None
+    try:
+        click.echo(f"Starting the reference server (first start seeds {companies:,} companies)...", err=True)
+        with running_sandbox(root / "sandbox.sqlite3", companies=companies, leads=leads, seed=seed,
+                             job_seconds=job_seconds) as (url, api_key):
+            config = dataclasses.replace(_config(), base_url=url, api_key=api_key, data_dir=root / "cache")
+            config.data_dir.mkdir(parents=True, exist_ok=True)
+            click.echo(f"Server at {url}. Syncing the demo data...", err=True)
+            asyncio.run(_first_sync(config))
+            open_cockpit(config)
+    finally:
+        if throwaway:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+COMMANDS = [demo]
