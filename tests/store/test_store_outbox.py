@@ -221,3 +221,17 @@ def test_purge_done(two_leads: Store, clock) -> None:
     clock.advance(3600)
     assert two_leads.purge_done(clock.now - 60) == 1
     assert two_leads.get_op(a1) is None
+
+
+def test_claim_due_claims_a_batch_and_reports_prior_states(two_leads: Store) -> None:
+    a1, a2, b1 = note(two_leads, 1, "a1"), note(two_leads, 1, "a2"), note(two_leads, 2, "b1")
+    two_leads.mark_in_flight(b1)
+    two_leads.mark_ambiguous(b1)
+    claimed = two_leads.claim_due()
+    assert [(op.op_id, op.state) for op in claimed] == [(a1, PENDING), (b1, AMBIGUOUS)]
+    assert {two_leads.get_op(o).state for o in (a1, b1)} == {IN_FLIGHT}
+    assert two_leads.claim_due() == []
+    results = [(a1, {"note": {"id": 1, "content": "a1"}}), (b1, {"note": {"id": 2, "content": "b1"}}), (a1, {})]
+    assert two_leads.mark_done_many(results) == 2
+    assert [op.op_id for op in two_leads.claim_due()] == [a2]
+    assert [n.id for n in two_leads.lead_detail(2).notes] == [2]

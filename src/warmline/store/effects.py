@@ -104,6 +104,12 @@ KEYED = "keyed"
 
 Applier = Callable[[sqlite3.Connection, Op], None]
 Folder = Callable[[sqlite3.Connection, Op, dict[str, Any], float], None]
+# Applies every live op of a kind on a lead at once (or only `op_id`): appends commute with
+# each other and with every other kind, so a lead with a thousand queued activities is
+# rebuilt in a few statements rather than a thousand.
+BulkApplier = Callable[[sqlite3.Connection, int, str | None], None]
+
+_LIVE = "(" + ", ".join(f"'{state}'" for state in EFFECT_STATES) + ")"
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,7 @@ class Kind:
     apply: Applier
     on_success: Folder
     reconcile: str
+    apply_all: BulkApplier | None = None
 
 
 KINDS: dict[str, Kind] = {}
@@ -125,17 +132,40 @@ def _kind(name: str, reconcile: str, on_success: Folder) -> Callable[[Applier], 
     return register
 
 
+def _append_kind(name: str, on_success: Folder) -> Callable[[BulkApplier], BulkApplier]:
+    def register(apply_all: BulkApplier) -> BulkApplier:
+        def apply(conn: sqlite3.Connection, op: Op) -> None:
+            if op.lead_id is not None:
+                apply_all(conn, op.lead_id, op.op_id)
+
+        KINDS[name] = Kind(name, apply, on_success, APPEND, apply_all)
+        return apply_all
+
+    return register
+
+
 # --- helpers -------------------------------------------------------------------------
 
 
-def _insert_local(conn: sqlite3.Connection, table: str, op: Op, values: Mapping[str, Any]) -> None:
-    """A pending row owned by the op; skipped when the lead is not (or no longer) cached."""
-    if not lead_exists(conn, op.lead_id):
-        return
-    columns = {"lead_id": op.lead_id, "op_id": op.op_id, **values}
-    names = ", ".join(columns)
-    marks = ", ".join("?" for _ in columns)
-    conn.execute(f"INSERT OR IGNORE INTO {table} ({names}) VALUES ({marks})", tuple(columns.values()))
+def _live_of(kind: str, lead_id: int, op_id: str | None) -> tuple[str, tuple[Any, ...]]:
+    """WHERE clause (on outbox `o`) for the lead's live ops of `kind`, or just `op_id`."""
+    clause = f"o.kind = ? AND o.lead_id = ? AND o.state IN {_LIVE}"
+    return (clause + " AND o.op_id = ?", (kind, lead_id, op_id)) if op_id else (clause, (kind, lead_id))
+
+
+def _insert_pending_rows(
+    conn: sqlite3.Connection, table: str, kind: str, lead_id: int, op_id: str | None, columns: Mapping[str, str]
+) -> None:
+    """Pending rows (one per live op, keyed by op id) from the ops' payloads; rows already
+    there are kept, and nothing is added for a lead that is not (or no longer) cached."""
+    where, params = _live_of(kind, lead_id, op_id)
+    names = ", ".join(["lead_id", "op_id", *columns])
+    values = ", ".join(["o.lead_id", "o.op_id", *columns.values()])
+    conn.execute(
+        f"INSERT OR IGNORE INTO {table} ({names}) SELECT {values} FROM outbox o"
+        f" WHERE {where} AND EXISTS (SELECT 1 FROM leads WHERE id = o.lead_id) ORDER BY o.seq",
+        params,
+    )
 
 
 def _replace_local(conn: sqlite3.Connection, table: str, op: Op, row: dict[str, Any] | None) -> None:
@@ -228,25 +258,30 @@ def _touchpoint_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], n
     patch_lead_snapshot(conn, op.lead_id, changes)
 
 
-@_kind(LOG_ACTIVITY, APPEND, _touchpoint_done)
-def _log_activity(conn: sqlite3.Connection, op: Op) -> None:
-    _insert_local(
+@_append_kind(LOG_ACTIVITY, _touchpoint_done)
+def _log_activities(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -> None:
+    _insert_pending_rows(
         conn,
         "touchpoints",
-        op,
+        LOG_ACTIVITY,
+        lead_id,
+        op_id,
         {
-            "description": op.payload["description"],
-            "detected_type": op.meta.get("guessed_type"),
-            "contact_id": op.payload.get("contact_id"),
-            "bonus_points": 0,
-            "created_at": op.created_at,
+            "description": "json_extract(o.payload, '$.description')",
+            "detected_type": "json_extract(o.meta, '$.guessed_type')",
+            "contact_id": "json_extract(o.payload, '$.contact_id')",
+            "bonus_points": "0",
+            "created_at": "o.created_at",
         },
     )
-    conn.execute(
-        "UPDATE leads SET activity_count = activity_count + 1,"
-        " last_activity_at = max(coalesce(last_activity_at, ''), ?) WHERE id = ?",
-        (op.created_at, op.lead_id),
-    )
+    where, params = _live_of(LOG_ACTIVITY, lead_id, op_id)
+    count, latest = conn.execute(f"SELECT count(*), max(o.created_at) FROM outbox o WHERE {where}", params).fetchone()
+    if count:
+        conn.execute(
+            "UPDATE leads SET activity_count = activity_count + ?,"
+            " last_activity_at = max(coalesce(last_activity_at, ''), ?) WHERE id = ?",
+            (count, latest, lead_id),
+        )
 
 
 def _note_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
@@ -254,9 +289,12 @@ def _note_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: fl
     _replace_local(conn, "notes", op, note_columns(op.lead_id, note) if isinstance(note, Mapping) else None)
 
 
-@_kind(ADD_NOTE, APPEND, _note_done)
-def _add_note(conn: sqlite3.Connection, op: Op) -> None:
-    _insert_local(conn, "notes", op, {"content": op.payload["content"], "created_at": op.created_at})
+@_append_kind(ADD_NOTE, _note_done)
+def _add_notes(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -> None:
+    _insert_pending_rows(
+        conn, "notes", ADD_NOTE, lead_id, op_id,
+        {"content": "json_extract(o.payload, '$.content')", "created_at": "o.created_at"},
+    )
 
 
 def _competitor_added(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
@@ -265,10 +303,11 @@ def _competitor_added(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], 
     _replace_local(conn, "competitors", op, row)
 
 
-@_kind(ADD_COMPETITOR, APPEND, _competitor_added)
-def _add_competitor(conn: sqlite3.Connection, op: Op) -> None:
-    _insert_local(
-        conn, "competitors", op, {"name": op.payload["name"], "domain": op.payload.get("domain")}
+@_append_kind(ADD_COMPETITOR, _competitor_added)
+def _add_competitors(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -> None:
+    _insert_pending_rows(
+        conn, "competitors", ADD_COMPETITOR, lead_id, op_id,
+        {"name": "json_extract(o.payload, '$.name')", "domain": "json_extract(o.payload, '$.domain')"},
     )
 
 
@@ -519,6 +558,9 @@ JOB_KIND_OF_OP = {op_kind: job_kind for op_kind, job_kind, _, _ in _JOB_STARTS}
 # --- rebuilding what the rep sees ------------------------------------------------------------
 
 
+PENDING_ROW_TABLES = ("touchpoints", "notes", "competitors")
+
+
 def restore_lead(conn: sqlite3.Connection, lead_id: int) -> None:
     """Put the lead's rows back to the server's last word, dropping every local effect."""
     snapshot = lead_snapshot_of(conn, lead_id)
@@ -526,8 +568,13 @@ def restore_lead(conn: sqlite3.Connection, lead_id: int) -> None:
         columns = {**lead_columns(snapshot, complete=True), "hidden": 0}
         sets = ", ".join(f"{k} = ?" for k in columns)
         conn.execute(f"UPDATE leads SET {sets} WHERE id = ?", (*columns.values(), lead_id))
-    for table in ("touchpoints", "notes", "competitors"):
-        conn.execute(f"DELETE FROM {table} WHERE lead_id = ? AND id IS NULL", (lead_id,))
+    for table in PENDING_ROW_TABLES:
+        # Pending rows of ops still live are kept: the bulk appliers only add missing ones.
+        conn.execute(
+            f"DELETE FROM {table} WHERE lead_id = ? AND id IS NULL AND NOT EXISTS"
+            f" (SELECT 1 FROM outbox o WHERE o.op_id = {table}.op_id AND o.state IN {_LIVE})",
+            (lead_id,),
+        )
     conn.execute(
         "UPDATE competitors SET is_pinned = coalesce(json_extract(raw, '$.is_pinned'), 0), scan_queued = 0"
         " WHERE lead_id = ?",
@@ -541,20 +588,29 @@ def restore_lead(conn: sqlite3.Connection, lead_id: int) -> None:
     conn.execute("UPDATE recommendations SET local_status = NULL WHERE lead_id = ? AND local_status IS NOT NULL", (lead_id,))
 
 
+def forget_pending_rows(conn: sqlite3.Connection, op_id: str) -> None:
+    """Drop an op's pending rows so the next rebase rebuilds them (its payload changed)."""
+    for table in PENDING_ROW_TABLES:
+        conn.execute(f"DELETE FROM {table} WHERE op_id = ? AND id IS NULL", (op_id,))
+
+
 def _drop_queued_jobs(conn: sqlite3.Connection, lead_id: int | None) -> None:
     """Jobs created by actions not yet delivered; rebuilt from the outbox right after."""
     conn.execute(
-        "DELETE FROM jobs WHERE lead_id IS ? AND op_id IS NOT NULL"
-        " AND op_id NOT IN (SELECT op_id FROM outbox WHERE state = 'done')",
+        "DELETE FROM jobs WHERE lead_id IS ? AND op_id IS NOT NULL AND NOT EXISTS"
+        " (SELECT 1 FROM outbox o WHERE o.op_id = jobs.op_id AND o.state = 'done')",
         (lead_id,),
     )
 
 
-def live_ops(conn: sqlite3.Connection, lead_id: int | None) -> list[Op]:
-    marks = ", ".join("?" for _ in EFFECT_STATES)
+_BULK_KINDS = "(" + ", ".join(f"'{k}'" for k in (LOG_ACTIVITY, ADD_NOTE, ADD_COMPETITOR)) + ")"
+
+
+def live_ops(conn: sqlite3.Connection, lead_id: int | None, *, bulk: bool = True) -> list[Op]:
+    """The live ops of a lead (or of no lead) in queue order; `bulk=False` leaves out appends."""
+    skip = "" if bulk else f" AND kind NOT IN {_BULK_KINDS}"
     cursor = conn.execute(
-        f"SELECT * FROM outbox WHERE lead_id IS ? AND state IN ({marks}) ORDER BY seq",
-        (lead_id, *EFFECT_STATES),
+        f"SELECT * FROM outbox WHERE lead_id IS ? AND state IN {_LIVE}{skip} ORDER BY seq", (lead_id,)
     )
     names = [d[0] for d in cursor.description]
     return [Op.from_row(dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
@@ -564,15 +620,17 @@ def rebase(conn: sqlite3.Connection, lead_id: int | None) -> None:
     """Server state plus the live actions of this lead (or of no lead), in queue order."""
     if lead_id is not None:
         restore_lead(conn, lead_id)
+        for kind in KINDS.values():
+            if kind.apply_all is not None:
+                kind.apply_all(conn, lead_id, None)
     _drop_queued_jobs(conn, lead_id)
-    for op in live_ops(conn, lead_id):
+    for op in live_ops(conn, lead_id, bulk=False):
         KINDS[op.kind].apply(conn, op)
 
 
 def leads_with_live_ops(conn: sqlite3.Connection) -> set[int]:
-    marks = ", ".join("?" for _ in EFFECT_STATES)
     rows = conn.execute(
-        f"SELECT DISTINCT lead_id FROM outbox WHERE lead_id IS NOT NULL AND state IN ({marks})", EFFECT_STATES
+        f"SELECT DISTINCT lead_id FROM outbox WHERE lead_id IS NOT NULL AND state IN {_LIVE}"
     ).fetchall()
     return {r[0] for r in rows}
 

@@ -23,12 +23,12 @@ from __future__ import annotations
 import os
 import sqlite3
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from warmline.store.clock import iso
 from warmline.store.database import Database, StoreError
-from warmline.store.effects import KINDS, fold_answer, rebase
+from warmline.store.effects import KINDS, fold_answer, forget_pending_rows, rebase
 from warmline.store.mapping import dumps
 from warmline.store.rows import (
     AMBIGUOUS,
@@ -174,34 +174,58 @@ class OutboxStore(Database):
 
     def mark_in_flight(self, op_id: str) -> bool:
         """Claim the op for sending; committed before the request leaves. False if taken."""
-        now = self.clock()
         with self.write() as conn:
-            claimed = conn.execute(
-                "UPDATE outbox SET state = 'in_flight', attempts = attempts + 1,"
-                " first_sent_at = coalesce(first_sent_at, ?), claimed_by = ?, updated_at = ?"
-                " WHERE op_id = ? AND state IN ('pending', 'ambiguous')",
-                (iso(now), self.claimant, iso(now), op_id),
-            ).rowcount
+            return self._claim(conn, op_id)
+
+    def _claim(self, conn: sqlite3.Connection, op_id: str) -> bool:
+        now = iso(self.clock())
+        claimed = conn.execute(
+            "UPDATE outbox SET state = 'in_flight', attempts = attempts + 1,"
+            " first_sent_at = coalesce(first_sent_at, ?), claimed_by = ?, updated_at = ?"
+            " WHERE op_id = ? AND state IN ('pending', 'ambiguous')",
+            (now, self.claimant, now, op_id),
+        ).rowcount
         return claimed == 1
+
+    def claim_due(self, now: float | None = None, limit: int = 100, *, ignore_backoff: bool = False) -> list[Op]:
+        """`due_ops` and `mark_in_flight` for all of them in one transaction (one disk sync).
+
+        The ops are returned as they were before the claim, so `state` still says which
+        were ambiguous and must be reconciled before sending.
+        """
+        with self.write() as conn:
+            due = self.due_ops(now, limit, ignore_backoff=ignore_backoff)
+            return [op for op in due if self._claim(conn, op.op_id)]
 
     def mark_done(self, op_id: str, result: Mapping[str, Any] | None = None) -> bool:
         """The server has the op: fold its answer into the cache. False if already done or gone."""
+        return self.mark_done_many([(op_id, result)]) == 1
+
+    def mark_done_many(self, outcomes: Iterable[tuple[str, Mapping[str, Any] | None]]) -> int:
+        """Several delivered ops in one transaction (one disk sync); returns how many were new.
+
+        Safe to defer: until this commits, a crash leaves the ops in flight, and recovery
+        marks them ambiguous, which the sync engine reconciles against the server.
+        """
         now = self.clock()
+        recorded = 0
         with self.write() as conn:
-            try:
-                op = self._op_in(conn, op_id)
-            except OpStateError:
-                return False
-            if op.state == DONE:
-                return False
-            fold_answer(conn, op, result, now)
-            conn.execute(
-                "UPDATE outbox SET state = 'done', result = ?, last_error = NULL, claimed_by = NULL,"
-                " updated_at = ? WHERE op_id = ?",
-                (dumps(dict(result or {})), iso(now), op_id),
-            )
-            rebase(conn, op.lead_id)
-        return True
+            for op_id, result in outcomes:
+                try:
+                    op = self._op_in(conn, op_id)
+                except OpStateError:
+                    continue
+                if op.state == DONE:
+                    continue
+                fold_answer(conn, op, result, now)
+                conn.execute(
+                    "UPDATE outbox SET state = 'done', result = ?, last_error = NULL, claimed_by = NULL,"
+                    " updated_at = ? WHERE op_id = ?",
+                    (dumps(dict(result or {})), iso(now), op_id),
+                )
+                rebase(conn, op.lead_id)
+                recorded += 1
+        return recorded
 
     def mark_retry(
         self,
@@ -333,6 +357,7 @@ class OutboxStore(Database):
             " updated_at = ? WHERE op_id = ?",
             (new_id, dumps(dict(payload)), dumps({**op.meta, **(meta or {})}), now, iso(now), op_id),
         )
+        forget_pending_rows(conn, op_id)
         rebase(conn, op.lead_id)
         return new_id
 
