@@ -116,7 +116,7 @@ def main() -> None:
         print("\nlead_count (uncached: each filter counted fresh)")
         for label, text in filters(names):
             def fresh(text: str = text) -> int:
-                store.__dict__.pop("_counts", None)
+                store._counts.clear()
                 return store.lead_count("cold", text)
 
             print(f"{label:<18} cold {median_ms(fresh, args.repeat):>7.2f}ms")

@@ -22,8 +22,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from warmline.store.clock import Clock, system_clock
 
 BUSY_TIMEOUT_MS = 5000
@@ -65,10 +63,20 @@ class Database:
         self.path = Path(path) if str(path) != ":memory:" else None
         self.clock = clock
         self.conn = connect(path)
-        self.db = sqlite_utils.Database(self.conn, recursive_triggers=False)
+        self._db: Any = None
         self._lock = threading.RLock()
         self._txn: str | None = None
         self._writes = 0
+
+    @property
+    def db(self) -> Any:
+        """sqlite-utils on our connection, for bulk upserts; imported on first use because
+        it costs more start-up time than everything else the cockpit needs to paint."""
+        if self._db is None:
+            import sqlite_utils
+
+            self._db = sqlite_utils.Database(self.conn, recursive_triggers=False, execute_plugins=False)
+        return self._db
 
     def close(self) -> None:
         with self._lock:

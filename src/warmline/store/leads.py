@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from warmline.store.clock import iso
@@ -68,17 +68,18 @@ def _check_status(status: str | None) -> None:
 class LeadsStore(Database):
     """Lead list and detail; mixed into `warmline.store.Store`."""
 
-    _fts_cache: bool | None = None
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._counts: dict[tuple[Any, ...], tuple[tuple[int, int], int]] = {}
 
     def _has_fts(self, table: str) -> bool:
-        if self._fts_cache is None:
-            with self._lock:
-                self._fts_cache = has_table(self.conn, f"{table}_fts")
-        return self._fts_cache
+        """Whether the trigram index exists (SQLite builds without it filter by scanning)."""
+        with self._lock:
+            return has_table(self.conn, f"{table}_fts")
 
-    def _count_cached(self, key: tuple[Any, ...], compute: Any) -> int:
+    def _count_cached(self, key: tuple[Any, ...], compute: Callable[[], int]) -> int:
         """Counts are reused until the database changes (ours or another process's write)."""
-        cache: dict[tuple[Any, ...], tuple[tuple[int, int], int]] = self.__dict__.setdefault("_counts", {})
+        cache = self._counts
         version = self.data_version()
         hit = cache.get(key)
         if hit is not None and hit[0] == version:
