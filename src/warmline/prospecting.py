@@ -1,0 +1,289 @@
+"""Prospecting work that is not a queued action: instant lookup, plan-cost notices, naming a
+company, and following a started job until it ends.
+
+Instant lookup is online-only by nature (its answer is the point), so it is not queued:
+it calls the service at once and keeps the answer in the cache, where an offline rep can
+reread it. Job starts (deep search, contact search, research run) ARE queued actions (see
+`warmline.actions`); `wait_for_job` delivers such a start and polls the job through the
+sync engine, so the CLI's `--wait` and the cockpit see the same states and results.
+
+Shared by the headless commands and the cockpit; never imports Textual or Rich.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from warmline.api import limits
+from warmline.api.errors import AuthError, OfflineError
+from warmline.store import FAILED, Job, Store
+from warmline.sync.jobs import POLL_MAX
+
+# --- what an operation costs ------------------------------------------------------------------
+
+LOOKUP = "lookup"
+DEEP_SEARCH = "deep_search"
+CONTACT_SEARCH = "contact_search"
+RESEARCH_RUN = "research_run"
+COMPANY_RESEARCH = "company_research"
+ADD_CONTACTS = "add_contacts"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}es" if word.endswith("ch") else f"{count} {word}s"
+
+
+def cost_notice(operation: str, count: int = 1, *, save: bool = False) -> str:
+    """The plan cost of an operation, in the words shown to the rep before it is spent.
+
+    The spec counts these against the plan: 1 instant lookup per lookup, 1 deep search per
+    deep search, contact search or company research, 1 company enrichment per company of
+    a research run, and contact capacity per contact added.
+    """
+    if operation == LOOKUP:
+        text = "This uses 1 instant lookup from your plan."
+        if save:
+            text += " Saved companies count against your plan's saved-company limit."
+        return text
+    if operation in (DEEP_SEARCH, CONTACT_SEARCH, COMPANY_RESEARCH):
+        return "This uses 1 deep search from your plan."
+    if operation == RESEARCH_RUN:
+        return f"This uses {_plural(count, 'company enrichment')} from your plan (one per company)."
+    if operation == ADD_CONTACTS:
+        return f"Adding {_plural(count, 'contact')} uses contact capacity from your plan."
+    raise ValueError(f"unknown operation {operation!r}")
+
+
+# --- naming a company --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompanyRef:
+    """A company named on the command line: its id, and its name when the cache knows it."""
+
+    id: int
+    name: str | None
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.id})" if self.name else f"company {self.id}"
+
+
+def resolve_company(store: Store, ref: str) -> CompanyRef:
+    """A company id, or an unambiguous start of a cached company's name.
+
+    An id is taken even when the company is not cached (it may be saved on the service
+    and not fetched yet): the service will say if it does not exist. A name must match
+    the start of exactly one cached name, or exactly one name as a whole.
+    """
+    text = ref.strip()
+    if re.fullmatch(r"\d+", text):
+        company_id = limits.check_id("company", int(text))
+        cached = store.get_company(company_id)
+        return CompanyRef(company_id, cached.name if cached else None)
+    needle = text.lower()
+    if not needle:
+        raise LookupError("give a company id or the start of a company name")
+    found = store.rows(
+        "SELECT id, name FROM companies WHERE name_lower >= ? AND substr(name_lower, 1, ?) = ?"
+        " ORDER BY name_lower, id LIMIT 6",
+        (needle, len(needle), needle),
+    )
+    if not found:
+        raise LookupError(f"no cached company matches {text!r} (run `warmline companies --refresh`)")
+    exact = [r for r in found if str(r["name"]).lower() == needle]
+    if len(exact) == 1:
+        return CompanyRef(exact[0]["id"], exact[0]["name"])
+    if len(found) > 1:
+        names = ", ".join(f"{r['name']} ({r['id']})" for r in found[:5])
+        raise LookupError(f"{text!r} matches several companies: {names}")
+    return CompanyRef(found[0]["id"], found[0]["name"])
+
+
+# --- instant lookup -------------------------------------------------------------------------------
+
+
+def lookup_criteria(
+    query: str | None = None,
+    industries: Sequence[str] = (),
+    countries: Sequence[str] = (),
+    regions: Sequence[str] = (),
+    broaden: bool = False,
+    limit: int | None = None,
+) -> dict[str, Any]:
+    """The lookup request (checked against the spec), in the form its cached answer is keyed by.
+
+    `save` is not part of it: the same search finds the same companies whether or not
+    they were saved, so an offline rep gets the earlier answer either way.
+    """
+    filters = {
+        name: [value.strip() for value in values if value.strip()]
+        for name, values in (("industries", industries), ("countries", countries), ("regions", regions))
+    }
+    cleaned = limits.check_lookup(query, filters["industries"], filters["countries"], filters["regions"], limit)
+    criteria: dict[str, Any] = {"query": cleaned, **filters, "broaden_search": bool(broaden) and cleaned is not None}
+    if limit is not None:
+        criteria["limit"] = limit
+    return criteria
+
+
+async def run_lookup(store: Store, client: Any, criteria: Mapping[str, Any], save: bool) -> dict[str, Any]:
+    """Look companies up now (1 instant lookup), keep the answer in the cache, return it.
+
+    Companies the service saved are put in the cache's company list at once.
+    """
+    answer = await client.lookup_companies(
+        criteria.get("query"),
+        broaden_search=criteria.get("broaden_search") or None,
+        industries=criteria.get("industries") or None,
+        countries=criteria.get("countries") or None,
+        regions=criteria.get("regions") or None,
+        save=save or None,
+        limit=criteria.get("limit"),
+    )
+    body = answer.model_dump(mode="json")
+    store.save_lookup(dict(criteria), body)
+    return {**body, "cached": False, "fetched_at": None}
+
+
+def cached_lookup(store: Store, criteria: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The answer an earlier identical lookup got, with when it was fetched; None if none."""
+    found = store.cached_lookup(dict(criteria))
+    return None if found is None else {**found, "cached": True}
+
+
+# --- found contacts ----------------------------------------------------------------------------------
+
+ROLE_ORDER = ("decision-maker", "champion", "influencer")
+
+
+def group_by_role(contacts: Iterable[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """Found contacts grouped as the rep reads them: decision-makers, champions, influencers,
+    then any role the service names that we do not know, then those with none."""
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for contact in contacts:
+        groups.setdefault(str(contact.get("role") or "other"), []).append(contact)
+    known = [role for role in ROLE_ORDER if role in groups]
+    rest = sorted(role for role in groups if role not in ROLE_ORDER and role != "other")
+    order = known + rest + (["other"] if "other" in groups else [])
+    return [(role, groups[role]) for role in order]
+
+
+SKIP_REASONS = {
+    "duplicate": "already in your contacts",
+    "limit": "plan contact capacity reached",
+    "unknown": "not found in that search",
+}
+
+
+def explain_skips(skipped_ids: Iterable[Mapping[str, Any]]) -> list[str]:
+    """One line per skipped contact saying why (duplicate, plan limit, ...)."""
+    lines = []
+    for item in skipped_ids:
+        reason = str(item.get("reason") or "unknown")
+        lines.append(f"contact {item.get('id')}: {SKIP_REASONS.get(reason, reason)}")
+    return lines
+
+
+# --- following a started job -------------------------------------------------------------------------
+
+
+class StartRefused(Exception):
+    """The service refused to start the job (plan limit, bad input...); the op is set aside."""
+
+
+def job_for_op(store: Store, op_id: str) -> Job | None:
+    """The job a queued start created (it keeps the op id once the server gives its id)."""
+    key = store.scalar("SELECT key FROM jobs WHERE op_id = ?", (op_id,))
+    return None if key is None else store.get_job(key)
+
+
+Progress = Callable[[Job], None]
+Sleep = Callable[[float], Awaitable[None]]
+
+
+async def deliver_start(engine: Any, store: Store, op_id: str) -> Job:
+    """Send a queued job start now; returns its job (with the server's id once accepted).
+
+    Raises `OfflineError` / `AuthError` when the service cannot be used, and
+    `StartRefused` with the service's message when it refused the start.
+    """
+    report = await engine.flush(ignore_backoff=True)
+    if report.offline:
+        raise OfflineError(report.offline_error or "could not reach the service")
+    if report.auth_error:
+        raise AuthError(report.auth_error)
+    op = store.get_op(op_id)
+    if op is not None and op.state == FAILED:
+        raise StartRefused(op.last_error or "the service refused the request")
+    job = job_for_op(store, op_id)
+    if job is None:
+        raise LookupError(f"no job was recorded for op {op_id[:8]}")
+    return job
+
+
+async def wait_for_job(
+    engine: Any,
+    store: Store,
+    op_id: str,
+    *,
+    on_update: Progress | None = None,
+    sleep: Sleep = asyncio.sleep,
+    clock: Callable[[], float] = time.time,
+) -> Job:
+    """Deliver a queued job start if needed, then poll the job until it ends; returns it.
+
+    Polls go through the engine's job poller, at the interval it schedules (5-10 s, the
+    spec's), so waiting here costs the service no more than the cockpit's own polling.
+    """
+    job = job_for_op(store, op_id)
+    while job is None or job.remote_id is None:
+        job = await deliver_start(engine, store, op_id)
+        if job.remote_id is None:  # the send is waiting for a retry (503, rate limit)
+            op = store.get_op(op_id)
+            due = max(op.next_attempt_at, op.not_before or 0) if op is not None else clock()
+            await sleep(min(max(0.0, due - clock()), POLL_MAX))
+    if on_update is not None:
+        on_update(job)
+    while job.active:
+        wait = (job.next_poll_at or clock()) - clock()
+        await sleep(min(max(0.0, wait), POLL_MAX))
+        report = await engine.poll_jobs()
+        if report.offline:
+            raise OfflineError(report.offline_error or "could not reach the service")
+        if report.auth_error:
+            raise AuthError(report.auth_error)
+        refreshed = store.get_job(job.key)
+        if refreshed is None:
+            raise LookupError(f"job {job.key} disappeared from the cache")
+        job = refreshed
+        if on_update is not None:
+            on_update(job)
+    return job
+
+
+__all__ = [
+    "ADD_CONTACTS",
+    "COMPANY_RESEARCH",
+    "CONTACT_SEARCH",
+    "DEEP_SEARCH",
+    "LOOKUP",
+    "RESEARCH_RUN",
+    "CompanyRef",
+    "StartRefused",
+    "cached_lookup",
+    "cost_notice",
+    "deliver_start",
+    "explain_skips",
+    "group_by_role",
+    "job_for_op",
+    "lookup_criteria",
+    "resolve_company",
+    "run_lookup",
+    "wait_for_job",
+]
