@@ -122,3 +122,13 @@ def test_drop_under_uvicorn_closes_without_an_answer(tmp_path: Path) -> None:
     with db.read() as conn:
         assert conn.execute("SELECT COUNT(*) FROM companies WHERE name = 'Committed'").fetchone()[0] == 1
     db.close()
+
+
+def test_the_listening_socket_says_tcp_so_answers_are_not_delayed() -> None:
+    from warmline_sandbox.server import bind
+
+    sock = bind("127.0.0.1", 0)
+    try:
+        assert sock.proto == socket.IPPROTO_TCP, "asyncio only sets TCP_NODELAY for sockets marked TCP"
+    finally:
+        sock.close()
