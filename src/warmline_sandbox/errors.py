@@ -52,6 +52,9 @@ def short_errors(path: str) -> str:
     return path
 
 
+_LOCATIONS = {"body", "query", "path", "header", "cookie"}
+
+
 class ApiError(Exception):
     """An error answer; raise it anywhere in a request and the handler renders it."""
 
@@ -104,7 +107,9 @@ def validation_errors(exc: RequestValidationError) -> tuple[int, list[dict[str, 
     fields: list[dict[str, str]] = []
     status = 400
     for item in exc.errors():
-        loc = [str(part) for part in item.get("loc", ()) if part not in ("body", "query", "path", "header")]
+        loc = [str(part) for part in item.get("loc", ())]
+        if loc and loc[0] in _LOCATIONS:
+            loc = loc[1:]  # where the value came from, not part of the field's name
         fields.append({"field": ".".join(loc) or "body", "message": str(item.get("msg", "invalid"))})
         if item.get("type") not in _RULE_ERRORS:
             status = 422

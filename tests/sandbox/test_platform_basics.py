@@ -129,3 +129,10 @@ async def test_deleting_a_company_in_outreach_is_a_conflict(client: httpx.AsyncC
     assert (response.status_code, response.json()) == (
         409, {"success": False, "message": "Company is in outreach; remove its lead first", "errors": None})
     assert (await client.get(f"/v1/companies/{company_id}")).status_code == 200
+
+
+async def test_a_body_field_named_like_a_location_keeps_its_name(client: httpx.AsyncClient) -> None:
+    response = await client.post("/v1/companies/lookup", json={"query": "ab"})
+    assert response.json()["errors"] == [{"field": "query", "message": "String should have at least 3 characters"}]
+    response = await client.get("/v1/companies", params={"per_page": 0})
+    assert [e["field"] for e in response.json()["errors"]] == ["per_page"]
