@@ -77,7 +77,10 @@ SCHEMAS = (*PLATFORM_SCHEMAS, outreach.SCHEMA)
 
 
 def open_database(settings: SandboxSettings, clock: Clock) -> Database:
-    """Open the database; on first use create and seed it. Register keys and plan limits."""
+    """Open the database; on first use create and seed it. Register keys and plan limits.
+
+    `settings.api_keys` always ends up holding at least the key to announce.
+    """
     db = Database(settings.db_path)
     with db.read() as conn:
         init_schema(conn, *SCHEMAS)
@@ -85,8 +88,10 @@ def open_database(settings: SandboxSettings, clock: Clock) -> Database:
     with db.transaction() as conn:
         if seed.seed_database(conn, settings, clock.now()):
             log.info("seeded %d companies in %.2f s", settings.companies, time.perf_counter() - started)
-        if not settings.api_keys and not known_keys(conn):
-            settings.api_keys.append(generate_key())
+        if not settings.api_keys:
+            # No key asked for: keep using the database's first key, or make one.
+            first = conn.execute("SELECT key FROM api_keys ORDER BY created_at, key LIMIT 1").fetchone()
+            settings.api_keys.append(first["key"] if first else generate_key())
         for key in settings.api_keys:
             register_key(conn, key, iso(clock.now()))
         quotas.set_default_limits(conn, settings.quotas)

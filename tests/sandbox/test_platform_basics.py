@@ -136,3 +136,16 @@ async def test_a_body_field_named_like_a_location_keeps_its_name(client: httpx.A
     assert response.json()["errors"] == [{"field": "query", "message": "String should have at least 3 characters"}]
     response = await client.get("/v1/companies", params={"per_page": 0})
     assert [e["field"] for e in response.json()["errors"]] == ["per_page"]
+
+
+def test_without_keys_the_database_key_is_reused(tmp_path) -> None:  # noqa: ANN001
+    from warmline_sandbox.app import create_app
+    from warmline_sandbox.settings import SandboxSettings
+
+    keys = []
+    for _ in range(2):
+        settings = SandboxSettings(db_path=tmp_path / "keys.db", companies=50, leads=1)
+        app = create_app(settings)
+        keys.append(settings.api_keys)
+        app.state.db.close()
+    assert keys[0] == keys[1] and keys[0][0].startswith("sk_sandbox_")
