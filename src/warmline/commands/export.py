@@ -7,6 +7,7 @@ No network: it exports what the cache holds (run `warmline sync` or
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -38,7 +39,7 @@ def export_command(kind: str, fmt: str, out_path: Path | None, status: str | Non
     config = _config()
     with _store(config) as store:
         if out_path is None:
-            export(store, kind, fmt, click.get_text_stream("stdout"), status)
+            export(store, kind, fmt, sys.stdout, status)
             return
         try:
             count = export_to_file(store, kind, fmt, out_path, status)

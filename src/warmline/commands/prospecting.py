@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -131,8 +132,7 @@ def _settled(store: Any, op_id: str, unsent: str | None) -> Any:
 @contextmanager
 def _progress(label: str) -> Iterator[Callable[[Any], None]]:
     """A progress bar on stderr (a plain line when stderr is not a terminal)."""
-    stream = click.get_text_stream("stderr")
-    with click.progressbar(length=100, label=label, file=stream, show_eta=False) as bar:
+    with click.progressbar(length=100, label=label, file=sys.stderr, show_eta=False) as bar:
         shown = [0]
 
         def update(job: Any) -> None:

@@ -1,0 +1,388 @@
+"""The prospecting commands against the in-process sandbox: lookup, deep search, contact
+search, research, companies, outreach; their costs, exit codes, JSON and offline behaviour."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from test_prospecting_support import configure, fast_polls, make_sandbox, open_store, run, serve
+
+from warmline.store.effects import JOB_CONTACT_SEARCH, JOB_DEEP_SEARCH
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path) -> Iterator[FastAPI]:
+    app = make_sandbox(tmp_path)
+    yield app
+    app.state.db.close()
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "data"
+    path.mkdir()
+    configure(monkeypatch, path)
+    fast_polls(monkeypatch)
+    return path
+
+
+@pytest.fixture
+def online(sandbox: FastAPI, data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    serve(monkeypatch, sandbox)
+    return data_dir
+
+
+@pytest.fixture
+def offline(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    serve(monkeypatch, None)
+    return data_dir
+
+
+def found_companies(query: str = "dental clinics in Bavaria", count: int = 3) -> list[dict]:
+    result = run("deep-search", query, "--max", str(count), "--wait", "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["results"]
+
+
+# --- lookup ---------------------------------------------------------------------------------------
+
+
+def test_lookup_semantic_shows_scores_and_cost_first(online: Path) -> None:
+    result = run("lookup", "--query", "logistics software", "--limit", "3")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("This uses 1 instant lookup from your plan.")
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:2] == ["SCORE", "NAME"]
+    assert len(lines) == 1 + 3 + 1
+    scores = [float(line.split()[0]) for line in lines[1:4]]
+    assert scores == sorted(scores, reverse=True) and all(0 <= s <= 1 for s in scores)
+    assert lines[-1] == "total 3 · saved 0 · not saved (plan limit) 0"
+
+
+def test_lookup_json_is_stable_and_save_puts_companies_in_the_cache(online: Path) -> None:
+    result = run("lookup", "--industry", "Logistics", "--country", "Sweden", "--country", "Norway",
+                 "--save", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert list(data) == ["total", "saved_count", "quota_limited", "cached", "fetched_at", "companies"]
+    assert data["cached"] is False and data["total"] == len(data["companies"]) > 0
+    assert data["saved_count"] == data["total"]
+    first = data["companies"][0]
+    assert list(first) == ["name", "domain", "industry", "country", "region", "size", "description",
+                           "similarity_score", "saved_company_id"]
+    assert all(c["country"] in ("Sweden", "Norway") for c in data["companies"])
+    assert first["similarity_score"] is None  # keyword search: no score
+    with open_store(online) as store:
+        assert store.get_company(first["saved_company_id"]).name == first["name"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--query", "ab"],
+        [],
+        ["--industry", "  "],
+        ["--broaden", "--industry", "Energy"],
+        ["--query", "logistics", "--limit", "0"],
+    ],
+)
+def test_lookup_bad_input_exits_2_before_spending(online: Path, args: list[str]) -> None:
+    result = run("lookup", *args)
+    assert result.exit_code == 2, result.output
+    assert "instant lookup" not in result.stderr
+
+
+def test_lookup_offline_offers_the_cached_answer(online: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = run("lookup", "--query", "dental clinics", "--json")
+    assert first.exit_code == 0, first.output
+    serve(monkeypatch, None)
+    again = run("lookup", "--query", "dental clinics", "--json")
+    assert again.exit_code == 0, again.output
+    assert "Offline" in again.stderr and "cached answer" in again.stderr
+    cached = json.loads(again.stdout)
+    assert cached["cached"] is True and cached["fetched_at"]
+    assert cached["companies"] == json.loads(first.stdout)["companies"]
+    # --cached rereads it without asking the service at all
+    reread = run("lookup", "--query", "dental clinics", "--cached")
+    assert reread.exit_code == 0 and "instant lookup" not in reread.stderr
+
+
+def test_lookup_offline_with_nothing_cached_exits_4(offline: Path) -> None:
+    result = run("lookup", "--query", "dental clinics")
+    assert result.exit_code == 4
+    assert "Offline" in result.stderr
+
+
+def test_lookup_without_an_api_key_exits_3(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    configure(monkeypatch, data_dir, key=None)
+    assert run("lookup", "--query", "dental clinics").exit_code == 3
+
+
+def test_lookup_refused_key_exits_3(online: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WARMLINE_API_KEY", "not-a-known-key")
+    result = run("lookup", "--query", "dental clinics")
+    assert result.exit_code == 3
+    assert "not-a-known-key" not in result.output
+
+
+def test_lookup_plan_limit_is_reported(tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_sandbox(tmp_path, instant_lookups=1)
+    serve(monkeypatch, app)
+    try:
+        assert run("lookup", "--query", "dental clinics").exit_code == 0
+        result = run("lookup", "--query", "logistics")
+    finally:
+        app.state.db.close()
+    assert result.exit_code == 1
+    assert "Plan limit reached: instant_lookups" in result.stderr
+
+
+# --- deep search --------------------------------------------------------------------------------------
+
+
+def test_deep_search_wait_lists_found_companies_with_their_ai_tag(online: Path) -> None:
+    result = run("deep-search", "dental clinics in Bavaria", "--max", "3", "--wait")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("This uses 1 deep search from your plan.")
+    assert "completed: 3 companies found" in result.stdout
+    header = next(line for line in result.stdout.splitlines() if line.startswith("ID "))
+    assert "AI TAG" in header
+    assert result.stdout.count("AI: dental clinics") == 3
+    with open_store(online) as store:
+        assert store.company_count() >= 3  # saved in the cache too
+
+
+def test_deep_search_json_and_jobs(online: Path) -> None:
+    companies = found_companies(count=2)
+    assert len(companies) == 2 and all(c["ai_tag"] for c in companies)
+    with open_store(online) as store:
+        job = store.jobs()[0]
+    assert job.kind == JOB_DEEP_SEARCH and job.status == "completed"
+
+
+def test_deep_search_without_wait_starts_and_returns(online: Path) -> None:
+    result = run("deep-search", "dental clinics in Bavaria")
+    assert result.exit_code == 0, result.output
+    assert "Started deep search" in result.stdout
+    with open_store(online) as store:
+        job = store.jobs()[0]
+    assert job.remote_id is not None and job.params["max_results"] == 20
+
+
+@pytest.mark.parametrize("args", [["ab"], ["x" * 1001], ["dental clinics", "--max", "0"], ["dental clinics", "--max", "101"]])
+def test_deep_search_bad_input_exits_2_and_queues_nothing(online: Path, args: list[str]) -> None:
+    result = run("deep-search", *args)
+    assert result.exit_code == 2, result.output
+    with open_store(online) as store:
+        assert store.outbox_rows() == [] and store.jobs() == []
+
+
+def test_deep_search_offline_is_queued_then_started_by_sync(offline: Path, sandbox: FastAPI,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    result = run("deep-search", "dental clinics in Bavaria")
+    assert result.exit_code == 0, result.output
+    assert "will start when online" in result.stdout
+    with open_store(offline) as store:
+        assert [(j.kind, j.status, j.remote_id) for j in store.jobs()] == [(JOB_DEEP_SEARCH, "queued", None)]
+    assert run("deep-search", "dental clinics in Bavaria", "--wait").exit_code == 4
+    serve(monkeypatch, sandbox)
+    assert run("sync").exit_code == 0
+    with open_store(offline) as store:
+        assert all(j.remote_id is not None for j in store.jobs())
+        assert store.outbox_counts().queued == 0
+
+
+def test_deep_search_refused_by_plan_limit(tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_sandbox(tmp_path, deep_searches=0)
+    serve(monkeypatch, app)
+    try:
+        result = run("deep-search", "dental clinics in Bavaria", "--wait")
+    finally:
+        app.state.db.close()
+    assert result.exit_code == 1
+    assert "Plan limit reached: deep_searches" in result.stderr
+    assert "warmline outbox discard" in result.stderr
+
+
+# --- contacts ------------------------------------------------------------------------------------------------
+
+
+def test_contact_search_groups_people_by_role_then_add_explains_skips(online: Path) -> None:
+    company = found_companies()[0]
+    result = run("contacts", "search", company["name"][:6], "--wait")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("This uses 1 deep search from your plan.")
+    out = result.stdout
+    positions = [out.index(h) for h in ("Decision-makers:", "Champions:", "Influencers:")]
+    assert positions == sorted(positions)
+    with open_store(online) as store:
+        job = next(j for j in store.jobs() if j.kind == JOB_CONTACT_SEARCH)
+        people = store.found_contacts(job.key)
+    assert f"warmline contacts add {job.remote_id} CONTACT_ID..." in out
+    first, second = people[0]["id"], people[1]["id"]
+
+    listed = run("contacts", "found", job.remote_id, "--json")
+    assert listed.exit_code == 0
+    assert [p["id"] for p in json.loads(listed.stdout)] == [p["id"] for p in people]
+
+    added = run("contacts", "add", job.remote_id, str(first), str(second))
+    assert added.exit_code == 0, added.output
+    assert "uses contact capacity" in added.stderr
+    assert "Added 2; skipped 0." in added.stdout
+    again = run("contacts", "add", job.remote_id, str(first), "99999", "--json")
+    data = json.loads(again.stdout)
+    assert (data["state"], data["added"], data["skipped"]) == ("done", 0, 2)
+    assert {(s["id"], s["reason"]) for s in data["skipped_ids"]} == {(first, "duplicate"), (99999, "unknown")}
+    text = run("contacts", "add", job.remote_id, str(first))
+    assert f"skipped contact {first}: already in your contacts" in text.stdout
+    with open_store(online) as store:
+        assert len(store.contact_page(company_id=company["id"])) == 2
+        assert store.contact_count() == 2
+
+
+def test_contacts_add_before_the_search_completed_is_refused(online: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    company = found_companies(count=1)[0]
+    monkeypatch.setattr("warmline.sync.jobs.POLL_MIN", 60.0)
+    started = run("contacts", "search", str(company["id"]))
+    assert started.exit_code == 0, started.output
+    with open_store(online) as store:
+        job = next(j for j in store.jobs() if j.kind == JOB_CONTACT_SEARCH)
+    result = run("contacts", "add", job.remote_id, "1")
+    assert result.exit_code == 2
+    assert "Job must be completed before adding contacts" in result.stderr
+    assert run("contacts", "found", job.remote_id).exit_code == 2
+
+
+def test_contacts_add_to_an_unknown_job_is_refused_by_the_service(online: Path) -> None:
+    result = run("contacts", "add", "424242", "1")
+    assert result.exit_code == 1
+    assert "Job not found" in result.stderr
+
+
+def test_company_names_must_be_known_and_unambiguous(online: Path) -> None:
+    with open_store(online) as store:
+        store.upsert_companies([
+            {"id": 9001, "name": "Acme North", "domain": "acme-north.example"},
+            {"id": 9002, "name": "Acme", "domain": "acme.example"},
+            {"id": 9003, "name": "Acme South", "domain": "acme-south.example"},
+        ])
+    unknown = run("companies", "show", "Zzzz no such company")
+    assert unknown.exit_code == 2 and "no cached company matches" in unknown.stderr
+    ambiguous = run("companies", "show", "acm")
+    assert ambiguous.exit_code == 2
+    assert "matches several companies: Acme (9002), Acme North (9001), Acme South (9003)" in ambiguous.stderr
+    assert json.loads(run("companies", "show", "ACME", "--json").stdout)["id"] == 9002  # whole name
+    assert json.loads(run("companies", "show", "acme s", "--json").stdout)["id"] == 9003  # one prefix
+    assert json.loads(run("companies", "show", "9001", "--json").stdout)["name"] == "Acme North"
+
+
+# --- research ---------------------------------------------------------------------------------------------------
+
+
+def test_research_templates_list_their_fields(online: Path) -> None:
+    result = run("research", "templates", "--json")
+    assert result.exit_code == 0, result.output
+    templates = json.loads(result.stdout)
+    assert {"ICP fit", "Tech stack"} <= {t["name"] for t in templates}
+    assert all(list(t) == ["id", "name", "description", "fields"] for t in templates)
+    assert all({"key", "name", "type"} <= set(f) for t in templates for f in t["fields"])
+    text = run("research", "templates")
+    assert "ICP fit" in text.stdout and "icp_fit_score" in text.stdout
+
+
+def test_research_run_by_name_fills_custom_fields(online: Path) -> None:
+    companies = found_companies(count=2)
+    ids = [str(c["id"]) for c in companies]
+    result = run("research", "run", "icp FIT", *ids, "--wait")
+    assert result.exit_code == 0, result.output
+    assert "This uses 2 company enrichments from your plan (one per company)." in result.stderr
+    assert "2 companies enriched" in result.stdout
+    assert result.stdout.count("icp_fit_score") == 2
+    shown = json.loads(run("companies", "show", ids[0], "--json").stdout)
+    assert isinstance(shown["custom_fields"]["icp_fit_score"], int)
+    assert "icp_fit_score" in run("companies", "show", ids[1]).stdout
+
+
+def test_research_run_json_results(online: Path) -> None:
+    company = found_companies(count=1)[0]
+    result = run("research", "run", "Tech stack", str(company["id"]), "--wait", "--json")
+    data = json.loads(result.stdout)
+    assert data["job"]["status"] == "completed"
+    assert [r["company_id"] for r in data["results"]] == [company["id"]]
+    assert "tech_stack" in data["results"][0]["fields"]
+
+
+def test_research_run_bad_input(online: Path) -> None:
+    found_companies(count=1)
+    assert run("research", "run", "ICP fit", *[str(i) for i in range(1, 102)]).exit_code == 2
+    unknown = run("research", "run", "No such template", "1")
+    assert unknown.exit_code == 1
+    assert "Research template not found" in unknown.stderr
+
+
+# --- companies ------------------------------------------------------------------------------------------------------
+
+
+def test_companies_from_the_cache_with_search_limit_and_json(online: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert "No companies in the cache" in run("companies").stderr
+    fetched = run("companies", "--refresh")
+    assert fetched.exit_code == 0 and "Fetched" in fetched.stderr
+    serve(monkeypatch, None)  # the rest reads the cache only
+    listing = json.loads(run("companies", "--json").stdout)
+    assert len(listing) > 3
+    assert list(listing[0]) == ["id", "name", "domain", "industry", "country", "region", "size",
+                                "description", "tags", "custom_fields", "source", "ai_tag"]
+    assert [c["name"].lower() for c in listing] == sorted(c["name"].lower() for c in listing)
+    assert len(json.loads(run("companies", "--json", "--limit", "2").stdout)) == 2
+    target = listing[1]
+    searched = json.loads(run("companies", "--search", target["domain"], "--json").stdout)
+    assert [c["id"] for c in searched] == [target["id"]]
+    assert run("companies", "--limit", "0").exit_code == 2
+    assert target["name"] in run("companies").stdout
+
+
+# --- outreach --------------------------------------------------------------------------------------------------------
+
+
+def test_outreach_add_as_cold_then_remove_with_confirmation(online: Path) -> None:
+    first, second = found_companies(count=2)
+    result = run("outreach", "add", str(first["id"]), second["name"], "--as", "cold", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["state"] == "done" and data["added"] == 2
+    assert {lead["company_id"] for lead in data["leads"]} == {first["id"], second["id"]}
+    assert {lead["lead_status"] for lead in data["leads"]} == {"cold"}
+    lead_ids = [str(lead["id"]) for lead in data["leads"]]
+    leads = json.loads(run("leads", "--json").stdout)
+    assert {str(lead["id"]) for lead in leads} >= set(lead_ids)
+
+    again = run("outreach", "add", str(first["id"]), "--as", "warm")
+    assert again.exit_code == 0 and "skipped company" in again.stdout
+
+    declined = run("outreach", "remove", lead_ids[0], input="n\n")
+    assert declined.exit_code == 1 and "Nothing removed" in declined.stderr
+    removed = run("outreach", "remove", *lead_ids, input="y\n")
+    assert removed.exit_code == 0, removed.output
+    assert "Removed 2 lead(s)." in removed.stdout
+    remaining = {lead["id"] for lead in json.loads(run("leads", "--json").stdout)}
+    assert not remaining & {int(i) for i in lead_ids}
+
+
+def test_outreach_offline_is_queued(online: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    company = found_companies(count=1)[0]
+    serve(monkeypatch, None)
+    result = run("outreach", "add", str(company["id"]), "--as", "warm")
+    assert result.exit_code == 0
+    assert "Queued; offline now" in result.stdout
+    with open_store(online) as store:
+        assert [op.kind for op in store.outbox_rows()] == ["add_to_outreach"]
+
+
+def test_outreach_bad_input(online: Path) -> None:
+    assert run("outreach", "add", "1").exit_code == 2  # --as is required
+    assert run("outreach", "add", "1", "--as", "hot").exit_code == 2
+    assert run("outreach", "remove", "no such lead", "--yes").exit_code == 2
