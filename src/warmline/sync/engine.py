@@ -112,6 +112,13 @@ class SyncEngine:
         self._flushing = False
         self._stopping = False
         self._running: set[asyncio.Task[Any]] = set()
+        self._restore_rate_limit()
+
+    def _restore_rate_limit(self) -> None:
+        """A wait the server asked for outlives a restart: it was stored with the status."""
+        until = self.status.current.rate_limited_until
+        if until is not None and until > self.clock():
+            self.client.limiter.block_for(until - self.clock())
 
     # --- listeners ----------------------------------------------------------------------------
 
