@@ -378,8 +378,13 @@ def test_outreach_offline_is_queued(online: Path, monkeypatch: pytest.MonkeyPatc
     result = run("outreach", "add", str(company["id"]), "--as", "warm")
     assert result.exit_code == 0
     assert "Queued; offline now" in result.stdout
+    as_json = run("outreach", "add", str(company["id"]), "--as", "warm", "--json")
+    assert as_json.exit_code == 0
+    assert json.loads(as_json.stdout) == {"op_id": json.loads(as_json.stdout)["op_id"], "state": "queued",
+                                          "added": None, "leads": [], "skipped": []}
+    assert "Queued; offline now" in as_json.stderr
     with open_store(online) as store:
-        assert [op.kind for op in store.outbox_rows()] == ["add_to_outreach"]
+        assert [op.kind for op in store.outbox_rows()] == ["add_to_outreach", "add_to_outreach"]
 
 
 def test_outreach_bad_input(online: Path) -> None:

@@ -108,7 +108,7 @@ def _send_now(store: Any, config: Any) -> str | None:
     return None
 
 
-def _settled(store: Any, op_id: str, unsent: str | None) -> Any:
+def _settled(store: Any, op_id: str, unsent: str | None, as_json: bool = False) -> Any:
     """The op once delivered; None (after saying so) when it is still queued.
 
     A refusal by the service fails the command with its message and how to fix it.
@@ -122,7 +122,7 @@ def _settled(store: Any, op_id: str, unsent: str | None) -> Any:
             f"Fix it with `warmline outbox retry {_short(op_id)}` or `warmline outbox discard {_short(op_id)}`.",
             EXIT_ERROR,
         )
-    click.echo(f"Queued; {plain(unsent or 'it will be sent by the next sync')}.")
+    _say(as_json, f"Queued; {unsent or 'it will be sent by the next sync'}.")
     return None
 
 
@@ -211,7 +211,8 @@ def _job_outcome(
         if job.active:
             click.echo(f"Started {what} {job.remote_id} ({plain(job.status)}). Follow it with `warmline jobs`.")
         elif ended:
-            click.echo(f"The {what} {job.remote_id} completed: {plain(job.result_summary or '')}".rstrip(": "))
+            summary = f": {plain(job.result_summary)}" if job.result_summary else "."
+            click.echo(f"The {what} {job.remote_id} completed{summary}")
             show(job, found)
     if job is not None and not job.active and not ended:
         raise CommandError(f"The {what} {job.remote_id} ended {plain(job.status)}: {plain(job.error or 'no reason given')}", EXIT_ERROR)
@@ -461,7 +462,7 @@ def contacts_add(job_id: int, contact_ids: tuple[int, ...], as_json: bool) -> No
         op_id = _queue(lambda: actions.add_found_contacts(store, job_id, list(contact_ids)))
         _cost(ADD_CONTACTS, len(set(contact_ids)))
         _say(as_json, f"Queued adding {len(set(contact_ids))} contact(s) from search {job_id} (op {_short(op_id)}).")
-        op = _settled(store, op_id, _send_now(store, config))
+        op = _settled(store, op_id, _send_now(store, config), as_json)
         result = (op.result or {}) if op is not None else None
         if as_json:
             _echo_json({
@@ -704,7 +705,7 @@ def outreach_add(company_refs: tuple[str, ...], lead_status: str, as_json: bool)
         companies = _companies(store, company_refs)
         op_id = _queue(lambda: actions.add_to_outreach(store, [c.id for c in companies], lead_status))
         _say(as_json, f"Queued adding {len(companies)} company(ies) as {lead_status} leads (op {_short(op_id)}).")
-        op = _settled(store, op_id, _send_now(store, config))
+        op = _settled(store, op_id, _send_now(store, config), as_json)
         result = (op.result or {}) if op is not None else None
         leads = [] if result is None else [lead for lead in result.get("leads") or [] if isinstance(lead, dict)]
         skipped = [] if result is None else [s for s in result.get("skipped") or [] if isinstance(s, dict)]
