@@ -12,8 +12,17 @@ from datetime import datetime
 from typing import Any
 
 from warmline_sandbox import quotas
-from warmline_sandbox.db import dumps, iso
-from warmline_sandbox.records import decode, encode_updates, escape_like
+from warmline_sandbox.db import iso
+from warmline_sandbox.records import (
+    decode,
+    delete_record,
+    escape_like,
+    get_record,
+    insert_record,
+    list_records,
+    tag_clause,
+    update_record,
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS companies (
@@ -42,16 +51,16 @@ CREATE TABLE IF NOT EXISTS company_fields (
 );
 """
 
+TABLE = "companies"
 FIELDS_TABLE = "company_fields"
+QUOTA = "saved_companies"
 PROFILE_FIELDS = ("name", "domain", "industry", "country", "region", "size", "description")
-SOURCES = ("lookup", "deep_search", "manual")
 COMPANY_NOT_FOUND = "Company not found"
 
 
 def get_company(conn: sqlite3.Connection, company_id: int) -> dict[str, Any] | None:
     """The wire record of a saved company, or None."""
-    row = conn.execute("SELECT * FROM companies WHERE id = ?", (company_id,)).fetchone()
-    return decode(row) if row else None
+    return get_record(conn, TABLE, company_id)
 
 
 def company_profile(company: dict[str, Any]) -> dict[str, Any]:
@@ -77,57 +86,25 @@ def create_company(
 ) -> dict[str, Any]:
     """Save a company; counts against the key's `saved_companies` quota (none for seed data)."""
     if api_key is not None:
-        quotas.consume(conn, api_key, "saved_companies")
+        quotas.consume(conn, api_key, QUOTA)
     tags = list(fields.get("tags") or [])
-    if ai_tag and ai_tag not in tags:
+    if ai_tag:
         tags.append(ai_tag)
-    cursor = conn.execute(
-        "INSERT INTO companies (name, domain, industry, country, region, size, description, tags, "
-        "custom_fields, source, ai_tag, api_key, created_at, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            *(fields.get(name) for name in PROFILE_FIELDS),
-            dumps(tags),
-            dumps(fields.get("custom_fields") or {}),
-            source,
-            ai_tag,
-            api_key,
-            iso(now),
-            iso(now),
-        ),
+    return insert_record(
+        conn, TABLE, PROFILE_FIELDS, {**fields, "tags": tags},
+        source=source, ai_tag=ai_tag, api_key=api_key, created_at=iso(now), updated_at=iso(now),
     )
-    company = get_company(conn, int(cursor.lastrowid or 0))
-    assert company is not None
-    return company
 
 
 def update_company(
     conn: sqlite3.Connection, company_id: int, changes: dict[str, Any], *, now: datetime
 ) -> dict[str, Any] | None:
     """Change only the given fields; `custom_fields` are merged key by key."""
-    current = get_company(conn, company_id)
-    if current is None:
-        return None
-    changes = dict(changes)
-    if "custom_fields" in changes:
-        changes["custom_fields"] = {**current["custom_fields"], **(changes["custom_fields"] or {})}
-    if "tags" in changes and changes["tags"] is None:
-        changes["tags"] = []
-    encoded = encode_updates(changes)
-    encoded["updated_at"] = iso(now)
-    assignments = ", ".join(f"{name} = ?" for name in encoded)
-    conn.execute(f"UPDATE companies SET {assignments} WHERE id = ?", (*encoded.values(), company_id))
-    return get_company(conn, company_id)
+    return update_record(conn, TABLE, company_id, changes, iso(now))
 
 
 def delete_company(conn: sqlite3.Connection, company_id: int) -> bool:
-    row = conn.execute("SELECT api_key FROM companies WHERE id = ?", (company_id,)).fetchone()
-    if row is None:
-        return False
-    conn.execute("DELETE FROM companies WHERE id = ?", (company_id,))
-    if row["api_key"]:
-        quotas.release(conn, row["api_key"], "saved_companies")
-    return True
+    return delete_record(conn, TABLE, company_id, QUOTA)
 
 
 def list_companies(
@@ -154,9 +131,6 @@ def list_companies(
         clauses.append("lower(COALESCE(country, '')) = lower(?)")
         args.append(country)
     if tag:
-        clauses.append("EXISTS (SELECT 1 FROM json_each(companies.tags) WHERE lower(value) = lower(?))")
+        clauses.append(tag_clause(TABLE))
         args.append(tag)
-    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    total = conn.execute(f"SELECT COUNT(*) FROM companies {where}", args).fetchone()[0]
-    rows = conn.execute(f"SELECT * FROM companies {where} ORDER BY id LIMIT ? OFFSET ?", (*args, limit, offset))
-    return [decode(row) for row in rows], int(total)
+    return list_records(conn, TABLE, clauses, args, offset=offset, limit=limit)

@@ -42,7 +42,7 @@ TITLES = {
     "influencer": ("Senior Account Executive", "Marketing Manager", "IT Manager", "Business Analyst",
                    "Customer Success Lead", "Procurement Specialist"),
 }
-ROLES = tuple(TITLES)
+ROLES = contacts.ROLES
 JOB_NOT_FOUND = "Job not found"
 NOT_COMPLETED = "Job must be completed before adding contacts"
 POLL_HINT = "Contact search started. Poll GET /v1/contacts/search/{job_id} every 5-10 seconds until status is completed."

@@ -8,11 +8,20 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, get_args
 
 from warmline_sandbox import quotas
-from warmline_sandbox.db import dumps, iso
-from warmline_sandbox.records import decode, encode_updates, escape_like
+from warmline_sandbox.db import iso
+from warmline_sandbox.records import (
+    decode,
+    delete_record,
+    escape_like,
+    get_record,
+    insert_record,
+    list_records,
+    tag_clause,
+    update_record,
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS contacts (
@@ -41,15 +50,17 @@ CREATE TABLE IF NOT EXISTS contact_fields (
 );
 """
 
+TABLE = "contacts"
 FIELDS_TABLE = "contact_fields"
+QUOTA = "contact_capacity"
 PERSON_FIELDS = ("company_id", "first_name", "last_name", "email", "title", "role", "social_url", "phone")
-ROLES = ("decision-maker", "champion", "influencer")
+Role = Literal["decision-maker", "champion", "influencer"]
+ROLES: tuple[str, ...] = get_args(Role)
 CONTACT_NOT_FOUND = "Contact not found"
 
 
 def get_contact(conn: sqlite3.Connection, contact_id: int) -> dict[str, Any] | None:
-    row = conn.execute("SELECT * FROM contacts WHERE id = ?", (contact_id,)).fetchone()
-    return decode(row) if row else None
+    return get_record(conn, TABLE, contact_id)
 
 
 def find_by_email(conn: sqlite3.Connection, email: str) -> dict[str, Any] | None:
@@ -59,60 +70,25 @@ def find_by_email(conn: sqlite3.Connection, email: str) -> dict[str, Any] | None
     return decode(row) if row else None
 
 
-def contacts_of_company(conn: sqlite3.Connection, company_id: int) -> list[dict[str, Any]]:
-    rows = conn.execute("SELECT * FROM contacts WHERE company_id = ? ORDER BY id", (company_id,))
-    return [decode(row) for row in rows]
-
-
 def create_contact(
     conn: sqlite3.Connection, fields: dict[str, Any], *, now: datetime, api_key: str | None
 ) -> dict[str, Any]:
     """Store a contact; uses one unit of the key's `contact_capacity` (none for seed data)."""
     if api_key is not None:
-        quotas.consume(conn, api_key, "contact_capacity")
-    cursor = conn.execute(
-        "INSERT INTO contacts (company_id, first_name, last_name, email, title, role, social_url, phone, "
-        "tags, custom_fields, api_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            *(fields.get(name) for name in PERSON_FIELDS),
-            dumps(list(fields.get("tags") or [])),
-            dumps(fields.get("custom_fields") or {}),
-            api_key,
-            iso(now),
-            iso(now),
-        ),
+        quotas.consume(conn, api_key, QUOTA)
+    return insert_record(
+        conn, TABLE, PERSON_FIELDS, fields, api_key=api_key, created_at=iso(now), updated_at=iso(now)
     )
-    contact = get_contact(conn, int(cursor.lastrowid or 0))
-    assert contact is not None
-    return contact
 
 
 def update_contact(
     conn: sqlite3.Connection, contact_id: int, changes: dict[str, Any], *, now: datetime
 ) -> dict[str, Any] | None:
-    current = get_contact(conn, contact_id)
-    if current is None:
-        return None
-    changes = dict(changes)
-    if "custom_fields" in changes:
-        changes["custom_fields"] = {**current["custom_fields"], **(changes["custom_fields"] or {})}
-    if "tags" in changes and changes["tags"] is None:
-        changes["tags"] = []
-    encoded = encode_updates(changes)
-    encoded["updated_at"] = iso(now)
-    assignments = ", ".join(f"{name} = ?" for name in encoded)
-    conn.execute(f"UPDATE contacts SET {assignments} WHERE id = ?", (*encoded.values(), contact_id))
-    return get_contact(conn, contact_id)
+    return update_record(conn, TABLE, contact_id, changes, iso(now))
 
 
 def delete_contact(conn: sqlite3.Connection, contact_id: int) -> bool:
-    row = conn.execute("SELECT api_key FROM contacts WHERE id = ?", (contact_id,)).fetchone()
-    if row is None:
-        return False
-    conn.execute("DELETE FROM contacts WHERE id = ?", (contact_id,))
-    if row["api_key"]:
-        quotas.release(conn, row["api_key"], "contact_capacity")
-    return True
+    return delete_record(conn, TABLE, contact_id, QUOTA)
 
 
 def list_contacts(
@@ -137,9 +113,6 @@ def list_contacts(
         clauses.append("company_id = ?")
         args.append(company_id)
     if tag:
-        clauses.append("EXISTS (SELECT 1 FROM json_each(contacts.tags) WHERE lower(value) = lower(?))")
+        clauses.append(tag_clause(TABLE))
         args.append(tag)
-    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    total = conn.execute(f"SELECT COUNT(*) FROM contacts {where}", args).fetchone()[0]
-    rows = conn.execute(f"SELECT * FROM contacts {where} ORDER BY id LIMIT ? OFFSET ?", (*args, limit, offset))
-    return [decode(row) for row in rows], int(total)
+    return list_records(conn, TABLE, clauses, args, offset=offset, limit=limit)

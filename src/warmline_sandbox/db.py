@@ -30,10 +30,6 @@ def iso(dt: datetime) -> str:
     return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
 
 
-def iso_or_none(dt: datetime | None) -> str | None:
-    return iso(dt) if dt is not None else None
-
-
 def parse_iso(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
 
@@ -98,7 +94,3 @@ def init_schema(conn: sqlite3.Connection, *schemas: str) -> None:
     """
     for schema in schemas:
         conn.executescript(schema)
-
-
-def row_dict(row: sqlite3.Row | None) -> dict[str, Any] | None:
-    return dict(row) if row is not None else None

@@ -46,7 +46,6 @@ CREATE VIRTUAL TABLE IF NOT EXISTS directory_fts USING fts5 (
 );
 """
 
-PROFILE_COLUMNS = ("name", "domain", "industry", "country", "region", "size", "description")
 _TLDS = {"US": "com", "GB": "co.uk", "AU": "com.au"}
 _BATCH = 5_000
 
@@ -69,10 +68,6 @@ def name_pools(seed: int, size: int = 400) -> NamePools:
         last_names=tuple(dict.fromkeys(fake.last_name() for _ in range(size))),
         first_names=tuple(dict.fromkeys(fake.first_name() for _ in range(size))),
     )
-
-
-def is_seeded(conn: sqlite3.Connection) -> bool:
-    return conn.execute("SELECT 1 FROM directory LIMIT 1").fetchone() is not None
 
 
 def seed_directory(conn: sqlite3.Connection, count: int, rng: random.Random, pools: NamePools) -> None:

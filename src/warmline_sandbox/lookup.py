@@ -10,8 +10,6 @@ from warmline_sandbox import companies, quotas
 from warmline_sandbox.errors import ApiError
 from warmline_sandbox.search import Criteria, search
 
-PROFILE_COLUMNS = ("name", "domain", "industry", "country", "region", "size", "description")
-
 
 def instant_lookup(
     conn: sqlite3.Connection, criteria: Criteria, *, save: bool, api_key: str, now: datetime
@@ -21,7 +19,7 @@ def instant_lookup(
     results = []
     saved_count = quota_limited = 0
     for entry in search(conn, criteria):
-        item = {column: entry[column] for column in PROFILE_COLUMNS}
+        item = {column: entry[column] for column in companies.PROFILE_FIELDS}
         if "similarity_score" in entry:
             item["similarity_score"] = entry["similarity_score"]
         existing = companies.find_by_domain(conn, entry["domain"])
@@ -53,7 +51,7 @@ def save_entry(
     ai_tag: str | None = None,
 ) -> int | None:
     """Save a company database entry to the company list; None when the plan's cap is reached."""
-    fields = {column: entry[column] for column in PROFILE_COLUMNS}
+    fields = {column: entry[column] for column in companies.PROFILE_FIELDS}
     try:
         company = companies.create_company(conn, fields, now=now, api_key=api_key, source=source, ai_tag=ai_tag)
     except ApiError as exc:

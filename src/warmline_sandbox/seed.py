@@ -59,7 +59,7 @@ def seed_saved_companies(
         entry = directory.get_entry(conn, entry_id)
         assert entry is not None
         when = now - timedelta(days=rng.randint(5, 120), minutes=rng.randint(0, 600))
-        fields = {name: entry[name] for name in directory.PROFILE_COLUMNS}
+        fields = {name: entry[name] for name in companies.PROFILE_FIELDS}
         fields["tags"] = rng.sample(DEMO_TAGS, k=rng.randint(0, 2))
         company = companies.create_company(conn, fields, now=when, api_key=None, source=rng.choice(("lookup", "deep_search")))
         saved.append(company["id"])

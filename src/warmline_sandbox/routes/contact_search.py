@@ -5,12 +5,13 @@ The add endpoint answers errors in the spec's short `{error}` shape.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from warmline_sandbox import contact_search, jobs
+from warmline_sandbox.contacts import Role
 from warmline_sandbox.deps import Ctx
 from warmline_sandbox.errors import ApiError, not_found, short_errors
 from warmline_sandbox.params import Id, IdPath
@@ -20,7 +21,7 @@ router = APIRouter(tags=["contact search"])
 
 class ContactSearchBody(BaseModel):
     company_id: Id
-    roles: Annotated[list[Literal["decision-maker", "champion", "influencer"]], Field(max_length=3)] = []
+    roles: Annotated[list[Role], Field(max_length=3)] = []
 
 
 class AddContactsBody(BaseModel):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from pydantic import Field, model_validator
 
 from warmline_sandbox import companies, contacts
+from warmline_sandbox.contacts import Role
 from warmline_sandbox.db import MAX_INT
 from warmline_sandbox.deps import Ctx
 from warmline_sandbox.errors import bad_request, not_found
@@ -25,7 +26,7 @@ class ContactUpdate(RecordBody):
     last_name: Annotated[str, Field(max_length=100)] | None = None
     email: Annotated[str, Field(max_length=254)] | None = None
     title: ShortText | None = None
-    role: Literal["decision-maker", "champion", "influencer"] | None = None
+    role: Role | None = None
     social_url: Annotated[str, Field(max_length=500)] | None = None
     phone: Annotated[str, Field(max_length=50)] | None = None
 
