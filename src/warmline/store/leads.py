@@ -285,7 +285,7 @@ class LeadsStore(Database):
                 build(KeyContact, {**r, "is_selected": bool(r["is_selected"]), "pending": r["contact_id"] in touched[PIN_CONTACT]})
                 for r in self._select(
                     conn,
-                    "SELECT * FROM lead_contacts WHERE lead_id = ? ORDER BY is_selected DESC, last_name, first_name",
+                    "SELECT * FROM lead_contacts WHERE lead_id = ? ORDER BY is_selected DESC, last_name, first_name, contact_id",
                     (lead_id,),
                 )
             ]
@@ -295,7 +295,7 @@ class LeadsStore(Database):
                     conn,
                     "SELECT c.*, o.state AS op_state FROM competitors c"
                     " LEFT JOIN outbox o ON o.op_id = c.op_id AND c.id IS NULL"
-                    " WHERE c.lead_id = ? ORDER BY c.is_pinned DESC, c.name, c.local_id",
+                    " WHERE c.lead_id = ? ORDER BY c.is_pinned DESC, c.name, c.id IS NULL, c.id, o.seq",
                     (lead_id,),
                 )
             ]
@@ -305,7 +305,8 @@ class LeadsStore(Database):
                     conn,
                     "SELECT t.*, o.state AS op_state FROM touchpoints t"
                     " LEFT JOIN outbox o ON o.op_id = t.op_id AND t.id IS NULL"
-                    " WHERE t.lead_id = ? ORDER BY coalesce(t.created_at, '') DESC, t.local_id DESC LIMIT 200",
+                    " WHERE t.lead_id = ?"
+                    " ORDER BY coalesce(t.created_at, '') DESC, coalesce(o.seq, 0) DESC, t.id DESC LIMIT 200",
                     (lead_id,),
                 )
             ]
@@ -315,7 +316,7 @@ class LeadsStore(Database):
                     conn,
                     "SELECT n.*, o.state AS op_state FROM notes n"
                     " LEFT JOIN outbox o ON o.op_id = n.op_id AND n.id IS NULL"
-                    " WHERE n.lead_id = ? ORDER BY coalesce(n.created_at, '') DESC, n.local_id DESC",
+                    " WHERE n.lead_id = ? ORDER BY coalesce(n.created_at, '') DESC, coalesce(o.seq, 0) DESC, n.id DESC",
                     (lead_id,),
                 )
             ]
