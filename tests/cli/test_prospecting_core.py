@@ -1,0 +1,184 @@
+"""`warmline.prospecting`, the Textual-free core under the prospecting commands: plan-cost
+words, lookup criteria and its cache, found-contact grouping, and following a job at the
+spec's polling interval (on fake clocks: no real waiting)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from test_prospecting_support import KEY, Refused, sandbox_settings
+
+from warmline import actions
+from warmline.api import RateLimiter, ServiceClient
+from warmline.api.errors import InputError, OfflineError
+from warmline.prospecting import (
+    StartRefused,
+    cached_lookup,
+    cost_notice,
+    deliver_start,
+    explain_skips,
+    group_by_role,
+    lookup_criteria,
+    run_lookup,
+    wait_for_job,
+)
+from warmline.store import Store
+from warmline.sync import SyncEngine
+from warmline.sync.blocking import run_inline
+from warmline.sync.jobs import POLL_MAX, POLL_MIN
+from warmline_sandbox.app import create_app
+from warmline_sandbox.clock import ManualClock
+
+
+class Clocks:
+    """One moment for both sides: epoch seconds for the cockpit, a ManualClock for the sandbox."""
+
+    def __init__(self) -> None:
+        self.sandbox = ManualClock()
+        self.t = self.sandbox.now().astimezone(UTC).timestamp()
+
+    def __call__(self) -> float:
+        return self.t
+
+    async def sleep(self, seconds: float) -> None:
+        self.t += seconds
+        self.sandbox.advance(seconds)
+
+
+class Counting(httpx.AsyncBaseTransport):
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.paths: list[str] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.paths.append(f"{request.method} {request.url.path}")
+        return await self.inner.handle_async_request(request)
+
+
+@pytest.fixture
+def clocks() -> Clocks:
+    return Clocks()
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path, clocks: Clocks) -> Iterator[FastAPI]:
+    settings = sandbox_settings(tmp_path)
+    settings.job_seconds = 30.0
+    app = create_app(settings, clock=clocks.sandbox)
+    yield app
+    app.state.db.close()
+
+
+@pytest.fixture
+def store(tmp_path: Path, clocks: Clocks) -> Iterator[Store]:
+    store = Store(tmp_path / "cache.sqlite3", clock=clocks)
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def transport(sandbox: FastAPI) -> Counting:
+    return Counting(httpx.ASGITransport(app=sandbox))
+
+
+@pytest.fixture
+async def engine(store: Store, transport: Counting, clocks: Clocks) -> AsyncIterator[SyncEngine]:
+    limiter = RateLimiter(clock=clocks, sleep=clocks.sleep)
+    async with ServiceClient("http://127.0.0.1", KEY, transport=transport, limiter=limiter, clock=clocks) as client:
+        yield SyncEngine(store, client, clock=clocks, blocking=run_inline)
+
+
+def test_cost_notices() -> None:
+    assert cost_notice("lookup") == "This uses 1 instant lookup from your plan."
+    assert "saved-company limit" in cost_notice("lookup", save=True)
+    assert cost_notice("deep_search") == cost_notice("contact_search") == "This uses 1 deep search from your plan."
+    assert cost_notice("research_run", 1) == "This uses 1 company enrichment from your plan (one per company)."
+    assert cost_notice("research_run", 10) == "This uses 10 company enrichments from your plan (one per company)."
+    assert cost_notice("add_contacts", 3) == "Adding 3 contacts uses contact capacity from your plan."
+    with pytest.raises(ValueError):
+        cost_notice("teleport")
+
+
+def test_lookup_criteria_are_checked_and_normalised() -> None:
+    assert lookup_criteria(" logistics ", ["Energy ", " "], (), ["Bavaria"], broaden=True, limit=5) == {
+        "query": "logistics", "industries": ["Energy"], "countries": [], "regions": ["Bavaria"],
+        "broaden_search": True, "limit": 5,
+    }
+    assert lookup_criteria(None, countries=["Sweden"], broaden=True)["broaden_search"] is False
+    for bad in ({"query": "ab"}, {"industries": [" "]}, {"query": "logistics", "limit": 101}):
+        with pytest.raises(InputError):
+            lookup_criteria(**bad)
+
+
+async def test_a_lookup_is_kept_for_offline_rereading_whether_saved_or_not(store: Store, engine: SyncEngine) -> None:
+    criteria = lookup_criteria("dental clinics", limit=2)
+    assert cached_lookup(store, criteria) is None
+    live = await run_lookup(store, engine.client, criteria, save=True)
+    assert live["cached"] is False and live["saved_count"] == 2
+    again = cached_lookup(store, criteria)
+    assert again is not None and again["cached"] is True and again["fetched_at"]
+    assert [c["name"] for c in again["companies"]] == [c["name"] for c in live["companies"]]
+    assert {store.get_company(c["saved_company_id"]).name for c in live["companies"]} == {c["name"] for c in live["companies"]}
+
+
+def test_found_contacts_are_grouped_in_the_reps_order() -> None:
+    people = [
+        {"id": 1, "role": "influencer"}, {"id": 2, "role": None}, {"id": 3, "role": "decision-maker"},
+        {"id": 4, "role": "champion"}, {"id": 5, "role": "advisor"}, {"id": 6, "role": "decision-maker"},
+    ]
+    grouped = [(role, [p["id"] for p in group]) for role, group in group_by_role(people)]
+    assert grouped == [("decision-maker", [3, 6]), ("champion", [4]), ("influencer", [1]), ("advisor", [5]), ("other", [2])]
+
+
+def test_skips_are_explained() -> None:
+    assert explain_skips([{"id": 4, "reason": "duplicate"}, {"id": 5, "reason": "limit"}, {"id": 6, "reason": "odd"}]) == [
+        "contact 4: already in your contacts", "contact 5: plan contact capacity reached", "contact 6: odd",
+    ]
+
+
+async def test_wait_for_job_polls_at_the_spec_interval_until_completed(
+    store: Store, engine: SyncEngine, transport: Counting, clocks: Clocks
+) -> None:
+    op_id = actions.start_deep_search(store, "dental clinics in Bavaria", 3)
+    seen: list[str] = []
+    sleeps: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        await clocks.sleep(seconds)
+
+    job = await wait_for_job(engine, store, op_id, on_update=lambda j: seen.append(j.status), sleep=sleep, clock=clocks)
+    assert job.status == "completed" and not job.active
+    assert job.result_summary == "3 companies found"
+    polls = [p for p in transport.paths if p.startswith("GET /v1/companies/deep-search/")]
+    assert transport.paths.count("POST /v1/companies/deep-search") == 1
+    # The first poll right after the start, then one every 5-10 s until the 30 s job is done.
+    assert sleeps[0] == 0
+    assert all(POLL_MIN <= s <= POLL_MAX for s in sleeps[1:])
+    assert len(polls) == len(sleeps) and sum(sleeps) >= 30
+    assert seen[0] == "pending" and seen[-1] == "completed" and "running" in seen
+
+
+async def test_deliver_start_says_when_the_service_refuses(tmp_path: Path, clocks: Clocks) -> None:
+    settings = sandbox_settings(tmp_path, deep_searches=0)
+    app = create_app(settings, clock=clocks.sandbox)
+    with Store(tmp_path / "refused.sqlite3", clock=clocks) as store:
+        async with ServiceClient("http://127.0.0.1", KEY, transport=httpx.ASGITransport(app=app)) as client:
+            op_id = actions.start_deep_search(store, "dental clinics in Bavaria")
+            with pytest.raises(StartRefused, match="Plan limit reached: deep_searches"):
+                await deliver_start(SyncEngine(store, client, blocking=run_inline), store, op_id)
+    app.state.db.close()
+
+
+async def test_deliver_start_offline_keeps_it_queued(store: Store) -> None:
+    async with ServiceClient("http://127.0.0.1", KEY, transport=Refused()) as client:
+        op_id = actions.start_contact_search(store, 5)
+        with pytest.raises(OfflineError):
+            await wait_for_job(SyncEngine(store, client, blocking=run_inline), store, op_id)
+    assert [(j.status, j.remote_id) for j in store.jobs()] == [("queued", None)]
+    assert store.get_op(op_id).state == "pending"
