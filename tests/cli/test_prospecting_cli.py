@@ -391,3 +391,16 @@ def test_outreach_bad_input(online: Path) -> None:
     assert run("outreach", "add", "1").exit_code == 2  # --as is required
     assert run("outreach", "add", "1", "--as", "hot").exit_code == 2
     assert run("outreach", "remove", "no such lead", "--yes").exit_code == 2
+
+
+def test_company_research_reports_its_findings(online: Path) -> None:
+    company = found_companies(count=1)[0]
+    result = run("companies", "research", company["name"], "--focus", "expansion plans", "--wait")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("This uses 1 deep search from your plan.")
+    assert "company research" in result.stdout and "completed: " in result.stdout
+    assert "Key facts:" in result.stdout and "Sources:" in result.stdout
+    data = json.loads(run("companies", "research", str(company["id"]), "--wait", "--json").stdout)
+    assert data["job"]["kind"] == "company_research" and data["job"]["company_id"] == company["id"]
+    findings = data["results"][0]
+    assert findings["summary"] and findings["key_facts"] and findings["sources"][0]["url"].startswith("http")

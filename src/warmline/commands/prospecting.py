@@ -683,6 +683,46 @@ def companies_show(company_ref: str, as_json: bool) -> None:
             _print_fields(row.custom_fields)
 
 
+def _research_findings(job: Any) -> list[dict[str, Any]]:
+    findings = job.raw.get("results")
+    return [dict(findings)] if isinstance(findings, dict) else []
+
+
+def _show_findings(job: Any, findings: list[dict[str, Any]]) -> None:
+    for found in findings:
+        facts = [plain(fact) for fact in found.get("key_facts") or []]
+        sources = [s for s in found.get("sources") or [] if isinstance(s, dict)]
+        if facts:
+            click.echo("Key facts:")
+            for fact in facts:
+                click.echo(f"  - {fact}")
+        if sources:
+            click.echo("Sources:")
+            for source in sources:
+                click.echo(f"  {plain(source.get('title') or '')}  {plain(source.get('url') or '')}".rstrip())
+
+
+@companies_group.command("research", epilog=EXIT_CODES_HELP)
+@click.argument("company_ref", metavar="COMPANY")
+@click.option("--focus", default=None, help="What to look into (e.g. \"expansion plans\").")
+@click.option("--wait", is_flag=True, help="Show progress until the research ends, then its findings.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
+def companies_research(company_ref: str, focus: str | None, wait: bool, as_json: bool) -> None:
+    """Start AI deep research of one company (costs 1 deep search): a summary, key facts
+    and sources. Works offline: queued until the service is reachable."""
+    from warmline import actions
+    from warmline.prospecting import COMPANY_RESEARCH
+
+    config = _config()
+    with _store(config) as store:
+        company = _company(store, company_ref)
+        op_id = _queue(lambda: actions.start_company_research(store, company.id, focus))
+        _cost(COMPANY_RESEARCH)
+        _say(as_json, f"Queued research of {plain(company.label)} (op {_short(op_id)}).")
+        job = _run_job(store, config, op_id, "company research", wait, as_json)
+        _job_outcome(store, op_id, job, "company research", as_json, _research_findings, _show_findings)
+
+
 # --- outreach ----------------------------------------------------------------------------------------------------------------
 
 
