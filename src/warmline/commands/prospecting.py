@@ -488,16 +488,17 @@ async def _refresh_templates(store: Any, client: Any, config: Any) -> Any:
         await engine.refresher.templates()
 
 
-def _templates(store: Any, config: Any, refresh: bool) -> list[Any]:
-    """The research templates, fetched fresh when possible; the cached list when not."""
+def _fetch_templates(store: Any, config: Any) -> str | None:
+    """Refresh the cached template list; None when done, else why it could not be."""
     from warmline.api.errors import ApiError
 
-    if refresh and config.api_key:
-        try:
-            asyncio.run(_refresh_templates(store, _client(config, QUICK_TIMEOUT), config))
-        except (ApiError, CommandError) as exc:
-            _note(f"Showing the cached templates ({exc})")
-    return store.templates()
+    if not config.api_key:
+        return "no API key is configured"
+    try:
+        asyncio.run(_refresh_templates(store, _client(config, QUICK_TIMEOUT), config))
+    except (ApiError, CommandError) as exc:
+        return str(exc)
+    return None
 
 
 @click.group("research", epilog=EXIT_CODES_HELP)
@@ -513,7 +514,10 @@ def research_templates(as_json: bool, refresh: bool) -> None:
     """List the research templates and the fields each one extracts."""
     config = _config()
     with _store(config) as store:
-        templates = _templates(store, config, refresh)
+        problem = _fetch_templates(store, config) if refresh else None
+        if problem is not None:
+            _note(f"Showing the cached templates ({problem})")
+        templates = store.templates()
         if as_json:
             _echo_json([{name: getattr(t, name) for name in TEMPLATE_FIELDS} for t in templates])
             return
@@ -585,7 +589,7 @@ def research_run(template_ref: str, company_refs: tuple[str, ...], wait: bool, a
         companies = _companies(store, company_refs)
         template = store.find_template(template_ref)
         if template is None and config.api_key:  # perhaps new on the service: fetch the list
-            _templates(store, config, refresh=True)
+            _fetch_templates(store, config)
             template = store.find_template(template_ref)
         ids = [c.id for c in companies]
         if template is not None:
