@@ -57,7 +57,7 @@ def reference(items: list[dict[str, Any]], status: str | None, text: str, sort: 
 @pytest.mark.parametrize("set_limit", [paging.SET_LIMIT, 5], ids=["few-candidates", "many-candidates"])
 @pytest.mark.parametrize("sort", ["score", "gap", "activity"])
 @pytest.mark.parametrize("status", [None, "cold", "warm"])
-@pytest.mark.parametrize("text", ["", "dental", "ACME LOG", "a", "ze", "nothing-like-this", "5"])
+@pytest.mark.parametrize("text", ["", "dental", "ACME LOG", "bavaria dental gmbh", "a", "ze", "nothing-like-this", "5"])
 def test_pages_match_the_reference(
     store: Store, leads, monkeypatch: pytest.MonkeyPatch, set_limit: int, sort: str, status: str | None, text: str
 ) -> None:

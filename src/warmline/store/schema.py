@@ -45,12 +45,14 @@ CREATE TABLE leads (
     generation_status TEXT,
     detail_fetched_at REAL
 );
-CREATE INDEX leads_status_score ON leads(hidden, lead_status, warming_score DESC, id);
-CREATE INDEX leads_score ON leads(hidden, warming_score DESC, id);
-CREATE INDEX leads_status_gap ON leads(hidden, lead_status, gap, id);
-CREATE INDEX leads_gap ON leads(hidden, gap, id);
-CREATE INDEX leads_status_activity ON leads(hidden, lead_status, last_activity_at DESC, id);
-CREATE INDEX leads_activity ON leads(hidden, last_activity_at DESC, id);
+-- One index per sort (with and without the status filter). Each ends with the name so
+-- that filter-as-you-type can test names while walking the index, without a table read.
+CREATE INDEX leads_status_score ON leads(hidden, lead_status, warming_score DESC, id, name_lower);
+CREATE INDEX leads_score ON leads(hidden, warming_score DESC, id, name_lower);
+CREATE INDEX leads_status_gap ON leads(hidden, lead_status, gap, id, name_lower);
+CREATE INDEX leads_gap ON leads(hidden, gap, id, name_lower);
+CREATE INDEX leads_status_activity ON leads(hidden, lead_status, last_activity_at DESC, id, name_lower);
+CREATE INDEX leads_activity ON leads(hidden, last_activity_at DESC, id, name_lower);
 CREATE INDEX leads_name ON leads(hidden, name_lower, lead_status, warming_score, gap, last_activity_at);
 CREATE INDEX leads_company ON leads(company_id);
 
