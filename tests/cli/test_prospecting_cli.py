@@ -404,3 +404,76 @@ def test_company_research_reports_its_findings(online: Path) -> None:
     assert data["job"]["kind"] == "company_research" and data["job"]["company_id"] == company["id"]
     findings = data["results"][0]
     assert findings["summary"] and findings["key_facts"] and findings["sources"][0]["url"].startswith("http")
+
+
+# --- company and contact records ------------------------------------------------------------------------------------
+
+
+def test_company_create_edit_tags_fields_delete(online: Path) -> None:
+    created = run("companies", "create", "--set", "name=Fjord Freight", "--set", "domain=fjord.example",
+                  "--tag", "nordics", "--tag", "saas", "--custom", "icp_fit_score=80", "--json")
+    assert created.exit_code == 0, created.output
+    company = json.loads(created.stdout)
+    assert (company["name"], company["tags"], company["custom_fields"]) == ("Fjord Freight", ["nordics", "saas"], {"icp_fit_score": 80})
+
+    edited = run("companies", "edit", "fjord", "--set", "industry=Logistics", "--custom", "uses_crm=true", "--json")
+    assert edited.exit_code == 0, edited.output
+    changed = json.loads(edited.stdout)
+    assert changed["industry"] == "Logistics"
+    assert changed["custom_fields"] == {"icp_fit_score": 80, "uses_crm": True}  # merged, not replaced
+    assert "uses_crm               true" in run("companies", "show", "Fjord").stdout
+
+    assert json.loads(run("companies", "tags", str(company["id"]), "--json").stdout) == ["nordics", "saas"]
+    schema = json.loads(run("companies", "fields", "--json").stdout)
+    assert "icp_fit_score" in {f["key"] for f in schema}
+    with open_store(online) as store:
+        assert [f["key"] for f in store.field_schemas("companies")] == [f["key"] for f in schema]
+
+    declined = run("companies", "delete", "Fjord", input="n\n")
+    assert declined.exit_code == 1 and "Nothing deleted" in declined.stderr
+    deleted = run("companies", "delete", "Fjord", "--yes")
+    assert deleted.exit_code == 0 and "Deleted Fjord Freight" in deleted.stdout
+    assert run("companies", "show", str(company["id"])).exit_code == 2
+    assert run("companies", "edit", str(company["id"]), "--set", "size=1-10").exit_code == 2  # gone on the service
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--set", "domain=no-name.example"],  # a name is required
+        ["--set", "name=X", "--set", "colour=blue"],  # unknown field
+        ["--set", "name"],  # not FIELD=VALUE
+        ["--set", "name=X", "--set", "tags=a"],  # tags go through --tag
+    ],
+)
+def test_company_create_bad_input_exits_2(online: Path, args: list[str]) -> None:
+    assert run("companies", "create", *args).exit_code == 2
+
+
+def test_records_need_the_service(offline: Path) -> None:
+    result = run("companies", "create", "--set", "name=Offline Co")
+    assert result.exit_code == 4 and "Offline" in result.stderr
+    assert run("contacts", "fields").exit_code == 4
+
+
+def test_contact_create_list_edit_delete(online: Path) -> None:
+    company = found_companies(count=1)[0]
+    created = run("contacts", "create", "--set", "first_name=Dana", "--set", "last_name=Berg",
+                  "--set", f"company_id={company['id']}", "--set", "role=champion", "--json")
+    assert created.exit_code == 0, created.output
+    contact = json.loads(created.stdout)
+    assert (contact["company_id"], contact["role"]) == (company["id"], "champion")
+    listed = json.loads(run("contacts", "list", "--company", str(company["id"]), "--json").stdout)
+    assert [c["id"] for c in listed] == [contact["id"]]
+    assert list(listed[0]) == ["id", "company_id", "first_name", "last_name", "title", "role", "email", "phone",
+                               "social_url", "tags", "custom_fields"]
+    assert "Dana Berg" in run("contacts", "list").stdout
+    edited = json.loads(run("contacts", "edit", str(contact["id"]), "--set", "title=CTO", "--json").stdout)
+    assert edited["title"] == "CTO" and edited["first_name"] == "Dana"
+    assert "title:        CTO" in run("contacts", "show", str(contact["id"])).stdout
+    assert run("contacts", "show", "Dana").exit_code == 2  # contacts are named by id
+    assert run("contacts", "create", "--set", "role=boss", "--set", "first_name=X").exit_code == 2
+    assert run("contacts", "delete", str(contact["id"]), "--yes").exit_code == 0
+    assert json.loads(run("contacts", "list", "--json").stdout) == []
+    refreshed = run("contacts", "list", "--refresh", "--json")
+    assert refreshed.exit_code == 0 and "Fetched" in refreshed.stderr

@@ -25,8 +25,10 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -58,6 +60,10 @@ COMPANY_FIELDS = (
     "id", "name", "domain", "industry", "country", "region", "size", "description", "tags",
     "custom_fields", "source", "ai_tag",
 )
+CONTACT_FIELDS = (
+    "id", "company_id", "first_name", "last_name", "title", "role", "email", "phone", "social_url",
+    "tags", "custom_fields",
+)
 LOOKUP_FIELDS = (
     "name", "domain", "industry", "country", "region", "size", "description", "similarity_score",
     "saved_company_id",
@@ -81,10 +87,6 @@ def _company(store: Any, ref: str) -> Any:
 
 def _companies(store: Any, refs: Sequence[str]) -> list[Any]:
     return list({ref.id: ref for ref in (_company(store, r) for r in refs)}.values())
-
-
-def company_json(row: Any) -> dict[str, Any]:
-    return {name: getattr(row, name) for name in COMPANY_FIELDS}
 
 
 def _cost(operation: str, count: int = 1, save: bool = False) -> None:
@@ -271,7 +273,7 @@ def lookup_command(
     Online only (costs 1 instant lookup). Offline, the answer of an earlier identical
     lookup is shown from the cache, marked as cached.
     """
-    from warmline.api.errors import ApiError, AuthError, InputError, OfflineError
+    from warmline.api.errors import ApiError, InputError, OfflineError
     from warmline.prospecting import LOOKUP, cached_lookup, lookup_criteria, run_lookup
 
     if broaden and query is None:
@@ -303,12 +305,8 @@ def lookup_command(
                         EXIT_OFFLINE,
                     ) from None
                 _note(f"Offline ({exc}); showing the cached answer from {answer['fetched_at']}.")
-            except AuthError as exc:
-                raise CommandError(f"The service refused the API key: {exc}", EXIT_AUTH) from None
-            except InputError as exc:
-                raise CommandError(str(exc), EXIT_BAD_INPUT) from None
             except ApiError as exc:
-                raise CommandError(f"The lookup failed: {exc}", EXIT_ERROR) from None
+                raise _api_failure(exc) from None
         elif not as_json:
             _note(f"Cached answer from {answer['fetched_at']}.")
         if as_json:
@@ -604,23 +602,302 @@ def research_run(template_ref: str, company_refs: tuple[str, ...], wait: bool, a
         _job_outcome(store, op_id, job, "research run", as_json, _run_results(store), _show_run)
 
 
-# --- companies ---------------------------------------------------------------------------------------------------------
+# --- companies and contacts -------------------------------------------------------------------------------------------
 
 
-async def _refresh_companies(store: Any, client: Any, config: Any) -> int:
-    async with client:
-        return await _engine(store, client, config).refresher.companies()
+@dataclass(frozen=True)
+class Records:
+    """What differs between companies and contacts, so that one set of commands serves both.
+
+    The client, store and refresher methods follow one naming scheme (`create_company`,
+    `company_page`, `upsert_companies`, `refresher.companies`...), found from the nouns.
+    """
+
+    noun: str
+    plural: str
+    fields: tuple[str, ...]
+    headers: tuple[str, ...]
+    cells: Callable[[Any], list[Any]]
+    resolve: Callable[[Any, str], int]
+
+    def of(self, target: Any, pattern: str) -> Any:
+        return getattr(target, pattern.format(noun=self.noun, plural=self.plural))
 
 
-def _company_rows(store: Any, search: str, limit: int | None) -> Iterator[Any]:
+def _contact_id(store: Any, ref: str) -> int:
+    if not ref.strip().isdigit() or int(ref) < 1:
+        raise CommandError(f"give a contact id (a positive whole number), not {ref!r}", EXIT_BAD_INPUT)
+    return int(ref)
+
+
+COMPANIES = Records(
+    "company", "companies", COMPANY_FIELDS,
+    ("ID", "NAME", "DOMAIN", "INDUSTRY", "COUNTRY", "SIZE", "TAGS", "AI TAG"),
+    lambda r: [r.id, r.name, r.domain or "", r.industry or "", r.country or "", r.size or "", ", ".join(r.tags), r.ai_tag or ""],
+    lambda store, ref: _company(store, ref).id,
+)
+CONTACTS = Records(
+    "contact", "contacts", CONTACT_FIELDS,
+    ("ID", "NAME", "TITLE", "ROLE", "EMAIL", "COMPANY", "TAGS"),
+    lambda r: [r.id, r.name, r.title or "", r.role or "", r.email or "", r.company_id or "", ", ".join(r.tags)],
+    _contact_id,
+)
+
+
+def record_json(records: Records, row: Any) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in records.fields}
+
+
+def _api_failure(exc: Exception) -> CommandError:
+    """A failed request as the command's error, with its documented exit code."""
+    from warmline.api.errors import (
+        AuthError,
+        InputError,
+        NotFoundError,
+        OfflineError,
+        ValidationFailed,
+    )
+
+    if isinstance(exc, OfflineError):
+        return CommandError(f"Offline: this needs the service ({exc})", EXIT_OFFLINE)
+    if isinstance(exc, AuthError):
+        return CommandError(f"The service refused the API key: {exc}", EXIT_AUTH)
+    if isinstance(exc, InputError | ValidationFailed | NotFoundError):
+        return CommandError(plain(exc), EXIT_BAD_INPUT)
+    return CommandError(plain(exc), EXIT_ERROR)
+
+
+def _online(config: Any, work: Callable[[Any], Any]) -> Any:
+    """Run `await work(client)` against the service now (not queued: it answers at once)."""
+    from warmline.api.errors import ApiError
+
+    client = _client(config)
+
+    async def go() -> Any:
+        async with client:
+            return await work(client)
+
+    try:
+        return asyncio.run(go())
+    except ApiError as exc:
+        raise _api_failure(exc) from None
+
+
+def _record_rows(records: Records, store: Any, search: str, limit: int | None, **where: Any) -> Iterator[Any]:
+    page = records.of(store, "{noun}_page")
     offset = 0
     while limit is None or offset < limit:
         size = PAGE if limit is None else min(PAGE, limit - offset)
-        rows = store.company_page(search, offset=offset, limit=size)
+        rows = page(search, offset=offset, limit=size, **where)
         yield from rows
         if len(rows) < size:
             return
         offset += size
+
+
+def _list_records(records: Records, search: str, limit: int | None, refresh: bool, as_json: bool,
+                  where: Callable[[Any], dict[str, Any]] = lambda store: {}) -> None:
+    """The cached list by name (after fetching it all with `refresh`); JSON item by item,
+    since the list may hold 100,000 records."""
+    from warmline.api.errors import ApiError
+
+    if limit is not None and limit < 1:
+        raise CommandError("--limit must be at least 1", EXIT_BAD_INPUT)
+    config = _config()
+    with _store(config) as store:
+        filters = where(store)
+        if refresh:
+            try:
+                count = _online(config, lambda client: records.of(_engine(store, client, config).refresher, "{plural}")())
+                _note(f"Fetched {count} {records.plural}.")
+            except (ApiError, CommandError) as exc:
+                _note(f"Showing the cached {records.plural} ({exc})")
+        rows = _record_rows(records, store, search, limit, **filters)
+        if as_json:
+            count = 0
+            click.echo("[", nl=False)
+            for row in rows:
+                click.echo(("," if count else "") + "\n  " + json.dumps(record_json(records, row), ensure_ascii=False), nl=False)
+                count += 1
+            click.echo("\n]" if count else "]")
+            return
+        listed = [records.cells(r) for r in rows]
+        if not listed:
+            _note(f"No {records.plural} in the cache" + (f" match {search!r}." if search else f". Try `warmline {records.plural} --refresh`."))
+            return
+        _table(records.headers, listed)
+
+
+def _assignments(pairs: Sequence[str], option: str, parse: Callable[[str, str], Any]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip():
+            raise CommandError(f"{option} takes FIELD=VALUE (got {pair!r})", EXIT_BAD_INPUT)
+        values[key.strip()] = parse(key.strip(), raw)
+    return values
+
+
+def _field_value(key: str, raw: str) -> Any:
+    """A record field from the command line: empty clears it; ids are numbers."""
+    if raw == "":
+        return None
+    if key == "company_id":
+        if not raw.strip().isdigit():
+            raise CommandError(f"company_id must be a company id (got {raw!r})", EXIT_BAD_INPUT)
+        return int(raw)
+    return raw
+
+
+def _custom_value(key: str, raw: str) -> Any:
+    """A custom field value: JSON when it reads as JSON (42, true, ["a","b"]), else text."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+def _record_body(sets: Sequence[str], tags: Sequence[str], custom: Sequence[str]) -> dict[str, Any]:
+    body = _assignments(sets, "--set", _field_value)
+    for reserved in ("tags", "custom_fields"):
+        if reserved in body:
+            raise CommandError(f"use --{'tag' if reserved == 'tags' else 'custom'} for {reserved}", EXIT_BAD_INPUT)
+    if tags:
+        body["tags"] = [t.strip() for t in tags if t.strip()]
+    if custom:
+        body["custom_fields"] = _assignments(custom, "--custom", _custom_value)
+    return body
+
+
+def _show_record(records: Records, row: Any) -> None:
+    title = row.name or f"{records.noun} {row.id}"
+    click.echo(f"{plain(title)} ({records.noun} {row.id})")
+    for name in records.fields:
+        value = getattr(row, name)
+        if name in ("id", "name", "custom_fields") or value in (None, "", []):
+            continue
+        click.echo(f"  {name + ':':<13} {_shown(value) if not isinstance(value, list) else plain(', '.join(value))}")
+    if row.custom_fields:
+        click.echo("Custom fields:")
+        _print_fields(row.custom_fields)
+
+
+def _record_commands(group: click.Group, records: Records) -> None:
+    """show, fields, tags, create, edit, delete: the same for companies and contacts."""
+    noun, plural = records.noun, records.plural
+    ref_help = "COMPANY" if noun == "company" else "CONTACT_ID"
+    edit_options = [
+        click.option("--set", "sets", multiple=True, metavar="FIELD=VALUE",
+                     help=f"A {noun} field ({', '.join(f for f in records.fields if f not in ('id', 'tags', 'custom_fields', 'source', 'ai_tag'))}); repeat."),
+        click.option("--tag", "tags", multiple=True, help="A tag; repeat. Replaces the tag list."),
+        click.option("--custom", "custom", multiple=True, metavar="KEY=VALUE",
+                     help="A custom field (VALUE read as JSON when it is: 42, true, [\"a\"]); repeat."),
+        click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md)."),
+    ]
+
+    def with_edit_options(fn: Callable[..., None]) -> Callable[..., None]:
+        for option in reversed(edit_options):
+            fn = option(fn)
+        return fn
+
+    def saved(store: Any, answer: Any, as_json: bool, verb: str) -> None:
+        from warmline.sync.requests import dump
+
+        records.of(store, "upsert_{plural}")([dump(answer)])
+        row = records.of(store, "get_{noun}")(answer.id)
+        if as_json:
+            _echo_json(record_json(records, row))
+        else:
+            click.echo(f"{verb} {noun} {row.id}.")
+            _show_record(records, row)
+
+    @group.command("show", epilog=EXIT_CODES_HELP, help=f"One cached {noun} with its tags and custom fields.")
+    @click.argument("ref", metavar=ref_help)
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
+    def show(ref: str, as_json: bool) -> None:
+        config = _config()
+        with _store(config) as store:
+            record_id = records.resolve(store, ref)
+            row = records.of(store, "get_{noun}")(record_id)
+            if row is None:
+                raise CommandError(f"{noun} {record_id} is not in the cache (try `warmline {plural} --refresh`)", EXIT_BAD_INPUT)
+            if as_json:
+                _echo_json(record_json(records, row))
+            else:
+                _show_record(records, row)
+
+    @group.command("fields", epilog=EXIT_CODES_HELP, help=f"The custom field schema of {plural} (from the service).")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON: [{key, name, type}].")
+    def fields(as_json: bool) -> None:
+        from warmline.sync.requests import dump
+
+        config = _config()
+        with _store(config) as store:
+            schema = [dump(f) for f in _online(config, lambda client: records.of(client, "{noun}_fields")())]
+            store.upsert_field_schemas(plural, schema)
+            if as_json:
+                _echo_json([{k: f.get(k) for k in ("key", "name", "type")} for f in schema])
+            else:
+                _table(["KEY", "TYPE", "NAME"], [[f.get("key"), f.get("type") or "", f.get("name") or ""] for f in schema])
+
+    @group.command("tags", epilog=EXIT_CODES_HELP, help=f"The tags of one {noun} (from the service).")
+    @click.argument("ref", metavar=ref_help)
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON: a list of tags.")
+    def tags(ref: str, as_json: bool) -> None:
+        config = _config()
+        with _store(config) as store:
+            record_id = records.resolve(store, ref)
+            found = _online(config, lambda client: records.of(client, "{noun}_tags")(record_id))
+            store.set_tags(plural, record_id, found)
+            if as_json:
+                _echo_json(found)
+            else:
+                click.echo("\n".join(plain(t) for t in found) if found else "No tags.")
+
+    @group.command("create", epilog=EXIT_CODES_HELP, help=f"Create a {noun} on the service (online only).")
+    @with_edit_options
+    def create(sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
+        body = _record_body(sets, tags, custom)
+        config = _config()
+        with _store(config) as store:
+            key = str(uuid.uuid4())
+            answer = _online(config, lambda client: records.of(client, "create_{noun}")(body, idempotency_key=key))
+            saved(store, answer, as_json, "Created")
+
+    @group.command("edit", epilog=EXIT_CODES_HELP,
+                   help=f"Change some fields of a {noun} on the service (online only); custom fields are merged.")
+    @click.argument("ref", metavar=ref_help)
+    @with_edit_options
+    def edit(ref: str, sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
+        body = _record_body(sets, tags, custom)
+        config = _config()
+        with _store(config) as store:
+            record_id = records.resolve(store, ref)
+            key = str(uuid.uuid4())
+
+            async def change(client: Any) -> Any:
+                if "custom_fields" in body:  # merged onto the service's current values
+                    current = await records.of(client, "get_{noun}")(record_id)
+                    body["custom_fields"] = {**current.custom_fields, **body["custom_fields"]}
+                return await records.of(client, "update_{noun}")(record_id, body, idempotency_key=key)
+
+            saved(store, _online(config, change), as_json, "Updated")
+
+    @group.command("delete", epilog=EXIT_CODES_HELP, help=f"Delete a {noun} on the service (online only); asks first unless --yes.")
+    @click.argument("ref", metavar=ref_help)
+    @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+    def delete(ref: str, yes: bool) -> None:
+        config = _config()
+        with _store(config) as store:
+            record_id = records.resolve(store, ref)
+            row = records.of(store, "get_{noun}")(record_id)
+            label = f"{plain(row.name)} ({record_id})" if row is not None and row.name else f"{noun} {record_id}"
+            if not yes and not click.confirm(f"Delete {label}? This cannot be undone.", err=True):
+                raise CommandError("Nothing deleted.", EXIT_ERROR)
+            key = str(uuid.uuid4())
+            _online(config, lambda client: records.of(client, "delete_{noun}")(record_id, idempotency_key=key))
+            records.of(store, "delete_{plural}")([record_id])
+            click.echo(f"Deleted {label}.")
 
 
 @click.group("companies", invoke_without_command=True, epilog=EXIT_CODES_HELP)
@@ -630,61 +907,27 @@ def _company_rows(store: Any, search: str, limit: int | None) -> Iterator[Any]:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 @click.pass_context
 def companies_group(ctx: click.Context, search: str, limit: int | None, refresh: bool, as_json: bool) -> None:
-    """List your saved companies from the cache, by name; `show` one with its custom fields."""
-    from warmline.api.errors import ApiError
-
-    if ctx.invoked_subcommand is not None:
-        return
-    if limit is not None and limit < 1:
-        raise CommandError("--limit must be at least 1", EXIT_BAD_INPUT)
-    config = _config()
-    with _store(config) as store:
-        if refresh:
-            try:
-                count = asyncio.run(_refresh_companies(store, _client(config), config))
-                _note(f"Fetched {count} companies.")
-            except ApiError as exc:
-                _note(f"Showing the cached companies ({exc})")
-        rows = _company_rows(store, search, limit)
-        if as_json:  # item by item: the list may hold 100,000 companies
-            count = 0
-            click.echo("[", nl=False)
-            for row in rows:
-                click.echo(("," if count else "") + "\n  " + json.dumps(company_json(row), ensure_ascii=False), nl=False)
-                count += 1
-            click.echo("\n]" if count else "]")
-            return
-        listed = [[r.id, r.name, r.domain or "", r.industry or "", r.country or "", r.size or "",
-                   ", ".join(r.tags), r.ai_tag or ""] for r in rows]
-        if not listed:
-            _note("No companies in the cache" + (f" match {search!r}." if search else ". Try `warmline companies --refresh`."))
-            return
-        _table(["ID", "NAME", "DOMAIN", "INDUSTRY", "COUNTRY", "SIZE", "TAGS", "AI TAG"], listed)
+    """List your saved companies from the cache, by name; show, create, edit, delete one."""
+    if ctx.invoked_subcommand is None:
+        _list_records(COMPANIES, search, limit, refresh, as_json)
 
 
-@companies_group.command("show", epilog=EXIT_CODES_HELP)
-@click.argument("company_ref", metavar="COMPANY")
+_record_commands(companies_group, COMPANIES)
+
+
+@contacts_group.command("list", epilog=EXIT_CODES_HELP)
+@click.option("--search", "-s", default="", help="Only contacts whose name or email contains this.")
+@click.option("--company", "company_ref", default=None, metavar="COMPANY", help="Only the contacts of this company.")
+@click.option("--limit", type=int, default=None, help="At most this many contacts.")
+@click.option("--refresh", is_flag=True, help="Fetch your whole contact list from the service first.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
-def companies_show(company_ref: str, as_json: bool) -> None:
-    """One cached company with its tags and custom fields (research results)."""
-    config = _config()
-    with _store(config) as store:
-        ref = _company(store, company_ref)
-        row = store.get_company(ref.id)
-        if row is None:
-            raise CommandError(f"company {ref.id} is not in the cache (try `warmline companies --refresh`)", EXIT_BAD_INPUT)
-        if as_json:
-            _echo_json(company_json(row))
-            return
-        click.echo(f"{plain(row.name)} (company {row.id})")
-        for name in ("domain", "industry", "country", "region", "size", "source", "ai_tag", "description"):
-            if getattr(row, name):
-                click.echo(f"  {name + ':':<13} {plain(getattr(row, name))}")
-        if row.tags:
-            click.echo(f"  {'tags:':<13} {plain(', '.join(row.tags))}")
-        if row.custom_fields:
-            click.echo("Custom fields:")
-            _print_fields(row.custom_fields)
+def contacts_list(search: str, company_ref: str | None, limit: int | None, refresh: bool, as_json: bool) -> None:
+    """List your contacts from the cache, by name."""
+    _list_records(CONTACTS, search, limit, refresh, as_json,
+                  lambda store: {} if company_ref is None else {"company_id": _company(store, company_ref).id})
+
+
+_record_commands(contacts_group, CONTACTS)
 
 
 def _research_findings(job: Any) -> list[dict[str, Any]]:
