@@ -1,11 +1,14 @@
 """Headless prospecting commands: lookup, deep search, contact search, research runs,
-companies, and moving companies into (and leads out of) outreach.
+company research, companies and contacts, and moving companies into (and leads out of)
+outreach.
 
-Everything but `lookup` works like the cockpit: the action is queued in the cache first
-(so it is never lost, and works offline: "queued; will start when online"), then sent at
-once when the service is reachable. Each command that spends plan quota says what it
-costs (on stderr) before anything is sent. `--wait` follows a started job until it ends,
-polling at the spec's 5-10 s interval through the sync engine's job poller.
+Job starts, adding found contacts and outreach changes work like the cockpit: the action
+is queued in the cache first (so it is never lost, and works offline: "queued; will start
+when online"), then sent at once when the service is reachable. Instant lookup and the
+company/contact record operations (create, edit, delete, fields, tags) are direct
+requests, since their answer is the point. Each command that spends plan quota says what
+it costs (on stderr) before anything is sent. `--wait` follows a started job until it
+ends, polling at the spec's 5-10 s interval through the sync engine's job poller.
 
 COMPANY is a company id or an unambiguous start of a cached company's name; LEAD a lead
 id or an unambiguous start of its company's name.
@@ -15,7 +18,7 @@ Exit codes (as for the other headless commands, see docs/cli.md):
   1  any other error (the service refused the action: plan limit, unknown job...; a job failed)
   2  bad input (limits of the spec, unknown or ambiguous COMPANY/LEAD/template)
   3  the service refused the API key, or none is configured
-  4  offline: the service could not be reached (lookup with nothing cached; --wait)
+  4  offline: the service could not be reached (lookup with nothing cached; --wait; records)
 
 `--json` output is stable; its fields are listed in docs/cli.md.
 """
