@@ -75,10 +75,10 @@ def _fts_query(text: str) -> str:
 def text_filter(conn: sqlite3.Connection, listing: Listing, text: str, fts: bool) -> TextFilter | None:
     """The WHERE clause for `text`, and how its candidates are best found.
 
-    1-2 characters: a name prefix, read from the name index (which covers the sort
-    columns, so sorting even a tenth of the table stays cheap). 3 or more: a substring,
-    through the trigram index when its matches are few, else tested row by row while
-    walking an index (the sort's for a page, the name index for a count).
+    1-2 characters: a name prefix, read as a range of the name index when its matches
+    are few, else tested while walking the sort's index. 3 or more: a substring, through
+    the trigram index when its matches are few, else tested while walking an index (the
+    sort's for a page, the status's for a count). Every index involved carries the name.
     """
     needle = text.strip().lower()
     if not needle:
@@ -87,7 +87,11 @@ def text_filter(conn: sqlite3.Connection, listing: Listing, text: str, fts: bool
     if len(needle) < MIN_TRIGRAM:
         low, high = _prefix_bounds(needle)
         clause = f"{table}.{listing.name_column} >= ? AND {table}.{listing.name_column} < ?"
-        return TextFilter(clause, (low, high), True, listing.name_index)
+        candidates = conn.execute(
+            f"SELECT count(*) FROM (SELECT 1 FROM {table} INDEXED BY {listing.name_index} WHERE {clause} LIMIT ?)",
+            (low, high, SET_LIMIT + 1),
+        ).fetchone()[0]
+        return TextFilter(clause, (low, high), candidates <= SET_LIMIT, listing.name_index)
     scan = TextFilter(f"instr({table}.{listing.fts_column}, ?) > 0", (needle,), False)
     if not fts:
         return scan
@@ -159,8 +163,10 @@ def count_rows(
     condition = " AND ".join(clauses) or "1"
     if text is None:
         source = f"{listing.table} INDEXED BY {count_index}" if count_index else listing.table
+    elif text.index:  # a name prefix: a range of the name index, whatever its size
+        source = f"{listing.table} INDEXED BY {text.index}"
     elif text.few:
-        source = f"{listing.table} " + (f"INDEXED BY {text.index}" if text.index else "NOT INDEXED")
+        source = f"{listing.table} NOT INDEXED"
     else:
         source = f"{listing.table} INDEXED BY {count_index or listing.name_index}"
     return int(conn.execute(f"SELECT count(*) FROM {source} WHERE {condition}", values).fetchone()[0])
