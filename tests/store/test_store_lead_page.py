@@ -164,3 +164,14 @@ def test_company_and_contact_pages(store: Store) -> None:
     assert [c.id for c in store.contact_page(text="acme.io")] == [1]
     assert [c.id for c in store.contact_page(company_id=2)] == [2]
     assert store.contact_count(company_id=1) == 1
+
+
+def test_without_the_trigram_index_filters_still_work(store: Store, lead_item) -> None:
+    with store.write() as conn:
+        for trigger in ("insert", "delete", "update"):
+            conn.execute(f"DROP TRIGGER leads_fts_{trigger}")
+        conn.execute("DROP TABLE leads_fts")
+    store.upsert_leads([lead_item(1, "Nordic Dental"), lead_item(2, "Bolt"), lead_item(3, "Dentalia")])
+    assert [r.id for r in store.lead_page(text="dental")] == [1, 3]
+    assert store.lead_count(text="dental") == 2
+    assert [r.id for r in store.lead_page(text="bo")] == [2]

@@ -101,12 +101,13 @@ class Database:
             self._txn = "write"
             try:
                 yield self.conn
+                self.conn.execute("COMMIT")
             except BaseException:
+                # Also when COMMIT itself fails: never leave a transaction open behind us.
                 if self.conn.in_transaction:
                     self.conn.execute("ROLLBACK")
                 raise
             else:
-                self.conn.execute("COMMIT")
                 self._writes += 1
             finally:
                 self._txn = None
