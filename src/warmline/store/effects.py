@@ -7,6 +7,9 @@ that: it restores the lead's rows from their snapshots and re-applies the live a
 It runs after every change to either side: fresh server data, an action delivered (its
 answer is folded into the snapshots first), undone, discarded or edited. Because of this,
 an apply function never needs to remember what it overwrote, and undo is always exact.
+Appends (activities, notes, competitors) commute with everything else, so a rebase
+applies all of a lead's queued appends in a few set-based statements and replays only
+the other ops one by one: a lead with a thousand queued activities stays cheap.
 
 Payloads are the request: the path ids and body fields of the operation, named as in
 docs/wire.md, so the sync engine can send them as they are. `meta` holds local-only facts
