@@ -4,6 +4,9 @@ spec's polling interval (on fake clocks: no real waiting)."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC
 from pathlib import Path
@@ -182,3 +185,14 @@ async def test_deliver_start_offline_keeps_it_queued(store: Store) -> None:
             await wait_for_job(SyncEngine(store, client, blocking=run_inline), store, op_id)
     assert [(j.status, j.remote_id) for j in store.jobs()] == [("queued", None)]
     assert store.get_op(op_id).state == "pending"
+
+
+def test_core_and_commands_stay_free_of_the_terminal_ui() -> None:
+    """The cockpit's palette calls these too; the headless commands must not pull in Textual."""
+    code = (
+        "import json, sys\n"
+        "import warmline.prospecting, warmline.exporting, warmline.commands.prospecting, warmline.commands.export\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'warmline_sandbox'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == []
