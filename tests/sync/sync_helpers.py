@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+import subprocess
+import sys
 from collections import deque
 from datetime import UTC, datetime
 from pathlib import Path
@@ -120,3 +123,41 @@ def server_rows(app: FastAPI, table: str, column: str, lead_id: int) -> list[str
     with app.state.db.read() as conn:
         rows = conn.execute(f"SELECT {column} FROM {table} WHERE lead_id = ? ORDER BY id", (lead_id,)).fetchall()
     return [r[0] for r in rows]
+
+
+class SandboxProcess:
+    """`warmline sandbox` in a subprocess on a free loopback port (for kill and fault tests)."""
+
+    def __init__(self, db: Path, *extra: str, leads: int = 10, key: str = KEY) -> None:
+        self.db = db
+        self.key = key
+        args = [
+            sys.executable, "-m", "warmline", "sandbox", "--port", "0", "--api-key", key,
+            "--db", str(db), "--companies", "60", "--leads", str(leads), "--seed", "5",
+            "--rate-limit", "1000000/60", "--job-seconds", "1", *extra,
+        ]
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline() if self.proc.stdout else ""
+        if "listening on" not in line:
+            self.proc.kill()
+            raise RuntimeError(f"sandbox did not start: {line!r} {self.proc.stderr.read() if self.proc.stderr else ''}")
+        self.url = line.strip().rsplit(" ", 1)[-1]
+
+    def __enter__(self) -> SandboxProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def rows(self, table: str, column: str) -> list[tuple[int, str]]:
+        """(lead id, text) of every row of a table, in creation order, read beside the server."""
+        conn = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=10)
+        try:
+            return conn.execute(f"SELECT lead_id, {column} FROM {table} ORDER BY id").fetchall()
+        finally:
+            conn.close()

@@ -1,28 +1,31 @@
 """Delivering the outbox: each queued action reaches the service exactly once.
 
-One pass reads the queue once and splits it into lanes: one lane per lead (its ops in
-queue order) and one lane per lead-less op. Lanes run concurrently up to a small cap; a
-lane runs its ops one after another and stops at the first op that must wait, so a
-lead's ops are applied on the server in the order the rep took them.
+A pass is a loop of one dispatcher and up to `concurrency` sends at a time:
 
-For each op: claim it (`mark_in_flight`, committed before the request leaves, which is
-also what stops two processes from sending the same op), then
+1. In ONE write transaction (one disk sync, however many ops it covers) the dispatcher
+   records the outcomes of the sends that finished and claims more due ops
+   (`Store.claim_due`: each lead's oldest queued op, and lead-less ops). Claiming is
+   committed before a request leaves, so a crash at any moment leaves an op either
+   pending (never sent) or in flight (maybe sent: ambiguous at the next start), and it
+   is also what keeps two processes from sending the same op.
+2. Claimed ops are sent as slots free up; a few more than the slots are claimed ahead,
+   so a finished send is replaced at once instead of after the next disk sync.
+3. A lead's next op becomes due only once its previous op is recorded, so the server
+   applies a lead's ops in the order the rep took them; other leads go on meanwhile.
 
-- a never-sent or cleanly-failed op is sent with `Idempotency-Key: <op id>`;
-- an ambiguous op (sent before, answer lost) is first checked against the server
-  (`reconcile.already_applied`) and adopted if its effect is there, else resent.
-
-The outcome decides the next state (see docs/sync.md):
-- success: `mark_done` folds the server's answer into the cache; the lane goes on;
-- not applied and worth retrying (offline, 408/425/429/502/503/504): `mark_retry` with
-  full-jitter backoff, never before the server's Retry-After / rate-limit reset; the lane
-  stops. Offline ops are not backed off: offline is a state the engine probes out of;
+For each op: an ambiguous op (sent before, answer lost) is first checked against the
+server (`reconcile.already_applied`) and adopted if its effect is there; otherwise it is
+sent with `Idempotency-Key: <op id>`. The outcome decides the next state (docs/sync.md):
+- success: `mark_done` folds the server's answer into the cache;
+- not applied but worth retrying (408/425/429/502/503/504): `mark_retry` with full-jitter
+  backoff, never before the server's Retry-After / rate-limit reset (`not_before`);
+- offline (not sent): back to the queue as it was; the pass stops, since offline is a
+  state the engine probes out of, not a reason to back each op off;
 - may have been applied (connection lost after sending, 500, unreadable success):
-  `mark_ambiguous`; reconciled on a later pass; the lane stops;
+  `mark_ambiguous`, reconciled on a later pass;
 - refused for good (validation, not found, already dismissed, plan limit): `mark_failed`
-  with the server's message; it is set aside and the lane goes on;
-- authentication refused: the op goes back to the queue untouched and the whole pass
-  stops, since every other request would be refused the same way.
+  with the server's message; set aside, the lead's later ops go on;
+- authentication refused: back to the queue untouched; the pass stops.
 """
 
 from __future__ import annotations
@@ -30,13 +33,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from warmline.api import ServiceClient
 from warmline.api.errors import ApiError, AuthError, InputError, OfflineError, RateLimitedError
-from warmline.store.rows import AMBIGUOUS, IN_FLIGHT, PENDING, Op
+from warmline.store.rows import AMBIGUOUS, PENDING, Op
 from warmline.sync.backoff import Backoff, plan_retry
 from warmline.sync.blocking import Blocking, Notify, in_thread
 from warmline.sync.reconcile import already_applied
@@ -44,13 +48,27 @@ from warmline.sync.requests import send
 
 log = logging.getLogger("warmline.sync")
 
-
 DONE = "done"
 RECONCILED = "reconciled"
 FAILED = "failed"
 RETRY = "retry"
 AMBIGUOUS_OUTCOME = "ambiguous"
-HALTED = "halted"
+PUT_BACK = "put_back"
+OFFLINE = "offline"
+AUTH = "auth"
+
+
+@dataclass
+class Outcome:
+    """What became of one claimed op; recorded by the dispatcher in its next transaction."""
+
+    op: Op
+    kind: str
+    answer: dict[str, Any] | None = None
+    message: str | None = None
+    next_attempt_at: float | None = None
+    not_before: float | None = None
+    halt: str | None = None  # OFFLINE or AUTH: stop the pass
 
 
 @dataclass
@@ -77,26 +95,48 @@ class FlushReport:
             RECONCILED: "reconciled",
             FAILED: "failed",
             RETRY: "retrying",
+            PUT_BACK: "retrying",
             AMBIGUOUS_OUTCOME: "ambiguous",
-        }.get(outcome)
-        if attribute is not None:
-            setattr(self, attribute, getattr(self, attribute) + 1)
+        }[outcome]
+        setattr(self, attribute, getattr(self, attribute) + 1)
 
 
-def lanes_of(ops: list[Op]) -> list[list[Op]]:
-    """Queue-ordered ops split into lanes: one per lead, one per lead-less op."""
-    lanes: dict[Any, list[Op]] = {}
-    for op in ops:
-        key = ("lead", op.lead_id) if op.lead_id is not None else ("op", op.op_id)
-        lanes.setdefault(key, []).append(op)
-    return sorted(lanes.values(), key=lambda lane: lane[0].seq)
+class _Pass:
+    """The dispatcher's working state during one pass."""
+
+    def __init__(self) -> None:
+        self.settled: list[Outcome] = []  # finished sends not yet recorded
+        self.ready: deque[Op] = deque()  # claimed, not yet sent
+        self.running: set[asyncio.Task[Outcome]] = set()
+        self.more_due = True
+        self.commit: asyncio.Future[list[Op]] | None = None
+        self._batch: list[Outcome] = []
+        self._want = 0
+
+    @property
+    def in_hand(self) -> int:
+        return len(self.ready) + len(self.running)
+
+    def start_commit(self, work: Any, want: int) -> None:
+        self._batch, self.settled, self._want = self.settled, [], want
+        self.commit = asyncio.ensure_future(work)
+
+    def end_commit(self) -> list[Outcome]:
+        """Take the finished commit's claims; returns the outcomes it recorded."""
+        assert self.commit is not None
+        claimed = self.commit.result()
+        self.commit = None
+        if self._want > 0:
+            self.more_due = len(claimed) >= self._want  # fewer than asked: nothing else is due
+        self.ready.extend(claimed)
+        return self._batch
 
 
 class Flusher:
     """Sends due outbox ops; one instance per engine (or per `warmline sync` run).
 
     `blocking` runs a store call off the event loop (SQLite commits wait for the disk);
-    tests may pass a direct call. `notify(topic, lead_id)` is told about each settled op.
+    tests may pass `run_inline`. `notify(topic, lead_id)` is told about each settled op.
     """
 
     def __init__(
@@ -117,112 +157,159 @@ class Flusher:
         self.clock = clock
         self._blocking = blocking
         self._notify = notify
-        self._halt = False
+
+    # --- the dispatcher ------------------------------------------------------------------------
 
     async def flush(self, *, ignore_backoff: bool = False) -> FlushReport:
-        """One pass over the queue. `ignore_backoff` (the rep asked for a sync now) skips our
-        own backoff but never the server's Retry-After or rate-limit reset."""
+        """One pass: send every due op. `ignore_backoff` (the rep asked for a sync now) makes
+        waiting ops due at once, but never before the server's Retry-After."""
         report = FlushReport()
-        self._halt = False
-        queued = await self._blocking(self.store.outbox_rows, (PENDING, IN_FLIGHT, AMBIGUOUS))
-        gate = asyncio.Semaphore(self.concurrency)
-
-        async def run(lane: list[Op]) -> None:
-            async with gate:
-                await self._run_lane(lane, report, ignore_backoff)
-
-        await asyncio.gather(*(run(lane) for lane in lanes_of(queued)))
+        if ignore_backoff:
+            await self._blocking(self._skip_backoff)
+        pass_ = _Pass()
+        try:
+            while True:
+                halted = self._halted(report)
+                if not halted:
+                    while pass_.ready and len(pass_.running) < self.concurrency:
+                        pass_.running.add(asyncio.ensure_future(self._attempt(pass_.ready.popleft())))
+                if pass_.commit is None:
+                    want = 0 if halted or not pass_.more_due else self.concurrency * 2 - pass_.in_hand
+                    if pass_.settled or want > 0:
+                        # Recorded and claimed in the background: sends go on meanwhile.
+                        pass_.start_commit(self._blocking(self._record_and_claim, pass_.settled, max(0, want)), want)
+                waiting = pass_.running | ({pass_.commit} if pass_.commit is not None else set())
+                if not waiting:
+                    break  # nothing in flight, nothing to record, nothing more due
+                finished, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                if pass_.commit in finished:
+                    self._tell(pass_.end_commit(), report)
+                for task in finished & pass_.running:
+                    pass_.running.discard(task)
+                    pass_.settled.append(self._halt_on(task.result(), report))
+                    pass_.more_due = True  # its lead's next op may be due once this is recorded
+        except asyncio.CancelledError:
+            for task in pass_.running:
+                task.cancel()  # each marks its own op ambiguous
+            raise
+        finally:
+            await self._wind_down(pass_, report)
         return report
 
-    def _due(self, op: Op, ignore_backoff: bool) -> bool:
+    def _halted(self, report: FlushReport) -> bool:
+        """Offline, key refused, or the server asked us to wait: send nothing more now."""
+        return report.offline or report.auth_error is not None or self.client.limiter.delay() > 0
+
+    @staticmethod
+    def _halt_on(outcome: Outcome, report: FlushReport) -> Outcome:
+        if outcome.halt == OFFLINE:
+            report.offline, report.offline_error = True, outcome.message
+        elif outcome.halt == AUTH:
+            report.auth_error = outcome.message
+        return outcome
+
+    async def _wind_down(self, pass_: _Pass, report: FlushReport) -> None:
+        """Finish the commit under way and the sends in flight, record every outcome, and put
+        claimed-but-unsent ops back, so that no op is left in flight by this pass."""
+        if pass_.commit is not None:
+            await asyncio.wait({pass_.commit})
+            self._tell(pass_.end_commit(), report)
+        if pass_.running:
+            finished, _ = await asyncio.wait(pass_.running)
+            pass_.settled.extend(
+                self._halt_on(t.result(), report) for t in finished if not t.cancelled() and t.exception() is None
+            )
+        unsent = [Outcome(op, PUT_BACK) for op in pass_.ready]
+        pass_.ready.clear()
+        if pass_.settled or unsent:
+            await self._blocking(self._record, [*pass_.settled, *unsent])
+            self._tell(pass_.settled, report)
+
+    def _skip_backoff(self) -> None:
+        with self.store.write():
+            for op in self.store.outbox_rows((PENDING, AMBIGUOUS)):
+                if op.next_attempt_at > self.clock():
+                    self.store.retry(op.op_id)
+
+    def _record_and_claim(self, outcomes: list[Outcome], want: int) -> list[Op]:
+        """One transaction: the finished sends' outcomes, then the next due ops claimed."""
+        with self.store.write():
+            self._record(outcomes)
+            return self.store.claim_due(self.clock(), limit=want) if want > 0 else []
+
+    def _record(self, outcomes: list[Outcome]) -> None:
+        with self.store.write():
+            self.store.mark_done_many(
+                [(o.op.op_id, o.answer) for o in outcomes if o.kind in (DONE, RECONCILED)]
+            )
+            for o in outcomes:
+                if o.kind == RETRY:
+                    self.store.mark_retry(o.op.op_id, o.next_attempt_at, o.message, o.not_before)
+                elif o.kind == PUT_BACK:
+                    self._put_back(o.op, o.message)
+                elif o.kind == AMBIGUOUS_OUTCOME:
+                    self.store.mark_ambiguous(o.op.op_id, o.next_attempt_at, o.message)
+                elif o.kind == FAILED:
+                    self.store.mark_failed(o.op.op_id, o.message or "refused by the service")
+
+    def _put_back(self, op: Op, message: str | None) -> None:
+        """Not sent: the op returns to the state it was claimed from, due at once."""
         now = self.clock()
-        if op.not_before is not None and op.not_before > now:
-            return False
-        if self.client.limiter.delay() > 0:
-            return False  # rate-limited: the server's word holds even when the rep asks
-        return ignore_backoff or op.next_attempt_at <= now
+        if op.state == AMBIGUOUS:
+            self.store.mark_ambiguous(op.op_id, now, message)
+        else:
+            self.store.mark_retry(op.op_id, now, message, op.not_before)
 
-    async def _run_lane(self, lane: list[Op], report: FlushReport, ignore_backoff: bool) -> None:
-        for op in lane:
-            if self._halt or op.state == IN_FLIGHT or not self._due(op, ignore_backoff):
-                return
-            if not await self._blocking(self.store.mark_in_flight, op.op_id):
-                return  # another sender (another process) has it: keep the lead's order
-            outcome = await self._settle(op, report)
-            report.count(outcome)
+    def _tell(self, outcomes: list[Outcome], report: FlushReport) -> None:
+        for outcome in outcomes:
+            report.count(outcome.kind)
+            if outcome.kind == FAILED:
+                log.info("%s %s failed: %s", outcome.op.kind, outcome.op.op_id, outcome.message)
             if self._notify is not None:
-                self._notify("outbox", op.lead_id)
-            if outcome not in (DONE, RECONCILED, FAILED):
-                return
+                self._notify("outbox", outcome.op.lead_id)
 
-    async def _settle(self, op: Op, report: FlushReport) -> str:
-        """Deliver one claimed op and record its outcome; never leaves it in flight."""
+    # --- one op ------------------------------------------------------------------------------------
+
+    async def _attempt(self, op: Op) -> Outcome:
+        """Reconcile or send one claimed op and say what became of it (no store writes,
+        except when cancelled mid-send, where nobody else is left to record it)."""
         try:
-            return await self._deliver(op)
+            if op.state == AMBIGUOUS:
+                answer = await already_applied(self.client, self.store, op)
+                if answer is not None:
+                    return Outcome(op, RECONCILED, answer=answer)
+            return Outcome(op, DONE, answer=await send(self.client, op.kind, op.payload, op.op_id))
         except asyncio.CancelledError:
-            # Shutdown mid-request: we cannot know whether it arrived.
             self.store.mark_ambiguous(op.op_id, self.clock(), "interrupted while sending")
             raise
         except ApiError as exc:
-            return await self._failed(op, exc, report)
+            return self._classify(op, exc)
         except Exception as exc:  # a bug must not leave the op in flight or lose it
             log.exception("unexpected error delivering %s %s", op.kind, op.op_id)
             message = f"internal error: {exc.__class__.__name__}: {exc}"
-            report.errors.append(message)
-            await self._blocking(self.store.mark_ambiguous, op.op_id, self._later(op), message)
-            return AMBIGUOUS_OUTCOME
+            return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=self._later(op))
 
-    async def _deliver(self, op: Op) -> str:
-        if op.state == AMBIGUOUS:
-            answer = await already_applied(self.client, self.store, op)
-            if answer is not None:
-                await self._blocking(self.store.mark_done, op.op_id, answer)
-                return RECONCILED
-        answer = await send(self.client, op.kind, op.payload, op.op_id)
-        await self._blocking(self.store.mark_done, op.op_id, answer)
-        return DONE
+    def _classify(self, op: Op, exc: ApiError) -> Outcome:
+        now = self.clock()
+        message = str(exc)
+        if isinstance(exc, AuthError | OfflineError):
+            halt = AUTH if isinstance(exc, AuthError) else OFFLINE
+            return Outcome(op, PUT_BACK, message=message, halt=halt)
+        if isinstance(exc, InputError):
+            return Outcome(op, FAILED, message=message)
+        if exc.retryable:
+            plan = plan_retry(self.backoff, op.attempts + 1, now, self._server_wait(exc, now))
+            if op.state == AMBIGUOUS:
+                # Our check or resend was refused unapplied; the first send is still unknown.
+                return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=plan.next_attempt_at)
+            return Outcome(op, RETRY, message=message, next_attempt_at=plan.next_attempt_at,
+                           not_before=plan.not_before)
+        if exc.is_ambiguous:
+            return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=self._later(op))
+        return Outcome(op, FAILED, message=message)
 
     def _later(self, op: Op) -> float:
         return self.clock() + self.backoff.delay(op.attempts + 1)
-
-    async def _failed(self, op: Op, exc: ApiError, report: FlushReport) -> str:
-        now = self.clock()
-        message = str(exc)
-        was_ambiguous = op.state == AMBIGUOUS
-        if isinstance(exc, AuthError):
-            self._halt = True
-            report.auth_error = message
-            await self._put_back(op, now, message, was_ambiguous)
-            return HALTED
-        if isinstance(exc, OfflineError):
-            # Not sent. Offline is a state: the engine probes and flushes again when back.
-            self._halt = True
-            report.offline = True
-            report.offline_error = message
-            await self._put_back(op, now, message, was_ambiguous)
-            return RETRY
-        if isinstance(exc, InputError):
-            await self._blocking(self.store.mark_failed, op.op_id, message)
-            return FAILED
-        if exc.retryable:
-            if was_ambiguous:
-                # Our probe or resend was refused unapplied; what the first send did is still unknown.
-                await self._blocking(self.store.mark_ambiguous, op.op_id, self._retry_at(op, exc, now), message)
-                return AMBIGUOUS_OUTCOME
-            plan = plan_retry(self.backoff, op.attempts + 1, now, self._server_wait(exc, now))
-            await self._blocking(self.store.mark_retry, op.op_id, plan.next_attempt_at, message, plan.not_before)
-            return RETRY
-        if exc.is_ambiguous:
-            await self._blocking(self.store.mark_ambiguous, op.op_id, self._later(op), message)
-            return AMBIGUOUS_OUTCOME
-        await self._blocking(self.store.mark_failed, op.op_id, message)
-        return FAILED
-
-    async def _put_back(self, op: Op, now: float, message: str, was_ambiguous: bool) -> None:
-        if was_ambiguous:
-            await self._blocking(self.store.mark_ambiguous, op.op_id, now, message)
-        else:
-            await self._blocking(self.store.mark_retry, op.op_id, now, message, None)
 
     def _server_wait(self, exc: ApiError, now: float) -> float | None:
         """Seconds the server asked us to wait: Retry-After, else the limiter's hold."""
@@ -233,7 +320,3 @@ class Flusher:
         if blocked is not None and blocked > now:
             waits.append(blocked - now)
         return max(waits) if waits else None
-
-    def _retry_at(self, op: Op, exc: ApiError, now: float) -> float:
-        plan = plan_retry(self.backoff, op.attempts + 1, now, self._server_wait(exc, now))
-        return plan.next_attempt_at

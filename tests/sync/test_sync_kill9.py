@@ -1,0 +1,120 @@
+"""Kill -9 harness: a process flushing the outbox is SIGKILLed at random moments.
+
+One sandbox server process (without idempotency support, so only our claim and
+reconciliation can prevent duplicates) serves every cycle. Each cycle forks a flusher
+(a real process, so SIGKILL cuts it anywhere: mid-request, mid-commit), queues more
+actions from this process meanwhile, and kills the flusher after a random delay. At the
+end one clean flush delivers the rest; every action must be on the server exactly once,
+in order per lead, and the cache file must pass SQLite's integrity check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from sync_helpers import KEY, SandboxProcess
+
+from warmline.api import ServiceClient
+from warmline.store import Store
+from warmline.sync import SyncEngine
+
+CYCLES = 200
+OPS_PER_CYCLE = 3
+LEADS = range(1, 11)
+SEED = 20261122
+
+
+def _flush_forever(db_path: str, url: str, seed: int) -> None:
+    """The victim: recover, then flush in a loop until killed."""
+
+    async def main() -> None:
+        store = Store(db_path)
+        store.recover_after_crash()
+        async with ServiceClient(url, KEY, timeout=5.0) as client:
+            engine = SyncEngine(store, client, concurrency=4, rng=random.Random(seed))
+            while True:
+                await engine.flush(ignore_backoff=True)
+                await asyncio.sleep(0.002)
+
+    asyncio.run(main())
+
+
+async def _prepare(db_path: Path, url: str) -> None:
+    store = Store(db_path)
+    async with ServiceClient(url, KEY) as client:
+        assert await SyncEngine(store, client).refresh_leads() == len(LEADS)
+    store.close()
+
+
+async def _drain(db_path: Path, url: str) -> Store:
+    store = Store(db_path)
+    store.recover_after_crash()
+    async with ServiceClient(url, KEY) as client:
+        engine = SyncEngine(store, client)
+        for _ in range(50):
+            await engine.flush(ignore_backoff=True)
+            if store.outbox_counts().queued == 0:
+                break
+    return store
+
+
+def _queue(db_path: Path, rng: random.Random, number: int, expected: dict) -> None:
+    store = Store(db_path)
+    for index in range(number):
+        lead = rng.choice(LEADS)
+        if rng.random() < 0.5:
+            text = f"k9 activity {number}-{index}-{rng.random():.6f}"
+            store.enqueue("log_activity", {"lead_id": lead, "description": text, "contact_id": None}, lead)
+            expected[("touchpoints", lead)].append(text)
+        else:
+            text = f"k9 note {number}-{index}-{rng.random():.6f}"
+            store.enqueue("add_note", {"lead_id": lead, "content": text}, lead)
+            expected[("notes", lead)].append(text)
+    store.close()
+
+
+@pytest.mark.e2e
+def test_kill_minus_nine_loses_nothing_and_duplicates_nothing(tmp_path: Path) -> None:
+    rng = random.Random(SEED)
+    db_path = tmp_path / "cache.sqlite3"
+    expected: dict[tuple[str, int], list[str]] = defaultdict(list)
+    fork = multiprocessing.get_context("fork")
+    with SandboxProcess(tmp_path / "sandbox.sqlite3", "--no-idempotency", leads=len(LEADS)) as server:
+        asyncio.run(_prepare(db_path, server.url))
+        _queue(db_path, rng, 30, expected)
+        kills = 0
+        started = time.monotonic()
+        for cycle in range(CYCLES):
+            victim = fork.Process(target=_flush_forever, args=(str(db_path), server.url, cycle), daemon=True)
+            victim.start()
+            time.sleep(rng.uniform(0.0, 0.06))
+            _queue(db_path, rng, OPS_PER_CYCLE, expected)  # another writer while it flushes
+            time.sleep(rng.uniform(0.0, 0.08))
+            victim.kill()  # SIGKILL
+            victim.join(10)
+            kills += victim.exitcode == -9
+        assert kills == CYCLES, f"only {kills} of {CYCLES} flushers died by SIGKILL"
+        store = asyncio.run(_drain(db_path, server.url))
+        try:
+            assert store.integrity_check() == "ok"
+            counts = store.outbox_counts()
+            assert (counts.queued, counts.failed) == (0, 0)
+            total = sum(len(v) for v in expected.values())
+            assert store.scalar("SELECT count(*) FROM outbox WHERE state = 'done'") == total
+        finally:
+            store.close()
+        on_server: dict[tuple[str, int], list[str]] = defaultdict(list)
+        for table, column, key in (("outreach_touchpoints", "description", "touchpoints"),
+                                   ("outreach_notes", "content", "notes")):
+            for lead, text in server.rows(table, column):
+                if text.startswith("k9 "):
+                    on_server[(key, lead)].append(text)
+        # Exactly once, in the order queued, for every lead and kind.
+        assert dict(on_server) == dict(expected)
+        assert time.monotonic() - started < 240
