@@ -204,6 +204,9 @@ def job_for_op(store: Store, op_id: str) -> Job | None:
 
 
 Progress = Callable[[Job], None]
+# The least time between two tries to send a start that did not go out, so that a send
+# held back for a reason we cannot see never turns into a busy loop.
+RETRY_FLOOR = 1.0
 Sleep = Callable[[float], Awaitable[None]]
 
 
@@ -244,10 +247,11 @@ async def wait_for_job(
     job = job_for_op(store, op_id)
     while job is None or job.remote_id is None:
         job = await deliver_start(engine, store, op_id)
-        if job.remote_id is None:  # the send is waiting for a retry (503, rate limit)
+        if job.remote_id is None:  # not sent yet: a retry (503) or the rate limit is due later
             op = store.get_op(op_id)
             due = max(op.next_attempt_at, op.not_before or 0) if op is not None else clock()
-            await sleep(min(max(0.0, due - clock()), POLL_MAX))
+            wait = max(due - clock(), engine.client.limiter.delay(), RETRY_FLOOR)
+            await sleep(min(wait, POLL_MAX))
     if on_update is not None:
         on_update(job)
     while job.active:

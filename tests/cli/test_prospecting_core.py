@@ -196,3 +196,36 @@ def test_core_and_commands_stay_free_of_the_terminal_ui() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []
+
+
+class FirstStartUnavailable(httpx.AsyncBaseTransport):
+    """The first job start gets a 503 (nothing applied); everything else goes through."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.starts = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "POST" and request.url.path == "/v1/companies/deep-search":
+            self.starts += 1
+            if self.starts == 1:
+                return httpx.Response(503, json={"success": False, "message": "Service unavailable", "errors": None})
+        return await self.inner.handle_async_request(request)
+
+
+async def test_wait_for_job_retries_a_start_the_service_could_not_take(
+    store: Store, sandbox: FastAPI, clocks: Clocks
+) -> None:
+    transport = FirstStartUnavailable(httpx.ASGITransport(app=sandbox))
+    sleeps: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        await clocks.sleep(seconds)
+
+    async with ServiceClient("http://127.0.0.1", KEY, transport=transport, clock=clocks) as client:
+        engine = SyncEngine(store, client, clock=clocks, blocking=run_inline)
+        op_id = actions.start_deep_search(store, "dental clinics in Bavaria", 2)
+        job = await wait_for_job(engine, store, op_id, sleep=sleep, clock=clocks)
+    assert job.status == "completed" and transport.starts == 2
+    assert sleeps[0] >= 1.0  # waited before sending again, never a busy loop
