@@ -387,7 +387,7 @@ def _show_contacts(job: Any, contacts: list[dict[str, Any]]) -> None:
 
 @click.group("contacts", epilog=EXIT_CODES_HELP)
 def contacts_group() -> None:
-    """Find the people at a company and add them to your contacts."""
+    """Your contacts: find the people at a company and add them; list, show, create, edit, delete."""
 
 
 @contacts_group.command("search", epilog=EXIT_CODES_HELP)
