@@ -2,10 +2,11 @@
 
 from datetime import UTC, datetime, timedelta, timezone
 
+from rich.cells import cell_len
 from rich.text import Text
 
-from warmline.tui.charts import is_ready, score_bar, sparkline
-from warmline.tui.columns import Column, header, line, widths
+from warmline.tui.charts import is_ready, score_bar, score_bar_segments, sparkline
+from warmline.tui.columns import Column, cell, header, line, widths
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.status import OFFLINE, ONLINE, RATE_LIMITED, SYNCING, SyncStatus, describe
 from warmline.tui.timefmt import clock_time, elapsed, parse_ts, relative
@@ -80,12 +81,22 @@ def test_sparkline_scales_0_to_100_and_fits_width() -> None:
     assert sparkline([], 10).plain == "no history yet"
 
 
+def plain_of(segments) -> str:
+    return "".join(segment.text for segment in segments)
+
+
 def test_columns_fill_width_and_align() -> None:
     cols = (Column("A", 3), Column("Name"), Column("N", 4, "right"))
     assert widths(cols, 20) == [3, 11, 4]
-    row = line(cols, [Text("x"), Text("a very long company name"), Text("7")], 20)
-    assert row.plain == "x   a very lon…    7"
-    assert header(cols, 20).plain == "A   Name           N"
+    row = line(cols, [cell("x"), cell("a very long company name"), cell("7")], 20)
+    assert plain_of(row) == "x   a very lon…    7"
+    assert plain_of(header(cols, 20)) == "A   Name           N"
+    wide = line(cols, [cell("x"), cell("株式会社ひかり物流"), cell("7")], 20)
+    assert cell_len(plain_of(wide)) == 20
+
+
+def test_score_bar_segments_match_the_text_bar() -> None:
+    assert plain_of(score_bar_segments(64, 80, 10)) == score_bar(64, 80, 10).plain
 
 
 def test_status_wording() -> None:

@@ -63,12 +63,18 @@ async def test_only_visible_pages_are_read_from_a_huge_source() -> None:
     async with app.run_test(size=(40, 12)) as pilot:
         await pilot.pause()
         assert source.windows == [(0, 50)]
+        widget = app.query_one(VirtualList)
+        assert not widget.counted and widget.row_count == 50
+        await pilot.pause(widget.count_delay + 0.05)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert widget.counted and widget.row_count == 100_000
+        assert source.counts == 1
         lines = visible_lines(app)
         assert lines[0] == "Number"
         assert lines[1:3] == ["row 0", "row 1"]
         await pilot.press("G")
         await pilot.pause()
-        widget = app.query_one(VirtualList)
         assert widget.cursor == 99_999
         assert visible_lines(app)[-1] == "row 99999"
         assert source.windows == [(0, 50), (99_950, 50)]
@@ -106,6 +112,16 @@ async def test_new_source_resets_cursor_and_shows_empty_text() -> None:
         assert visible_lines(app)[1] == "Empty."
         await pilot.press("enter")
         assert app.selected == []
+
+
+async def test_a_short_result_is_counted_from_its_first_page() -> None:
+    source = CountingSource(30)
+    app = ListApp(source)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        widget = app.query_one(VirtualList)
+        assert widget.counted and widget.row_count == 30
+        assert source.counts == 0
 
 
 async def test_reload_keeps_cursor_within_new_count() -> None:

@@ -62,7 +62,7 @@ class SyncHandle(Protocol):
 class WarmlineApp(App[None]):
     """The cockpit. With no store (no API key configured) it shows the first-run screen."""
 
-    CSS_PATH = "styles/cockpit.tcss"
+    CSS_PATH = Path(__file__).parent / "styles" / "cockpit.tcss"
     TITLE = "Warmline"
     COMMANDS = App.COMMANDS | {ScreenActions}
     BINDINGS = [
@@ -93,6 +93,7 @@ class WarmlineApp(App[None]):
     ) -> None:
         super().__init__()
         self.store = store
+        self._reader: Any = None
         self._actions = actions
         self.sync = sync
         self.clock = clock
@@ -142,9 +143,24 @@ class WarmlineApp(App[None]):
         if self.sync is not None:
             self.run_worker(self.sync.start(), name="sync", exclusive=True, exit_on_error=False)
 
+    @property
+    def reader(self) -> Any:
+        """A second connection to the cache for long reads in threads (exact counts).
+
+        The store serialises its connection with a lock; a count of a long filtered list
+        holding it would stall the next keystroke's page. SQLite in WAL mode lets two
+        connections read at once. An in-memory store has no second connection.
+        """
+        if self._reader is None:
+            path = getattr(self.store, "path", None)
+            self._reader = type(self.store)(path, self.store.clock) if path is not None else self.store
+        return self._reader
+
     async def on_unmount(self) -> None:
         if self.sync is not None:
             await self.sync.stop()
+        if self._reader is not None and self._reader is not self.store:
+            self._reader.close()
 
     # -- status and freshness -------------------------------------------------------------
 

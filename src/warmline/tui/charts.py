@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
@@ -37,6 +38,41 @@ def _cells(value: int, width: int) -> int:
     return max(0, min(width, round(max(0, min(100, value)) * width / 100)))
 
 
+def score_bar_segments(
+    score: int | None,
+    target: int | None,
+    width: int = 10,
+    styles: BarStyles | None = None,
+    *,
+    numbers: bool = True,
+) -> list[Segment]:
+    """`████████░░│░░ 64/80` as segments: the score filled in, the target as a marker.
+
+    Segments (not `Text`) because the lead list draws one per visible row per frame.
+    """
+    styles = styles or BarStyles()
+    value = score or 0
+    filled = _cells(value, width)
+    fill_style = styles.ready if is_ready(score, target) else styles.filled
+    marker = _cells(target, width) if target else None
+    split = width if marker is None else marker
+    parts = [
+        (FILLED * min(filled, split), fill_style),
+        (EMPTY * (split - min(filled, split)), styles.empty),
+    ]
+    if marker is not None:
+        parts += [
+            (TARGET, styles.target),
+            (FILLED * max(0, filled - marker), fill_style),
+            (EMPTY * (width - max(filled, marker)), styles.empty),
+        ]
+    else:
+        parts.append((" ", None))
+    if numbers:
+        parts.append((f" {value:>3}/{target if target else '-':<3}", None))
+    return [Segment(text, style) for text, style in parts if text]
+
+
 def score_bar(
     score: int | None,
     target: int | None,
@@ -45,25 +81,9 @@ def score_bar(
     *,
     numbers: bool = True,
 ) -> Text:
-    """`████████░░│░░ 64/80`: the score filled in, the target as a marker on the same scale."""
-    styles = styles or BarStyles()
-    value = score or 0
-    filled = _cells(value, width)
-    fill_style = styles.ready if is_ready(score, target) else styles.filled
-    marker = _cells(target, width) if target else None
-    bar = Text(no_wrap=True)
-    for cell in range(width + 1):
-        if cell == marker:
-            bar.append(TARGET, styles.target)
-        if cell < filled:
-            bar.append(FILLED, fill_style)
-        elif cell < width:
-            bar.append(EMPTY, styles.empty)
-    if marker is None:
-        bar.append(" ")
-    if numbers:
-        bar.append(f" {value:>3}/{target if target else '-':<3}")
-    return bar
+    """The score bar as `Text`, for screens that compose it with other text."""
+    segments = score_bar_segments(score, target, width, styles, numbers=numbers)
+    return Text.assemble(*((segment.text, segment.style or "") for segment in segments), no_wrap=True)
 
 
 def sparkline(values: Sequence[int], width: int) -> Text:

@@ -8,9 +8,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
 from warmline.tui.widgets.status_line import StatusLine
+from warmline.tui.widgets.text_line import TextLine
 
 if TYPE_CHECKING:
     from warmline.tui.app import WarmlineApp
@@ -28,7 +29,7 @@ class CockpitScreen(Screen[None]):
         return cast("WarmlineApp", self.app)
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(self.SCREEN_TITLE), id="screen-title")
+        yield TextLine(Text(self.SCREEN_TITLE), id="screen-title")
         yield from self.compose_body()
         cockpit = self.cockpit
         yield StatusLine(cockpit.sync_status, clock=cockpit.clock, zone=cockpit.zone)
@@ -39,7 +40,7 @@ class CockpitScreen(Screen[None]):
 
     def set_title_text(self, text: Text) -> None:
         """Show `text` (a `Text`, so service names in it stay literal) as the title line."""
-        self.query_one("#screen-title", Static).update(text)
+        self.query_one("#screen-title", TextLine).show(text)
 
     def reload(self) -> None:
         """Re-read what this screen shows from the cache (the cache changed under it)."""

@@ -5,18 +5,21 @@ from __future__ import annotations
 from datetime import tzinfo
 from typing import Any
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
-from warmline.tui.charts import is_ready, score_bar
-from warmline.tui.columns import Column, header, line
-from warmline.tui.safe import plain
+from warmline.tui.charts import score_bar_segments
+from warmline.tui.columns import Column, cell, header, line
+from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.sources import SORT_LABELS, LeadQuery, next_sort
 from warmline.tui.timefmt import Clock, relative
+from warmline.tui.widgets.text_line import TextLine
 from warmline.tui.widgets.virtual_list import VirtualList
 
 READY_MARK = "★"
@@ -34,6 +37,12 @@ LEAD_COLUMNS = (
 )
 
 
+READY = Style(color="green", bold=True)
+BOLD = Style(bold=True)
+DIM = Style(dim=True)
+STATUS_STYLES = {"warm": Style(color="cyan"), "cold": Style(color="blue")}
+
+
 class LeadRowFormatter:
     """Draws one lead per line; relative times use the injected clock and zone."""
 
@@ -41,21 +50,21 @@ class LeadRowFormatter:
         self._clock = clock
         self._zone = zone
 
-    def header(self, width: int) -> Text:
+    def header(self, width: int) -> list[Segment]:
         return header(LEAD_COLUMNS, width)
 
-    def row(self, lead: Any, width: int) -> Text:
-        score, target = lead.warming_score, lead.target_score
-        ready = is_ready(score, target)
+    def row(self, lead: Any, width: int) -> list[Segment]:
+        ready = lead.ready
+        recs = lead.recommendation_count or 0
         cells = [
-            Text(READY_MARK if ready else " ", style="bold green" if ready else ""),
-            plain(lead.company_name, "bold" if ready else ""),
-            Text(lead.lead_status or "", style="cyan" if lead.lead_status == "warm" else "blue"),
-            score_bar(score, target, 10),
-            Text(str(lead.activity_count or 0)),
-            Text(str(lead.recommendation_count or 0), style="bold" if lead.recommendation_count else "dim"),
-            Text("on" if lead.monitoring_active else "off", style="" if lead.monitoring_active else "dim"),
-            Text(relative(lead.last_activity_at, self._clock(), self._zone), style="dim"),
+            cell(READY_MARK if ready else " ", READY if ready else None),
+            cell(safe_text(lead.company_name), BOLD if ready else None),
+            cell(safe_text(lead.lead_status), STATUS_STYLES.get(lead.lead_status)),
+            score_bar_segments(lead.warming_score, lead.target_score, 10),
+            cell(str(lead.activity_count or 0)),
+            cell(str(recs), BOLD if recs else DIM),
+            cell("on" if lead.monitoring_active else "off", None if lead.monitoring_active else DIM),
+            cell(relative(lead.last_activity_at, self._clock(), self._zone), DIM),
         ]
         return line(LEAD_COLUMNS, cells, width)
 
@@ -81,7 +90,7 @@ class LeadListScreen(CockpitScreen):
         self._text = ""
 
     def compose_body(self) -> ComposeResult:
-        yield Static(id="lead-tabs")
+        yield TextLine(id="lead-tabs")
         yield Input(placeholder="filter by company name", id="lead-filter", classes="-hidden")
         yield VirtualList(
             LeadRowFormatter(self.cockpit.clock, self.cockpit.zone),
@@ -90,6 +99,7 @@ class LeadListScreen(CockpitScreen):
         )
 
     def on_mount(self) -> None:
+        self._show_tabs()
         self._apply_query()
         self.query_one(VirtualList).focus()
 
@@ -98,41 +108,49 @@ class LeadListScreen(CockpitScreen):
         return self.query_one("#lead-list", VirtualList)
 
     def _query(self) -> LeadQuery:
-        return LeadQuery(self.cockpit.store, self._status, self._text, self._sort)
+        cockpit = self.cockpit
+        return LeadQuery(cockpit.store, self._status, self._text, self._sort, counter=cockpit.reader)
 
     def _apply_query(self) -> None:
-        self.lead_list.set_source(self._query())
         if self._text:
-            self.lead_list.set_empty_text(Text(f"No lead's company name matches “{self._text}”. Escape clears the filter."))
+            empty = Text(f"No lead's company name matches “{self._text}”. Escape clears the filter.")
         else:
-            self.lead_list.set_empty_text("No leads here yet. Add companies to outreach, or sync.")
-        self._show_header()
+            empty = Text("No leads here yet. Add companies to outreach, or sync.")
+        self.lead_list.set_empty_text(empty)
+        self.lead_list.set_source(self._query())
 
-    def _show_header(self) -> None:
+    def _show_title(self) -> None:
         count = self.lead_list.row_count
         title = Text(no_wrap=True)
         title.append("Leads", style="bold")
-        title.append(f" · {count:,} shown · sorted by {SORT_LABELS[self._sort]}")
+        shown = f"{count:,}" if self.lead_list.counted else f"{count:,}+ (counting)"
+        title.append(f" · {shown} shown · sorted by {SORT_LABELS[self._sort]}")
         if self._text:
             title.append(" · filter: ")
             title.append_text(plain(self._text, "italic"))
         self.set_title_text(title)
+
+    def _show_tabs(self) -> None:
         tabs = Text(no_wrap=True)
         for status, label in TABS:
             style = "reverse bold" if status == self._status else "dim"
             tabs.append(f" {label} ", style=style)
             tabs.append(" ")
         tabs.append(f"   {READY_MARK} ready for outreach", style="green")
-        self.query_one("#lead-tabs", Static).update(tabs)
+        self.query_one("#lead-tabs", TextLine).show(tabs)
 
     def reload(self) -> None:
         self.lead_list.reload(keep_cursor=True)
-        self._show_header()
+
+    @on(VirtualList.Counted, "#lead-list")
+    def _counted(self) -> None:
+        self._show_title()
 
     # -- keys -----------------------------------------------------------------------------
 
     def action_tab(self, status: str) -> None:
         self._status = None if status == "all" else status
+        self._show_tabs()
         self._apply_query()
 
     def action_cycle_sort(self) -> None:

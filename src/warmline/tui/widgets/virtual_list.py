@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -34,12 +35,16 @@ class RowSource(Protocol[T_co]):
     def rows(self, offset: int, limit: int) -> Sequence[T_co]: ...
 
 
+Line = Text | list[Segment]
+"""A drawn line: `Text`, or (faster, for rows drawn on every scroll) a list of segments."""
+
+
 class RowFormatter(Protocol[T]):
-    """How rows look: a header line and one line per row, both as plain `Text`."""
+    """How rows look: a header line and one line per row, never markup (see `safe`)."""
 
-    def header(self, width: int) -> Text: ...
+    def header(self, width: int) -> Line: ...
 
-    def row(self, item: T, width: int) -> Text: ...
+    def row(self, item: T, width: int) -> Line: ...
 
 
 class EmptySource:
@@ -96,6 +101,9 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
 
     cursor: reactive[int] = reactive(0, init=False)
 
+    count_delay: float = 0.15
+    """Seconds a long result must stay on screen before it is counted exactly."""
+
     class Highlighted(Message):
         """The cursor moved to another row."""
 
@@ -111,6 +119,19 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
 
     class Selected(Highlighted):
         """The rep pressed enter (or clicked) on a row."""
+
+    class Counted(Message):
+        """The number of rows is known (`exact`) or bounded below (a count is running)."""
+
+        def __init__(self, virtual_list: VirtualList[Any], count: int, exact: bool) -> None:
+            super().__init__()
+            self.virtual_list = virtual_list
+            self.count = count
+            self.exact = exact
+
+        @property
+        def control(self) -> VirtualList[Any]:
+            return self.virtual_list
 
     def __init__(
         self,
@@ -131,14 +152,24 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         self._cached_pages = cached_pages
         self._pages: OrderedDict[int, Sequence[T]] = OrderedDict()
         self._count = 0
-        self._counted = False
+        self._exact = True
+        self._loaded = False
+        self._generation = 0
+        self._frame_styles: dict[str, Style] = {}
 
     # -- data ---------------------------------------------------------------------------
 
     @property
     def row_count(self) -> int:
-        self._ensure_counted()
+        """Rows known so far: exact, or a lower bound while a long count runs (`counted`)."""
+        if not self._loaded:
+            self._load(keep_cursor=True)
         return self._count
+
+    @property
+    def counted(self) -> bool:
+        """Whether `row_count` is exact (a count of a long result runs in the background)."""
+        return self._exact
 
     @property
     def source(self) -> RowSource[T]:
@@ -154,23 +185,55 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         self.refresh()
 
     def reload(self, *, keep_cursor: bool = True) -> None:
-        """Forget cached pages and recount, e.g. after the cache changed under the list."""
-        self._pages.clear()
-        self._counted = False
-        self._ensure_counted()
-        target = min(self.cursor, max(0, self._count - 1)) if keep_cursor else 0
+        """Re-read the first page now and count the rest off the event loop.
+
+        The first page is all a paint needs; counting a long filtered result can take
+        longer than a keystroke should, so a full page paints at once with a provisional
+        count and the exact count follows from a thread (`Counted` is posted).
+        """
+        self._load(keep_cursor=keep_cursor)
         if not keep_cursor:
             self.scroll_to(y=0, animate=False, immediate=True)
-        self.set_reactive(VirtualList.cursor, target)
         self._scroll_cursor_into_view()
         self.refresh()
         self._post_highlight()
 
-    def _ensure_counted(self) -> None:
-        if not self._counted:
-            self._count = self._source.count()
-            self._counted = True
-            self.virtual_size = Size(self.size.width, self._count + 1)
+    def _load(self, *, keep_cursor: bool) -> None:
+        self._generation += 1
+        self._pages.clear()
+        first = list(self._source.rows(0, self._page_size))
+        self._pages[0] = first
+        self._loaded = True
+        exact = len(first) < self._page_size
+        self._set_count(len(first), exact, keep_cursor=keep_cursor)
+        if not exact:
+            self._count_in_background(self._source, self._generation)
+
+    def _set_count(self, count: int, exact: bool, *, keep_cursor: bool = True) -> None:
+        self._count, self._exact = count, exact
+        self.virtual_size = Size(self.size.width, count + 1)
+        target = min(self.cursor, max(0, count - 1)) if keep_cursor else 0
+        self.set_reactive(VirtualList.cursor, target)
+        self.post_message(self.Counted(self, count, exact))
+
+    def _count_in_background(self, source: RowSource[T], generation: int) -> None:
+        """Count once the query has been stable for a moment (typing a filter makes many
+        queries; counting each would hold the database from the next keystroke's page)."""
+
+        def count() -> None:
+            total = source.count()
+            self.app.call_from_thread(self._counted_in_background, generation, total)
+
+        def start() -> None:
+            if generation == self._generation:
+                self.run_worker(count, thread=True, group="count", exit_on_error=False)
+
+        self.set_timer(self.count_delay, start)
+
+    def _counted_in_background(self, generation: int, total: int) -> None:
+        if generation == self._generation:
+            self._set_count(total, True)
+            self.refresh()
 
     def item_at(self, index: int) -> T | None:
         """The row at `index`, reading its page from the source when not cached."""
@@ -201,31 +264,45 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         self.virtual_size = Size(self.size.width, self.row_count + 1)
         self._scroll_cursor_into_view()
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Styles are looked up once per frame, not once per line (the lookup is not free);
+        # a frame may follow a focus or theme change, so they are looked up every frame.
+        self._frame_styles = self._look_up_styles()
+        return super().render_lines(crop)
+
+    def _look_up_styles(self) -> dict[str, Style]:
+        base = self.rich_style
+        return {
+            "base": base,
+            "header": base + self.get_component_rich_style("virtual-list--header"),
+            "cursor": base + self.get_component_rich_style("virtual-list--cursor"),
+            "empty": base + self.get_component_rich_style("virtual-list--empty"),
+        }
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        styles = self._frame_styles or self._look_up_styles()
         if y == 0:
-            style = self.get_component_rich_style("virtual-list--header")
-            return self._strip(self._formatter.header(width), width, base + style)
+            return self._strip(self._formatter.header(width), width, styles["header"])
         index = int(self.scroll_offset.y) + y - 1
         if self.row_count == 0:
             if y == 1:
-                style = self.get_component_rich_style("virtual-list--empty")
-                return self._strip(self._empty_text, width, base + style)
-            return Strip.blank(width, base)
+                return self._strip(self._empty_text, width, styles["empty"])
+            return Strip.blank(width, styles["base"])
         item = self.item_at(index)
         if item is None:
-            return Strip.blank(width, base)
-        style = base
-        if index == self.cursor:
-            style = base + self.get_component_rich_style("virtual-list--cursor")
+            return Strip.blank(width, styles["base"])
+        style = styles["cursor"] if index == self.cursor else styles["base"]
         return self._strip(self._formatter.row(item, width), width, style)
 
-    def _strip(self, text: Text, width: int, style: Any) -> Strip:
-        text = text.copy()
-        text.no_wrap = True
-        text.truncate(width, overflow="ellipsis")
-        segments = list(text.render(self.app.console, end=""))
+    def _strip(self, content: Line, width: int, style: Style) -> Strip:
+        if isinstance(content, Text):
+            text = content.copy()
+            text.no_wrap = True
+            text.truncate(width, overflow="ellipsis")
+            segments: list[Segment] = list(text.render(self.app.console, end=""))
+        else:
+            segments = content
         return Strip(Segment.apply_style(segments, style)).crop_extend(0, width, style)
 
     # -- cursor -------------------------------------------------------------------------
