@@ -53,7 +53,8 @@ CREATE INDEX leads_status_gap ON leads(hidden, lead_status, gap, id, name_lower)
 CREATE INDEX leads_gap ON leads(hidden, gap, id, name_lower);
 CREATE INDEX leads_status_activity ON leads(hidden, lead_status, last_activity_at DESC, id, name_lower);
 CREATE INDEX leads_activity ON leads(hidden, last_activity_at DESC, id, name_lower);
-CREATE INDEX leads_name ON leads(hidden, name_lower, lead_status, warming_score, gap, last_activity_at);
+-- Name first: a typed prefix is a range of this index; it carries what filters and sorts.
+CREATE INDEX leads_name ON leads(name_lower, hidden, lead_status, warming_score, gap, last_activity_at);
 CREATE INDEX leads_company ON leads(company_id);
 
 -- The server's last word on each lead (scalar fields, unknown ones included), apart from
