@@ -1,0 +1,150 @@
+"""The engine in a running loop: APScheduler jobs, wake, status, offline and back, stop."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import httpx
+import pytest
+from sync_helpers import KEY, make_sandbox
+
+from warmline.api import ServiceClient
+from warmline.store import Store
+from warmline.sync import EngineStatus, SyncEngine
+from warmline.sync.backoff import Backoff
+from warmline.sync.engine import FLUSH_JOB, REFRESH_JOB, TICK_JOB
+from warmline_sandbox.clock import SystemClock
+
+
+class ControlledTransport(httpx.AsyncBaseTransport):
+    """Real sandbox behind switches: `down` refuses connections, `hold` stalls POSTs."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.down = False
+        self.hold = asyncio.Event()
+        self.hold.set()
+        self.posts = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.down:
+            raise httpx.ConnectError("connection refused", request=request)
+        if request.method == "POST":
+            self.posts += 1
+            await self.hold.wait()
+        return await self.inner.handle_async_request(request)
+
+
+@pytest.fixture
+async def live(tmp_path: Path) -> AsyncIterator[tuple[SyncEngine, Store, ControlledTransport]]:
+    app = make_sandbox(tmp_path / "sandbox.sqlite3", SystemClock())
+    transport = ControlledTransport(httpx.ASGITransport(app=app))
+    store = Store(tmp_path / "cache.sqlite3")
+    async with ServiceClient("http://127.0.0.1", KEY, transport=transport) as client:
+        engine = SyncEngine(store, client, flush_interval=3600, refresh_interval=3600, tick_interval=0.1,
+                            stop_grace=0.2)
+        engine.connection.backoff = Backoff(base=0.2, cap=0.5)
+        yield engine, store, transport
+        await engine.stop()
+    store.close()
+    app.state.db.close()
+
+
+async def until(check: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
+def note(store: Store, text: str, lead: int = 1) -> str:
+    return store.enqueue("add_note", {"lead_id": lead, "content": text}, lead)
+
+
+async def test_start_schedules_jobs_in_the_running_loop(live) -> None:
+    engine, store, _ = live
+    await engine.start()
+    jobs = {job.id: job for job in engine.scheduler.get_jobs()}
+    assert set(jobs) == {FLUSH_JOB, TICK_JOB, REFRESH_JOB}
+    for job in jobs.values():
+        assert job.coalesce is True and job.max_instances == 1 and job.misfire_grace_time >= 60
+    assert engine.scheduler._eventloop is asyncio.get_running_loop()
+    await until(lambda: store.lead_count() == 4)  # the first refresh ran at start
+
+
+async def test_wake_delivers_at_once_and_the_status_follows(live) -> None:
+    engine, store, _ = live
+    seen: list[EngineStatus] = []
+    engine.on_status(seen.append)
+    await engine.start()
+    await until(lambda: store.lead_count() == 4)
+    op_id = note(store, "Woken")
+    engine.wake()
+    await until(lambda: store.get_op(op_id).state == "done", timeout=3)
+    await until(lambda: engine.status.current.last_sync_at is not None)
+    assert any(s.syncing for s in seen) and seen[-1].online is True
+    assert store.sync_status().online is True  # written for other processes too
+
+
+async def test_a_wake_during_a_flush_is_not_lost(live) -> None:
+    engine, store, transport = live
+    await engine.start()
+    await until(lambda: store.lead_count() == 4)
+    transport.hold.clear()
+    first = note(store, "Slow one")
+    engine.wake()
+    await until(lambda: transport.posts == 1)
+    second = note(store, "Queued while flushing", lead=2)
+    engine.wake()  # the flush job is running: max_instances would drop a second run
+    transport.hold.set()
+    await until(lambda: store.get_op(second).state == "done", timeout=3)
+    assert store.get_op(first).state == "done"
+
+
+async def test_stop_marks_an_interrupted_send_ambiguous(live) -> None:
+    engine, store, transport = live
+    await engine.start()
+    await until(lambda: store.lead_count() == 4)
+    transport.hold.clear()
+    op_id = note(store, "Never answered")
+    engine.wake()
+    await until(lambda: transport.posts == 1)
+    await engine.stop()
+    op = store.get_op(op_id)
+    assert op.state == "ambiguous" and op.last_error == "interrupted while sending"
+    assert store.outbox_counts().in_flight == 0
+    transport.hold.set()
+
+
+async def test_offline_then_back_by_the_probe(live) -> None:
+    engine, store, transport = live
+    states: list[str] = []
+    engine.on_status(lambda s: states.append(s.state(time.time())))
+    await engine.start()
+    await until(lambda: store.lead_count() == 4)
+    transport.down = True
+    op_id = note(store, "Written on the train")
+    engine.wake()
+    await until(lambda: engine.connection.offline)
+    assert store.get_op(op_id).state == "pending"
+    assert store.sync_status().online is False
+    transport.down = False
+    await until(lambda: store.get_op(op_id).state == "done", timeout=5)
+    assert "offline" in states and states[-1] in ("online", "syncing")
+
+
+async def test_run_once_skips_backoff_and_polls_jobs(live) -> None:
+    engine, store, _ = live
+    op_id = note(store, "Was backing off")
+    with store.write():
+        store.mark_in_flight(op_id)
+        store.mark_retry(op_id, time.time() + 600, "503")
+    job_op = store.enqueue("start_deep_search", {"query": "software companies", "max_results": 2})
+    report = await engine.run_once()
+    assert report.reachable and report.flush.delivered == 2
+    assert report.leads_refreshed == 4
+    assert store.get_op(op_id).state == "done" and store.get_op(job_op).state == "done"
+    assert report.polls.polled == 1  # the new job was polled in the same pass
