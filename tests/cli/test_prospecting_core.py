@@ -194,7 +194,7 @@ def test_core_and_commands_stay_free_of_the_terminal_ui() -> None:
         "import warmline.prospecting, warmline.exporting, warmline.commands.prospecting, warmline.commands.export\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'warmline_sandbox'))))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert json.loads(out.stdout) == []
 
 
