@@ -477,3 +477,15 @@ def test_contact_create_list_edit_delete(online: Path) -> None:
     assert json.loads(run("contacts", "list", "--json").stdout) == []
     refreshed = run("contacts", "list", "--refresh", "--json")
     assert refreshed.exit_code == 0 and "Fetched" in refreshed.stderr
+
+
+def test_show_refresh_reads_the_service_and_falls_back_to_the_cache(online: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with open_store(online) as store:
+        store.upsert_companies([{"id": 1, "name": "Stale name"}])
+    fresh = json.loads(run("companies", "show", "1", "--refresh", "--json").stdout)
+    assert fresh["name"] != "Stale name" and fresh["domain"]
+    serve(monkeypatch, None)
+    cached = run("companies", "show", "1", "--refresh", "--json")
+    assert cached.exit_code == 0 and "Showing the cached company" in cached.stderr
+    assert json.loads(cached.stdout)["name"] == fresh["name"]
+    assert run("contacts", "show", "424242", "--refresh").exit_code == 2

@@ -816,11 +816,22 @@ def _record_commands(group: click.Group, records: Records) -> None:
 
     @group.command("show", epilog=EXIT_CODES_HELP, help=f"One cached {noun} with its tags and custom fields.")
     @click.argument("ref", metavar=ref_help)
+    @click.option("--refresh", is_flag=True, help=f"Fetch the {noun} from the service first (the cached one if offline).")
     @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
-    def show(ref: str, as_json: bool) -> None:
+    def show(ref: str, refresh: bool, as_json: bool) -> None:
+        from warmline.sync.requests import dump
+
         config = _config()
         with _store(config) as store:
             record_id = records.resolve(store, ref)
+            if refresh:
+                try:
+                    fresh = _online(config, lambda client: records.of(client, "get_{noun}")(record_id))
+                    records.of(store, "upsert_{plural}")([dump(fresh)])
+                except CommandError as exc:
+                    if exc.exit_code not in (EXIT_OFFLINE, EXIT_AUTH):
+                        raise
+                    _note(f"Showing the cached {noun} ({exc.message})")
             row = records.of(store, "get_{noun}")(record_id)
             if row is None:
                 raise CommandError(f"{noun} {record_id} is not in the cache (try `warmline {plural} --refresh`)", EXIT_BAD_INPUT)
