@@ -489,3 +489,12 @@ def test_show_refresh_reads_the_service_and_falls_back_to_the_cache(online: Path
     assert cached.exit_code == 0 and "Showing the cached company" in cached.stderr
     assert json.loads(cached.stdout)["name"] == fresh["name"]
     assert run("contacts", "show", "424242", "--refresh").exit_code == 2
+
+
+def test_research_show_one_template(online: Path) -> None:
+    listed = {t["name"]: t for t in json.loads(run("research", "templates", "--json").stdout)}
+    by_id = json.loads(run("research", "show", listed["Tech stack"]["id"], "--json").stdout)
+    assert by_id == listed["Tech stack"]
+    by_name = run("research", "show", "tech STACK")
+    assert by_name.exit_code == 0 and "tech_stack" in by_name.stdout
+    assert run("research", "show", "no-such-template").exit_code == 2

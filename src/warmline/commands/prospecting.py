@@ -526,11 +526,35 @@ def research_templates(as_json: bool, refresh: bool) -> None:
             click.echo("No research templates cached. Run this again when online.")
             return
         for template in templates:
-            click.echo(f"{plain(template.name)}  ({template.id})")
-            if template.description:
-                click.echo(f"  {plain(template.description)}")
-            for f in template.fields:
-                click.echo(f"    {plain(f.get('key')):<22} {plain(f.get('type') or ''):<8} {plain(f.get('name') or '')}")
+            _print_template(template)
+
+
+def _print_template(template: Any) -> None:
+    click.echo(f"{plain(template.name)}  ({template.id})")
+    if template.description:
+        click.echo(f"  {plain(template.description)}")
+    for f in template.fields:
+        click.echo(f"    {plain(f.get('key')):<22} {plain(f.get('type') or ''):<8} {plain(f.get('name') or '')}")
+
+
+@research_group.command("show", epilog=EXIT_CODES_HELP)
+@click.argument("template_ref", metavar="TEMPLATE")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
+def research_show(template_ref: str, as_json: bool) -> None:
+    """One research template (its id, or its name as cached), fetched from the service."""
+    from warmline.sync.requests import dump
+
+    config = _config()
+    with _store(config) as store:
+        known = store.find_template(template_ref)
+        template_id = known.id if known is not None else template_ref
+        fresh = _online(config, lambda client: client.get_research_template(template_id))
+        store.upsert_templates([dump(fresh)], full_list=False)
+        template = store.find_template(fresh.id)
+        if as_json:
+            _echo_json({name: getattr(template, name) for name in TEMPLATE_FIELDS})
+        else:
+            _print_template(template)
 
 
 def _run_results(store: Any) -> Callable[[Any], list[dict[str, Any]]]:
