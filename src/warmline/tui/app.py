@@ -7,6 +7,7 @@ times, and so the first paint comes from the cache before any network work start
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable
 from datetime import tzinfo
 from functools import partial
@@ -94,6 +95,7 @@ class WarmlineApp(App[None]):
         super().__init__()
         self.store = store
         self._reader: Any = None
+        self._reader_lock = threading.Lock()
         self._actions = actions
         self.sync = sync
         self.clock = clock
@@ -143,18 +145,19 @@ class WarmlineApp(App[None]):
         if self.sync is not None:
             self.run_worker(self.sync.start(), name="sync", exclusive=True, exit_on_error=False)
 
-    @property
     def reader(self) -> Any:
         """A second connection to the cache for long reads in threads (exact counts).
 
         The store serialises its connection with a lock; a count of a long filtered list
         holding it would stall the next keystroke's page. SQLite in WAL mode lets two
-        connections read at once. An in-memory store has no second connection.
+        connections read at once. Opened on first use (from a counting thread); an
+        in-memory store has no second connection.
         """
-        if self._reader is None:
-            path = getattr(self.store, "path", None)
-            self._reader = type(self.store)(path, self.store.clock) if path is not None else self.store
-        return self._reader
+        with self._reader_lock:
+            if self._reader is None:
+                path = getattr(self.store, "path", None)
+                self._reader = type(self.store)(path, self.store.clock) if path is not None else self.store
+            return self._reader
 
     async def on_unmount(self) -> None:
         if self.sync is not None:

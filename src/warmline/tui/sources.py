@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +14,7 @@ SORT_LABELS = {"gap": "gap to target", "score": "warming score", "activity": "la
 class LeadQuery:
     """One view of the lead list: a status tab, a company-name filter and a sort.
 
-    `counter` is the store used to count (the virtual list counts off the event loop; a
+    `counter` gives the store to count on (the virtual list counts off the event loop; a
     second connection keeps a long count from holding the one the screens page through).
     """
 
@@ -22,10 +22,11 @@ class LeadQuery:
     status: str | None = None
     text: str = ""
     sort: str = "gap"
-    counter: Any = None
+    counter: Callable[[], Any] | None = None
 
     def count(self) -> int:
-        return (self.counter or self.store).lead_count(status=self.status, text=self.text)
+        store = self.counter() if self.counter is not None else self.store
+        return store.lead_count(status=self.status, text=self.text)
 
     def rows(self, offset: int, limit: int) -> Sequence[Any]:
         return self.store.lead_page(

@@ -8,8 +8,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer
 
+from warmline.tui.widgets.key_bar import KeyBar
 from warmline.tui.widgets.status_line import StatusLine
 from warmline.tui.widgets.text_line import TextLine
 
@@ -33,7 +33,7 @@ class CockpitScreen(Screen[None]):
         yield from self.compose_body()
         cockpit = self.cockpit
         yield StatusLine(cockpit.sync_status, clock=cockpit.clock, zone=cockpit.zone)
-        yield Footer()
+        yield KeyBar()
 
     def compose_body(self) -> ComposeResult:
         yield from ()

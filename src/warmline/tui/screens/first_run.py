@@ -9,9 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from warmline.tui.safe import safe_text
+from warmline.tui.widgets.key_bar import KeyBar
 
 
 def first_run_text(config_path: Path) -> Text:
@@ -57,4 +58,4 @@ class FirstRunScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Center(), Vertical():
             yield Static(first_run_text(self._config_path), id="first-run-text")
-        yield Footer()
+        yield KeyBar()

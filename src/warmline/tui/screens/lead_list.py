@@ -92,16 +92,18 @@ class LeadListScreen(CockpitScreen):
     def compose_body(self) -> ComposeResult:
         yield TextLine(id="lead-tabs")
         yield Input(placeholder="filter by company name", id="lead-filter", classes="-hidden")
+        # Built with its query so the first layout already knows the rows: one paint.
         yield VirtualList(
             LeadRowFormatter(self.cockpit.clock, self.cockpit.zone),
-            empty_text="No leads yet. Add companies to outreach, or run `warmline sync`.",
+            self._query(),
+            empty_text=self._empty_text(),
             id="lead-list",
         )
 
     def on_mount(self) -> None:
         self._show_tabs()
-        self._apply_query()
-        self.query_one(VirtualList).focus()
+        self._show_title()
+        self.lead_list.focus()
 
     @property
     def lead_list(self) -> VirtualList[Any]:
@@ -111,12 +113,13 @@ class LeadListScreen(CockpitScreen):
         cockpit = self.cockpit
         return LeadQuery(cockpit.store, self._status, self._text, self._sort, counter=cockpit.reader)
 
-    def _apply_query(self) -> None:
+    def _empty_text(self) -> Text:
         if self._text:
-            empty = Text(f"No lead's company name matches “{self._text}”. Escape clears the filter.")
-        else:
-            empty = Text("No leads here yet. Add companies to outreach, or sync.")
-        self.lead_list.set_empty_text(empty)
+            return Text(f"No lead's company name matches “{self._text}”. Escape clears the filter.")
+        return Text("No leads here yet. Add companies to outreach (warmline outreach add), or sync.")
+
+    def _apply_query(self) -> None:
+        self.lead_list.set_empty_text(self._empty_text())
         self.lead_list.set_source(self._query())
 
     def _show_title(self) -> None:
