@@ -54,6 +54,9 @@ FAILED = "failed"
 RETRY = "retry"
 AMBIGUOUS_OUTCOME = "ambiguous"
 PUT_BACK = "put_back"
+# Ops claimed ahead, per unit of concurrency: a finished send is replaced without waiting
+# for a disk sync, and one sync covers many ops.
+LOOKAHEAD = 4
 OFFLINE = "offline"
 AUTH = "auth"
 
@@ -173,11 +176,10 @@ class Flusher:
                 if not halted:
                     while pass_.ready and len(pass_.running) < self.concurrency:
                         pass_.running.add(asyncio.ensure_future(self._attempt(pass_.ready.popleft())))
-                if pass_.commit is None:
-                    want = 0 if halted or not pass_.more_due else self.concurrency * 2 - pass_.in_hand
-                    if pass_.settled or want > 0:
-                        # Recorded and claimed in the background: sends go on meanwhile.
-                        pass_.start_commit(self._blocking(self._record_and_claim, pass_.settled, max(0, want)), want)
+                if pass_.commit is None and self._commit_now(pass_, halted):
+                    want = 0 if halted or not pass_.more_due else self.concurrency * LOOKAHEAD - pass_.in_hand
+                    # Recorded and claimed in the background: sends go on meanwhile.
+                    pass_.start_commit(self._blocking(self._record_and_claim, pass_.settled, max(0, want)), want)
                 waiting = pass_.running | ({pass_.commit} if pass_.commit is not None else set())
                 if not waiting:
                     break  # nothing in flight, nothing to record, nothing more due
@@ -195,6 +197,19 @@ class Flusher:
         finally:
             await self._wind_down(pass_, report)
         return report
+
+    def _commit_now(self, pass_: _Pass, halted: bool) -> bool:
+        """Group commit: one disk sync for many ops, but never leave a slot idle for it.
+
+        Outcomes are recorded when a slot would otherwise wait (nothing claimed to send,
+        e.g. a lead's next op waits for its previous one to be recorded), when a slot's
+        worth of them has gathered, or when the pass is ending; claims are topped up when
+        the claimed-ahead buffer runs low.
+        """
+        idle_slot = not pass_.ready and len(pass_.running) < self.concurrency
+        if pass_.settled and (halted or idle_slot or len(pass_.settled) >= self.concurrency):
+            return True
+        return not halted and pass_.more_due and len(pass_.ready) < self.concurrency
 
     def _halted(self, report: FlushReport) -> bool:
         """Offline, key refused, or the server asked us to wait: send nothing more now."""
