@@ -23,6 +23,7 @@ class CockpitScreen(Screen[None]):
     BINDINGS = [Binding("escape", "back", "Back", id="screen.back")]
 
     SCREEN_TITLE = "Warmline"
+    _shown = False
 
     @property
     def cockpit(self) -> WarmlineApp:
@@ -46,8 +47,11 @@ class CockpitScreen(Screen[None]):
         """Re-read what this screen shows from the cache (the cache changed under it)."""
 
     def on_screen_resume(self) -> None:
+        """Back on this screen: the cache may have changed while it was hidden."""
         self.query_one(StatusLine).status = self.cockpit.sync_status
-        self.reload()
+        if self._shown:
+            self.reload()
+        self._shown = True
 
     def action_back(self) -> None:
         if self.app.screen_stack[-1] is self and len(self.app.screen_stack) > 1:

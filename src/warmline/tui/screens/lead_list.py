@@ -73,6 +73,7 @@ class LeadListScreen(CockpitScreen):
     """The home screen; everything comes from the cache, nothing waits on the network."""
 
     SCREEN_TITLE = "Leads"
+    AUTO_FOCUS = "#lead-list"  # focused before the first paint, so it is painted once
 
     BINDINGS = [
         Binding("1", "tab('cold')", "Cold", id="leads.cold"),
@@ -103,7 +104,6 @@ class LeadListScreen(CockpitScreen):
     def on_mount(self) -> None:
         self._show_tabs()
         self._show_title()
-        self.lead_list.focus()
 
     @property
     def lead_list(self) -> VirtualList[Any]:

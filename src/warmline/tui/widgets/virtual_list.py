@@ -64,6 +64,7 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
     VirtualList {
         height: 1fr;
         overflow-x: hidden;
+        scrollbar-gutter: stable;  /* no second layout when the scrollbar appears */
         background: $surface;
     }
     VirtualList > .virtual-list--header {
@@ -211,7 +212,7 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
 
     def _set_count(self, count: int, exact: bool, *, keep_cursor: bool = True) -> None:
         self._count, self._exact = count, exact
-        self.virtual_size = Size(self.size.width, count + 1)
+        self.virtual_size = Size(0, count + 1)  # width unused: no horizontal scroll
         target = min(self.cursor, max(0, count - 1)) if keep_cursor else 0
         self.set_reactive(VirtualList.cursor, target)
         self.post_message(self.Counted(self, count, exact))
@@ -261,7 +262,6 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         return max(1, self.scrollable_content_region.height - 1)
 
     def on_resize(self) -> None:
-        self.virtual_size = Size(self.size.width, self.row_count + 1)
         self._scroll_cursor_into_view()
 
     def render_lines(self, crop: Region) -> list[Strip]:
