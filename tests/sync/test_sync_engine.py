@@ -25,6 +25,7 @@ class ControlledTransport(httpx.AsyncBaseTransport):
     def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
         self.inner = inner
         self.down = False
+        self.refuse = False
         self.hold = asyncio.Event()
         self.hold.set()
         self.posts = 0
@@ -32,6 +33,8 @@ class ControlledTransport(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if self.down:
             raise httpx.ConnectError("connection refused", request=request)
+        if self.refuse:
+            return httpx.Response(401, json={"success": False, "message": "Invalid or missing API key", "errors": None})
         if request.method == "POST":
             self.posts += 1
             await self.hold.wait()
@@ -148,3 +151,17 @@ async def test_run_once_skips_backoff_and_polls_jobs(live) -> None:
     assert report.leads_refreshed == 4
     assert store.get_op(op_id).state == "done" and store.get_op(job_op).state == "done"
     assert report.polls.polled == 1  # the new job was polled in the same pass
+
+
+async def test_a_refused_key_stops_sending_until_a_probe_passes(live) -> None:
+    engine, store, transport = live
+    await engine.start()
+    await until(lambda: store.lead_count() == 4)
+    transport.refuse = True
+    op_id = note(store, "Sent after the key is fixed")
+    engine.wake()
+    await until(lambda: engine.status.current.auth_failed)
+    assert store.get_op(op_id).state == "pending" and store.get_state("auth_failed") is True
+    transport.refuse = False  # e.g. the key was re-enabled on the service
+    await until(lambda: store.get_op(op_id).state == "done", timeout=5)
+    assert not engine.status.current.auth_failed

@@ -126,9 +126,15 @@ class _Pass:
 
     def end_commit(self) -> list[Outcome]:
         """Take the finished commit's claims; returns the outcomes it recorded."""
-        assert self.commit is not None
-        claimed = self.commit.result()
-        self.commit = None
+        commit, self.commit = self.commit, None
+        assert commit is not None
+        try:
+            claimed = commit.result()
+        except BaseException:
+            # Rolled back: nothing was recorded or claimed. Keep the outcomes for the
+            # pass's final attempt to record them.
+            self.settled[:0], self._batch = self._batch, []
+            raise
         if self._want > 0:
             self.more_due = len(claimed) >= self._want  # fewer than asked: nothing else is due
         self.ready.extend(claimed)

@@ -176,11 +176,14 @@ class Connection:
             self.board.update(online=True, auth_failed=False, last_error=None)
 
     def refused_key(self, error: str) -> None:
-        self.failures = 0
+        """The service answered but refused the key: nothing is sent until a probe passes."""
+        self.failures += 1
+        self.next_probe_at = self.clock() + self.backoff.delay(self.failures)
         self.board.update(online=True, auth_failed=True, syncing=False, last_error=error)
 
     def probe_due(self) -> bool:
-        return self.offline and self.clock() >= self.next_probe_at
+        blocked = self.offline or self.board.current.auth_failed
+        return blocked and self.clock() >= self.next_probe_at
 
     async def probe(self) -> bool:
         """Ask the health operation (which also checks the key); True when usable."""
