@@ -266,6 +266,12 @@ async def test_a_job_started_and_finished_in_the_monitor(store: Store) -> None:
         row = [cell.plain for cell in table.get_row_at(0)]
         assert row[2] == "running" and row[4].endswith("50%")
         assert "1 job running" in status_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "Signal scan: running 50%" in text_of(app, "#detail-score")
+        await pilot.press("J")
+        await pilot.pause()
+        table = app.screen.query_one("#jobs-table")
 
         store.record_job("signal_scan", KESTREL, {
             "status": "completed", "progress": 100, "pages_found": 7,

@@ -220,18 +220,23 @@ class WarmlineApp(App[None]):
     # -- navigation -----------------------------------------------------------------------
 
     def action_open(self, name: str) -> None:
-        """Open a top-level screen, replacing any other top-level screen above the lead list."""
+        """Go to a top-level screen: back to it if it is open under this one, else on top.
+
+        So escape returns to where the rep came from, and the stack never holds a screen
+        twice.
+        """
         if self.store is None:
             return
-        factory = self._screen_factories().get(name)
-        if factory is None:
+        screen_type = self._screen_factories().get(name)
+        if screen_type is None:
             return
-        while len(self.screen_stack) > 1:
-            self.pop_screen()
-        if name != "leads":
-            self.push_screen(factory())
+        if any(isinstance(screen, screen_type) for screen in self.screen_stack):
+            while not isinstance(self.screen, screen_type):
+                self.pop_screen()
+            return
+        self.push_screen(screen_type())
 
-    def _screen_factories(self) -> dict[str, Callable[[], Screen[Any]]]:
+    def _screen_factories(self) -> dict[str, type[Screen[Any]]]:
         from warmline.tui.screens.jobs import JobsScreen
         from warmline.tui.screens.lead_list import LeadListScreen
         from warmline.tui.screens.outbox import OutboxScreen

@@ -36,6 +36,14 @@ def op_marker(op_state: str | None, pending: bool) -> Text:
     return Text("")
 
 
+def job_state(status: str | None, job: Any) -> Text:
+    """A lead's scan or generation status, with the progress of its running job."""
+    text = plain(status or "none")
+    if job is not None and job.progress is not None and status not in (None, "queued", "completed"):
+        text.append(f" {int(job.progress)}%")
+    return text
+
+
 class SectionTable(RowTable):
     """A small table of one section of the lead (sources, contacts, competitors)."""
 
@@ -155,10 +163,11 @@ class LeadDetailScreen(CockpitScreen):
         history = [point.score for point in detail.score_history]
         text.append("\nTrend  ")
         text.append_text(sparkline(history, 30))
+        jobs = {job.kind: job for job in self.cockpit.store.jobs(active_only=True) if job.lead_id == self.lead_id}
         text.append("\nSignal scan: ")
-        text.append_text(plain(detail.signal_scan_status or "none"))
+        text.append_text(job_state(detail.signal_scan_status, jobs.get("signal_scan")))
         text.append(" · recommendations: ")
-        text.append_text(plain(detail.generation_status or "none"))
+        text.append_text(job_state(detail.generation_status, jobs.get("recommendations")))
         self._section("detail-score", text)
 
     def _show_deal(self) -> None:

@@ -1,0 +1,69 @@
+"""End to end: `warmline demo` in a real terminal (tmux), the lead list read off the screen."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux for a real terminal"),
+]
+
+LEADS = 12
+
+
+def tmux(socket: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["tmux", "-f", "/dev/null", "-L", socket, *args], capture_output=True, text=True, timeout=30)
+
+
+def screen(socket: str) -> str:
+    return tmux(socket, "capture-pane", "-p", "-t", "demo").stdout
+
+
+def wait_for(socket: str, pattern: str, timeout: float) -> str:
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        text = screen(socket)
+        if re.search(pattern, text):
+            return text
+        time.sleep(0.25)
+    raise AssertionError(f"{pattern!r} never appeared; the screen was:\n{text}")
+
+
+def test_demo_opens_a_live_cockpit_in_a_real_terminal(tmp_path: Path) -> None:
+    socket = f"warmline-e2e-{os.getpid()}"
+    command = " ".join([
+        sys.executable, "-m", "warmline", "demo", "--data-dir", str(tmp_path / "demo"),
+        "--companies", "300", "--leads", str(LEADS), "--job-seconds", "2",
+    ])
+    env_prefix = f"WARMLINE_CONFIG={tmp_path / 'no-config.toml'} TERM=xterm-256color"
+    started = tmux(socket, "new-session", "-d", "-s", "demo", "-x", "120", "-y", "40", f"env {env_prefix} {command}")
+    assert started.returncode == 0, started.stderr
+    try:
+        text = wait_for(socket, rf"Leads · {LEADS} shown", timeout=120)
+        lines = text.splitlines()
+        header = next(i for i, line in enumerate(lines) if line.strip().startswith("Company"))
+        assert "Score / target" in lines[header] and "Last activity" in lines[header]
+        rows = [line for line in lines[header + 1 :] if re.search(r"\d+/\d+", line)]
+        assert len(rows) == LEADS
+        assert all(re.search(r"\b(cold|warm)\b", row) for row in rows)
+        wait_for(socket, r"● online", timeout=30)
+
+        tmux(socket, "send-keys", "-t", "demo", "r")
+        wait_for(socket, r"to go · completed \d+ · dismissed \d+ · total \d+", timeout=10)
+        tmux(socket, "send-keys", "-t", "demo", "q")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and tmux(socket, "has-session", "-t", "demo").returncode == 0:
+            time.sleep(0.25)
+        assert tmux(socket, "has-session", "-t", "demo").returncode != 0, "the cockpit did not quit on q"
+    finally:
+        tmux(socket, "kill-server")
