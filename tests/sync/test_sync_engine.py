@@ -165,3 +165,13 @@ async def test_a_refused_key_stops_sending_until_a_probe_passes(live) -> None:
     transport.refuse = False  # e.g. the key was re-enabled on the service
     await until(lambda: store.get_op(op_id).state == "done", timeout=5)
     assert not engine.status.current.auth_failed
+
+
+async def test_an_action_queued_by_another_process_goes_without_a_wake(live, tmp_path: Path) -> None:
+    engine, store, _ = live
+    await engine.start()
+    await until(lambda: store.lead_count() == 4)
+    other = Store(tmp_path / "cache.sqlite3")  # e.g. `warmline note` while the cockpit runs
+    op_id = note(other, "From the CLI")
+    other.close()
+    await until(lambda: store.get_op(op_id).state == "done", timeout=3)  # the flush interval is an hour

@@ -204,8 +204,12 @@ async def _watch(store: Any, client: Any, config: Any) -> None:
 
         def show(status: Any) -> None:
             now = engine.clock()
-            line = f"{status.state(now)} · {status.queued} pending · {status.failed} failed"
-            if status.last_error and status.state(now) in ("offline", "auth_failed"):
+            state = status.state(now)
+            if state == "unknown":
+                return  # before the first answer: nothing worth a line yet
+            state = "online" if state == "syncing" else state  # a line per pass is noise
+            line = f"{state} · {status.queued} pending · {status.failed} failed"
+            if status.last_error and state in ("offline", "auth_failed"):
                 line += f" · {status.last_error}"
             if [line] != last:
                 last[:] = [line]

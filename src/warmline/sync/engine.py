@@ -6,11 +6,12 @@ creates an APScheduler `AsyncIOScheduler` on the running loop with three jobs, e
 flushes at once in one process; other processes are kept apart by the outbox claim) and
 a generous `misfire_grace_time` (a laptop waking from sleep still runs them):
 
-- `flush`: delivers the outbox; runs on its interval, when the next backed-off op comes
-  due, and at once on `wake()` (a new action). A wake during a flush makes that flush
-  run another pass rather than being lost to `max_instances`.
+- `flush`: delivers the outbox; runs on its interval and at once on `wake()` (a new
+  action, or the tick seeing an op come due). A wake during a flush makes that flush run
+  another pass rather than being lost to `max_instances`.
 - `tick` (every second, no request unless something is due): the health probe while
-  offline, and the polls of jobs whose 5-10 s interval has come.
+  offline (or before the first contact), a wake of the flush when another process queued
+  an action, and the polls of jobs whose 5-10 s interval has come.
 - `refresh`: the lead list (stale-while-revalidate), on its interval.
 
 `stop()` lets sends in progress finish for a moment, then cancels what is left; a send
@@ -44,6 +45,11 @@ from warmline.sync.refresh import Refresher
 from warmline.sync.status import Connection, EngineStatus, StatusBoard
 
 log = logging.getLogger("warmline.sync")
+# A library logs, the application decides where to: without these, Python's last-resort
+# handler would print warnings (APScheduler's "skipped: maximum number of running
+# instances") straight onto the cockpit's screen.
+log.addHandler(logging.NullHandler())
+logging.getLogger("apscheduler").addHandler(logging.NullHandler())
 
 T = TypeVar("T")
 ChangeListener = Callable[[str, "int | None"], None]
@@ -225,9 +231,7 @@ class SyncEngine:
                     break
         finally:
             self._flushing = False
-        next_due = await self._blocking(self.store.next_due_at)
-        if next_due is not None and not self._stopping:
-            self._run_soon(FLUSH_JOB, max(time.time(), time.time() + (next_due - self.clock())))
+        # Ops backing off are picked up by the tick when they come due (`_due_now`).
 
     async def _tick_job(self) -> None:
         if self.connection.probe_due():
@@ -236,7 +240,16 @@ class SyncEngine:
             return
         if self.connection.offline or self.status.current.auth_failed:
             return
+        if await self._due_now():
+            self.wake()
         await self.poll_jobs()
+
+    async def _due_now(self) -> bool:
+        """An op could be claimed right now and no flush is running: for example one queued
+        by another process (the CLI while the cockpit runs), which our wake did not see."""
+        if self._flushing or self.client.limiter.delay() > 0:
+            return False
+        return bool(await self._blocking(self.store.due_ops, None, 1))
 
     async def _refresh_job(self) -> None:
         if self.connection.offline or self.status.current.auth_failed:

@@ -182,8 +182,9 @@ class Connection:
         self.board.update(online=True, auth_failed=True, syncing=False, last_error=error)
 
     def probe_due(self) -> bool:
-        blocked = self.offline or self.board.current.auth_failed
-        return blocked and self.clock() >= self.next_probe_at
+        current = self.board.current
+        unsure = current.online is not True or current.auth_failed
+        return unsure and self.clock() >= self.next_probe_at
 
     async def probe(self) -> bool:
         """Ask the health operation (which also checks the key); True when usable."""
