@@ -127,28 +127,34 @@ def child(mode: str, started: float, out: Path, db: str) -> None:
 
 
 def paint_in_tmux(mode: str, db: Path | None, runs: int) -> list[float]:
-    """Median-able first-paint times of `mode` launched in a 120x40 tmux terminal."""
+    """First-paint times of `mode` launched in a 120x40 terminal (a private tmux server)."""
+    socket = f"warmline-bench-{os.getpid()}"
+    tmux = ["tmux", "-f", "/dev/null", "-L", socket]
     times = []
+    # A session that outlives the measured ones, so the server does not exit between runs.
+    subprocess.run([*tmux, "new-session", "-d", "-s", "keep", "sleep 3600"], check=True)
     with tempfile.TemporaryDirectory() as scratch:
-        for run in range(runs):
-            out = Path(scratch) / f"{mode}-{run}.json"
-            session = f"wlbench{os.getpid()}{run}"
-            started = time.time()
-            command = shlex.join([
-                PYTHON, str(Path(__file__).resolve()), "--child", mode, "--started", repr(started),
-                "--out", str(out), "--db", str(db or ""),
-            ])
-            subprocess.run(
-                ["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command],
-                check=True, env={**os.environ, "TERM": "xterm-256color"},
-            )
-            deadline = time.time() + 60
-            while not out.exists() and time.time() < deadline:
-                time.sleep(0.01)
-            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
-            if not out.exists():
-                raise RuntimeError(f"{mode} did not paint within 60 s")
-            times.append(json.loads(out.read_text())["paint"])
+        try:
+            for run in range(runs):
+                out = Path(scratch) / f"{mode}-{run}.json"
+                started = time.time()
+                command = shlex.join([
+                    PYTHON, str(Path(__file__).resolve()), "--child", mode, "--started", repr(started),
+                    "--out", str(out), "--db", str(db or ""),
+                ])
+                subprocess.run(
+                    [*tmux, "new-session", "-d", "-s", f"paint{run}", "-x", "120", "-y", "40", command],
+                    check=True, env={**os.environ, "TERM": "xterm-256color"},
+                )
+                deadline = time.time() + 60
+                while not out.exists() and time.time() < deadline:
+                    time.sleep(0.01)
+                subprocess.run([*tmux, "kill-session", "-t", f"paint{run}"], capture_output=True)
+                if not out.exists():
+                    raise RuntimeError(f"{mode} did not paint within 60 s")
+                times.append(json.loads(out.read_text())["paint"])
+        finally:
+            subprocess.run([*tmux, "kill-server"], capture_output=True)
     return times
 
 
@@ -272,11 +278,11 @@ def bench_scroll(db: Path) -> None:
 
 
 def triage_cache(directory: Path, leads: int = 60, per_lead: int = 4) -> Path:
-    """A cache with leads x per_lead active recommendations (240 by default)."""
-    path = directory / "triage.sqlite3"
-    if path.exists():
-        return path
+    """A fresh cache with leads x per_lead active recommendations (240 by default);
+    fresh because triage queues actions into it."""
     from warmline.store import Store
+
+    path = directory / "triage.sqlite3"
 
     store = Store(path)
     store.upsert_leads([wire_lead(i) for i in range(leads)])
@@ -299,9 +305,13 @@ def triage_cache(directory: Path, leads: int = 60, per_lead: int = 4) -> Path:
     return path
 
 
-def bench_triage(directory: Path, presses: int) -> None:
-    db = triage_cache(directory)
+def bench_triage(presses: int) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        db = triage_cache(Path(scratch))
+        _bench_triage(db, presses)
 
+
+def _bench_triage(db: Path, presses: int) -> None:
     async def open_queue(pilot: Any) -> None:
         await pilot.press("r")
         await pilot.pause()
@@ -380,7 +390,7 @@ def main() -> None:
     bench_scroll(caches[100_000])
 
     print("\n4. Recommendation triage")
-    bench_triage(directory, 60 if args.quick else 200)
+    bench_triage(60 if args.quick else 200)
 
     print("\n5. Memory")
     bench_memory(caches[100_000])

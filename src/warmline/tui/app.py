@@ -16,16 +16,15 @@ from typing import Any, Protocol
 
 from textual.app import App
 from textual.binding import Binding
+from textual.command import Provider
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from warmline.tui.bindings import screen_bindings
-from warmline.tui.commands import ScreenActions
 from warmline.tui.feed import status_from_store
+from warmline.tui.refusals import ActionRefused, refusals
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.first_run import FirstRunScreen
-from warmline.tui.screens.help import HelpScreen
 from warmline.tui.status import SyncStatus
 from warmline.tui.themes import DEFAULT_THEME, load_themes
 from warmline.tui.timefmt import Clock, local_zone, utc_now
@@ -34,20 +33,12 @@ from warmline.tui.widgets.status_line import StatusLine
 Opener = Callable[[str], Any]
 
 
-def refusals() -> tuple[type[Exception], ...]:
-    """The errors that mean "the action refused this input", not "the cockpit broke".
+def screen_actions_provider() -> type[Provider]:
+    """The palette's provider of the current screen's actions, imported when ctrl+p is
+    first pressed (the command machinery is not needed to paint the lead list)."""
+    from warmline.tui.commands import ScreenActions
 
-    Imported when first needed: the API and actions packages are not needed to paint
-    the lead list, and start-up time is what the rep feels every morning.
-    """
-    from warmline.api.errors import InputError
-    from warmline.store import StoreError
-
-    return (InputError, StoreError, LookupError, ValueError)
-
-
-class ActionRefused(Exception):
-    """An action refused the rep's input (a limit of the spec, an unknown lead...)."""
+    return ScreenActions
 
 
 class SyncHandle(Protocol):
@@ -65,7 +56,7 @@ class WarmlineApp(App[None]):
 
     CSS_PATH = Path(__file__).parent / "styles" / "cockpit.tcss"
     TITLE = "Warmline"
-    COMMANDS = App.COMMANDS | {ScreenActions}
+    COMMANDS = App.COMMANDS | {screen_actions_provider}
     BINDINGS = [
         Binding("question_mark,f1", "help", "Help", id="app.help"),
         Binding("r", "open('recommendations')", "Recs", id="app.recommendations"),
@@ -122,6 +113,8 @@ class WarmlineApp(App[None]):
 
     def get_default_screen(self) -> Screen[Any]:
         if self.store is None:
+            from warmline.tui.screens.first_run import FirstRunScreen
+
             return FirstRunScreen(self._config_path or Path("config.toml"))
         from warmline.tui.screens.lead_list import LeadListScreen
 
@@ -227,7 +220,7 @@ class WarmlineApp(App[None]):
         """
         if self.store is None:
             return
-        screen_type = self._screen_factories().get(name)
+        screen_type = self._top_level_screens().get(name)
         if screen_type is None:
             return
         if any(isinstance(screen, screen_type) for screen in self.screen_stack):
@@ -236,7 +229,7 @@ class WarmlineApp(App[None]):
             return
         self.push_screen(screen_type())
 
-    def _screen_factories(self) -> dict[str, type[Screen[Any]]]:
+    def _top_level_screens(self) -> dict[str, type[Screen[Any]]]:
         from warmline.tui.screens.jobs import JobsScreen
         from warmline.tui.screens.lead_list import LeadListScreen
         from warmline.tui.screens.outbox import OutboxScreen
@@ -264,6 +257,8 @@ class WarmlineApp(App[None]):
         self.run_worker(lambda: opener(url), thread=True, exit_on_error=False, name="open-url")
 
     def action_help(self) -> None:
+        from warmline.tui.screens.help import HelpScreen
+
         if isinstance(self.screen, HelpScreen):
             return
         title = getattr(self.screen, "SCREEN_TITLE", "Warmline")

@@ -15,8 +15,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
-from warmline.tui.app import ActionRefused
 from warmline.tui.charts import is_ready, score_bar, sparkline
+from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import DealDialog, DealValues, LineDialog, TextDialog

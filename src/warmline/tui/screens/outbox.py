@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from warmline.actions.queue import VALIDATORS
-from warmline.tui.app import ActionRefused
+from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import ConfirmDialog, LineDialog, TextDialog

@@ -17,8 +17,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import ProgressBar, Static
 
-from warmline.tui.app import ActionRefused
 from warmline.tui.charts import score_bar
+from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 

@@ -1,0 +1,23 @@
+"""Telling "the action refused this input" apart from "the cockpit broke".
+
+A refusal (a limit of the spec, a lead no longer in the cache, an op already sent) is
+shown to the rep where they typed; anything else is a bug and is left to surface.
+"""
+
+from __future__ import annotations
+
+
+class ActionRefused(Exception):
+    """An action refused the rep's input; the message says why, in the rep's words."""
+
+
+def refusals() -> tuple[type[Exception], ...]:
+    """The exceptions actions raise for refused input.
+
+    Imported when first needed: the API and actions packages are not needed to paint
+    the lead list, and start-up time is what the rep feels every morning.
+    """
+    from warmline.api.errors import InputError
+    from warmline.store import StoreError
+
+    return (InputError, StoreError)
