@@ -1,7 +1,7 @@
 """`SyncEngine`: the background scheduler that delivers, refreshes and polls.
 
 It runs inside an existing asyncio loop (the cockpit's, or `warmline sync`'s): `start()`
-creates an APScheduler `AsyncIOScheduler` on the running loop with three jobs, each with
+creates an APScheduler `AsyncIOScheduler` on the running loop with four jobs, each with
 `coalesce=True` (a backlog of missed runs is one run), `max_instances=1` (never two
 flushes at once in one process; other processes are kept apart by the outbox claim) and
 a generous `misfire_grace_time` (a laptop waking from sleep still runs them):
@@ -12,7 +12,9 @@ a generous `misfire_grace_time` (a laptop waking from sleep still runs them):
 - `tick` (every second, no request unless something is due): the health probe while
   offline (or before the first contact), a wake of the flush when another process queued
   an action, and the polls of jobs whose 5-10 s interval has come.
-- `refresh`: the lead list (stale-while-revalidate), on its interval.
+- `refresh`: the lead list and the recommendations of leads that have some
+  (stale-while-revalidate), every 5 minutes; `directory`: saved companies, contacts,
+  field schemas and research templates, every 30 minutes. Both also run at start.
 
 `stop()` lets sends in progress finish for a moment, then cancels what is left; a send
 cut off that way is marked ambiguous (never left in flight, never assumed lost), so the
@@ -57,6 +59,7 @@ ChangeListener = Callable[[str, "int | None"], None]
 FLUSH_JOB = "flush"
 TICK_JOB = "tick"
 REFRESH_JOB = "refresh"
+DIRECTORY_JOB = "directory"
 
 
 @dataclass
@@ -88,6 +91,7 @@ class SyncEngine:
         blocking: Blocking = in_thread,
         flush_interval: float = 30.0,
         refresh_interval: float = 300.0,
+        directory_interval: float = 1800.0,
         tick_interval: float = 1.0,
         stop_grace: float = 5.0,
     ) -> None:
@@ -104,13 +108,14 @@ class SyncEngine:
             store, client, concurrency=concurrency, backoff=backoff, clock=clock,
             blocking=blocking, notify=self._changed,
         )
-        self.refresher = Refresher(store, client, blocking=blocking, notify=self._changed)
+        self.refresher = Refresher(store, client, blocking=blocking, notify=self._changed, concurrency=concurrency)
         self.poller = JobPoller(
             store, client, self.refresher, concurrency=concurrency, clock=clock, rng=rng,
             blocking=blocking, notify=self._changed,
         )
         self.flush_interval = flush_interval
         self.refresh_interval = refresh_interval
+        self.directory_interval = directory_interval
         self.tick_interval = tick_interval
         self.stop_grace = stop_grace
         self.scheduler: AsyncIOScheduler | None = None
@@ -163,6 +168,8 @@ class SyncEngine:
                           id=TICK_JOB, next_run_time=now)
         scheduler.add_job(self._guarded(self._refresh_job), "interval", seconds=self.refresh_interval,
                           id=REFRESH_JOB, next_run_time=now)
+        scheduler.add_job(self._guarded(self._directory_job), "interval", seconds=self.directory_interval,
+                          id=DIRECTORY_JOB, next_run_time=now)
         scheduler.start()
         self.scheduler = scheduler
 
@@ -254,7 +261,13 @@ class SyncEngine:
     async def _refresh_job(self) -> None:
         if self.connection.offline or self.status.current.auth_failed:
             return
-        await self.refresh_leads()
+        if await self.refresh_leads() is not None:
+            await self.refresh_recommendations()
+
+    async def _directory_job(self) -> None:
+        if self.connection.offline or self.status.current.auth_failed:
+            return
+        await self.refresh_directory()
 
     # --- the work, callable directly ---------------------------------------------------------
 
@@ -288,13 +301,17 @@ class SyncEngine:
         """The lead list; None when it could not be fetched (offline, key refused...)."""
         return await self._talk(self.refresher.leads())
 
+    async def refresh_recommendations(self) -> int | None:
+        """Recommendations of every lead that has some (the triage queue)."""
+        return await self._talk(self.refresher.recommendation_queue())
+
+    async def refresh_directory(self) -> bool:
+        """Saved companies and contacts, field schemas, research templates."""
+        return await self._talk(self.refresher.directory()) is not None
+
     async def refresh_lead(self, lead_id: int) -> bool:
         """One lead's detail (the rep opened it): True when the cache was updated."""
-        return await self._talk(self._lead_and_true(lead_id)) is not None
-
-    async def _lead_and_true(self, lead_id: int) -> bool:
-        await self.refresher.lead(lead_id)
-        return True
+        return await self._talk(self.refresher.lead(lead_id)) is not None
 
     async def _talk(self, work: Awaitable[T]) -> T | None:
         """Run one read against the service, turning failures into status changes."""
@@ -338,6 +355,9 @@ class SyncEngine:
             report.auth_error = report.flush.auth_error
         else:
             report.leads_refreshed = await self.refresh_leads()
+            if report.leads_refreshed is not None:
+                await self.refresh_recommendations()
+                await self.refresh_directory()
             report.polls = await self.poll_jobs(force=True)
             report.offline_error = report.polls.offline_error
             report.auth_error = report.polls.auth_error

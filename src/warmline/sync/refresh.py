@@ -3,17 +3,19 @@
 The cockpit always paints from the cache; these calls fetch the fresh version, write it
 (the store keeps the local effects of actions still queued on top) and tell listeners
 what changed, so the screen updates in place. Nothing here decides when to refresh: the
-engine runs `leads` on its interval and `lead(id)` when the rep opens a lead.
+engine runs `leads` and `recommendation_queue` on its interval, `directory` less often,
+and `lead(id)` when the rep opens a lead.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, TypeVar
-
-from pydantic import BaseModel
+from typing import Any
 
 from warmline.api import ServiceClient
+from warmline.api.errors import NotFoundError
 from warmline.api.models import Page
 from warmline.sync.blocking import Blocking, Notify, in_thread
 from warmline.sync.requests import dump
@@ -22,7 +24,10 @@ PER_PAGE = 200
 # A server that never says it is on the last page must not keep us paging forever.
 MAX_PAGES = 5000
 
-M = TypeVar("M", bound=BaseModel)
+_LEADS_WITH_RECOMMENDATIONS = (
+    "SELECT id FROM leads WHERE hidden = 0 AND (recommendation_count > 0"
+    " OR id IN (SELECT lead_id FROM recommendations WHERE status = 'active')) ORDER BY id"
+)
 PageFetch = Callable[[int], Awaitable[Page[Any]]]
 
 
@@ -48,9 +53,11 @@ class Refresher:
         blocking: Blocking = in_thread,
         notify: Notify | None = None,
         per_page: int = PER_PAGE,
+        concurrency: int = 4,
     ) -> None:
         self.store = store
         self.client = client
+        self.concurrency = max(1, concurrency)
         self._blocking = blocking
         self._notify = notify
         self.per_page = per_page
@@ -69,24 +76,56 @@ class Refresher:
         self._changed("leads")
         return count
 
-    async def lead(self, lead_id: int) -> None:
+    async def lead(self, lead_id: int) -> int:
         """One lead's full detail, its notes included (the detail does not carry them)."""
         detail = dump(await self.client.get_lead(lead_id))
         detail["notes"] = [dump(note) for note in await self.client.list_notes(lead_id)]
         await self._blocking(self.store.upsert_lead_detail, detail)
         self._changed("lead", lead_id)
+        return lead_id
 
     async def recommendations(self, lead_id: int) -> None:
         listing = await self.client.get_recommendations(lead_id)
         await self._blocking(self.store.upsert_recommendations, lead_id, dump(listing))
         self._changed("recommendations", lead_id)
 
-    async def companies(self) -> int:
-        count = 0
-        async for page in all_pages(lambda n: self.client.list_companies(n, self.per_page)):
-            count += await self._blocking(self.store.upsert_companies, page)
-        self._changed("companies")
+    async def recommendation_queue(self) -> int:
+        """Recommendations of every lead that has (or had) some: the triage queue spans
+        leads, and the lead list only carries their count. Returns the leads read."""
+        rows = await self._blocking(self.store.rows, _LEADS_WITH_RECOMMENDATIONS)
+        gate = asyncio.Semaphore(self.concurrency)
+
+        async def one(lead_id: int) -> None:
+            async with gate:
+                with contextlib.suppress(NotFoundError):  # removed meanwhile: the list drops it
+                    await self.recommendations(lead_id)
+
+        await asyncio.gather(*(one(row["id"]) for row in rows))
+        return len(rows)
+
+    async def directory(self) -> int:
+        """Saved companies and contacts, their custom field schemas, research templates;
+        returns how many companies and contacts were read."""
+        count = await self.companies() + await self.contacts()
+        await self.templates()
+        await self.field_schemas()
         return count
+
+    async def companies(self) -> int:
+        """Every saved company; cached ones the server no longer lists are dropped."""
+        seen: list[int] = []
+        async for page in all_pages(lambda n: self.client.list_companies(n, self.per_page)):
+            await self._blocking(self.store.upsert_companies, page)
+            seen.extend(item["id"] for item in page)
+        await self._blocking(self._drop_unlisted, "companies", seen, self.store.delete_companies)
+        self._changed("companies")
+        return len(seen)
+
+    def _drop_unlisted(self, table: str, seen: list[int], delete: Callable[[list[int]], None]) -> None:
+        listed = set(seen)
+        gone = [row["id"] for row in self.store.rows(f"SELECT id FROM {table}") if row["id"] not in listed]
+        if gone:
+            delete(gone)
 
     async def company_ids(self, company_ids: list[int]) -> int:
         """Re-read some companies (after a research run filled their custom fields)."""
@@ -96,11 +135,14 @@ class Refresher:
         return count
 
     async def contacts(self) -> int:
-        count = 0
+        """Every contact; cached ones the server no longer lists are dropped."""
+        seen: list[int] = []
         async for page in all_pages(lambda n: self.client.list_contacts(n, self.per_page)):
-            count += await self._blocking(self.store.upsert_contacts, page)
+            await self._blocking(self.store.upsert_contacts, page)
+            seen.extend(item["id"] for item in page)
+        await self._blocking(self._drop_unlisted, "contacts", seen, self.store.delete_contacts)
         self._changed("contacts")
-        return count
+        return len(seen)
 
     async def templates(self) -> int:
         templates = [dump(t) for t in await self.client.list_research_templates()]
