@@ -358,6 +358,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--db", default="", help=argparse.SUPPRESS)
     parser.add_argument("--keep", type=Path, help="reuse/keep the generated caches in this directory")
+    parser.add_argument("--only", choices=("paint", "keys", "memory"), help="run one group of figures")
     args = parser.parse_args()
 
     if args.child == "memory":
@@ -375,25 +376,28 @@ def main() -> None:
     print(f"Warmline cockpit bench (caches in {directory})")
     caches = {n: cache_for(directory, n) for n in (1_000, 10_000, 100_000)}
 
-    print("\n1. First paint in a real terminal (tmux 120x40), process launch to first frame")
-    label = report("minimal Textual app (one Label)", paint_in_tmux("label", None, runs))
-    ten_k = report("lead list, 10,000 cached leads", paint_in_tmux("cockpit", caches[10_000], runs))
-    print(f"    ratio 10k / one Label = {ten_k / label:.2f}x  (target <= 1.3x)")
+    if args.only in (None, "paint"):
+        print("\n1. First paint in a real terminal (tmux 120x40), process launch to first frame")
+        label = report("minimal Textual app (one Label)", paint_in_tmux("label", None, runs))
+        ten_k = report("lead list, 10,000 cached leads", paint_in_tmux("cockpit", caches[10_000], runs))
+        print(f"    ratio 10k / one Label = {ten_k / label:.2f}x  (target <= 1.3x)")
 
-    print("\n2. First paint, 100,000 against 1,000 cached leads")
-    one_k = report("lead list, 1,000 cached leads", paint_in_tmux("cockpit", caches[1_000], runs))
-    hundred_k = report("lead list, 100,000 cached leads", paint_in_tmux("cockpit", caches[100_000], runs))
-    print(f"    ratio 100k / 1k = {hundred_k / one_k:.2f}x  (target <= 1.1x)")
+        print("\n2. First paint, 100,000 against 1,000 cached leads")
+        one_k = report("lead list, 1,000 cached leads", paint_in_tmux("cockpit", caches[1_000], runs))
+        hundred_k = report("lead list, 100,000 cached leads", paint_in_tmux("cockpit", caches[100_000], runs))
+        print(f"    ratio 100k / 1k = {hundred_k / one_k:.2f}x  (target <= 1.1x)")
 
-    print("\n3. Filter-as-you-type and scrolling at 100,000 leads (headless, real store)")
-    bench_filter(caches[100_000])
-    bench_scroll(caches[100_000])
+    if args.only in (None, "keys"):
+        print("\n3. Filter-as-you-type and scrolling at 100,000 leads (headless, real store)")
+        bench_filter(caches[100_000])
+        bench_scroll(caches[100_000])
 
-    print("\n4. Recommendation triage")
-    bench_triage(60 if args.quick else 200)
+        print("\n4. Recommendation triage")
+        bench_triage(60 if args.quick else 200)
 
-    print("\n5. Memory")
-    bench_memory(caches[100_000])
+    if args.only in (None, "memory"):
+        print("\n5. Memory")
+        bench_memory(caches[100_000])
 
 
 if __name__ == "__main__":
