@@ -64,19 +64,6 @@ class EngineStatus:
             return STATE_SYNCING
         return STATE_ONLINE if self.online else STATE_UNKNOWN
 
-    def to_dict(self, now: float) -> dict[str, Any]:
-        return {
-            "state": self.state(now),
-            "online": self.online,
-            "syncing": self.syncing,
-            "auth_failed": self.auth_failed,
-            "rate_limited_until": self.rate_limited_until,
-            "pending": self.queued,
-            "failed": self.failed,
-            "last_sync_at": self.last_sync_at,
-            "last_error": self.last_error,
-        }
-
 
 def read_status(store: Any) -> EngineStatus:
     """The status as the store has it (written by whichever process runs the engine)."""
