@@ -11,8 +11,8 @@ supports keys also deduplicates).
   by another of our ops, is ours.
 - Set-to-value ops (status, target, pins, toggles, deal, recommendation close, removal):
   if the server already shows the value, sending is skipped.
-- Job starts: a signal scan started after our first send is ours; a recommendation
-  generation under way is ours. Deep searches, contact searches, research runs and
+- Job starts: a signal scan started after our first send is ours; so is a recommendation
+  generation under way, or recommendations created since our first send. Deep searches, contact searches, research runs and
   company research have nothing readable to match, so they are resent: against a server
   without idempotency support that is at-least-once (docs/sync.md says so).
 """
@@ -212,11 +212,17 @@ async def _scan_started(client: ServiceClient, store: Any, op: Op) -> Answer | N
     return {**dump(scan), "reconciled": True}
 
 
-async def _generation_running(client: ServiceClient, store: Any, op: Op) -> Answer | None:
+async def _generation_started(client: ServiceClient, store: Any, op: Op) -> Answer | None:
+    """A generation under way, or recommendations made since our first send, are ours."""
     listing = await client.get_recommendations(op.lead_id)  # type: ignore[arg-type]
-    if listing.generation_status not in ("pending", "running"):
+    since = _since(op)
+    fresh = any(
+        rec.created_at is not None and (since is None or rec.created_at.timestamp() >= since)
+        for rec in listing.recommendations
+    )
+    if listing.generation_status not in ("pending", "running") and not fresh:
         return None
-    return {"status": listing.generation_status, "reconciled": True}
+    return {"status": listing.generation_status or "completed", "reconciled": True}
 
 
 PROBES: dict[str, Probe] = {
@@ -233,7 +239,7 @@ PROBES: dict[str, Probe] = {
     k.DISMISS_RECOMMENDATION: _recommendation_closed,
     k.REMOVE_LEAD: _lead_removed,
     k.START_SIGNAL_SCAN: _scan_started,
-    k.GENERATE_RECOMMENDATIONS: _generation_running,
+    k.GENERATE_RECOMMENDATIONS: _generation_started,
 }
 
 
