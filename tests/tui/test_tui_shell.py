@@ -6,6 +6,7 @@ import pytest
 from conftest import cockpit
 
 from warmline.tui.app import WarmlineApp
+from warmline.tui.keys import keyboard_reference
 from warmline.tui.screens.help import HelpScreen
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.themes import ThemeFileError, load_theme_file, load_themes
@@ -59,6 +60,22 @@ async def test_keymap_from_config_rebinds_by_id(store) -> None:
         assert app.screen._sort == "score"
         await pilot.press("w")
         assert app.screen._status == "warm"
+
+
+async def test_unknown_keymap_ids_are_reported(store) -> None:
+    app = cockpit(store, keymap={"leads.sortt": "o", "leads.warm": "w"})
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        messages = [str(n.message) for n in app._notifications]
+        assert any("leads.sortt" in m and "leads.warm" not in m for m in messages)
+
+
+def test_keyboard_reference_lists_every_screen_with_ids() -> None:
+    reference = keyboard_reference({"recommendations.complete": "C"})
+    for title in ("Lead list", "Lead detail", "Recommendations queue", "Job monitor", "Outbox"):
+        assert f"### {title}" in reference
+    assert "| `C` | Complete | `recommendations.complete` |" in reference
+    assert "| `?` / `f1` | Help | `app.help` |" in reference
 
 
 async def test_help_lists_every_binding_of_the_screen_with_remapped_keys(store) -> None:

@@ -105,6 +105,7 @@ class WarmlineApp(App[None]):
         for loaded in load_themes(theme_dirs).values():
             self.register_theme(loaded)
         self._requested_theme = theme
+        self._keymap_ids = list(keymap or {})
         self._start_in_theme(theme if theme in self.available_themes else DEFAULT_THEME)
         if keymap:
             self.set_keymap(keymap)
@@ -146,10 +147,24 @@ class WarmlineApp(App[None]):
                 severity="warning",
                 markup=False,
             )
+        if self._keymap_ids:
+            self.call_after_refresh(self._check_keymap)
         self.poll_status()
         self.set_interval(self._status_interval, self.poll_status)
         if self.sync is not None:
             self.call_after_refresh(self._start_sync)
+
+    def _check_keymap(self) -> None:
+        """Say which [keys] entries name no binding, instead of silently ignoring them."""
+        from warmline.tui.keys import unknown_ids
+
+        unknown = unknown_ids(dict.fromkeys(self._keymap_ids, ""))
+        if unknown:
+            self.notify_plain(
+                f"Unknown key binding ids in the config's [keys]: {', '.join(unknown)}. "
+                "Press ? to see the ids.",
+                severity="warning",
+            )
 
     async def _start_sync(self) -> None:
         if self.sync is not None:

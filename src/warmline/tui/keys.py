@@ -29,6 +29,7 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
     from warmline.tui.screens.lead_list import LeadListScreen
     from warmline.tui.screens.outbox import OutboxScreen
     from warmline.tui.screens.recommendations import RecommendationsScreen
+    from warmline.tui.widgets.tables import RowTable
     from warmline.tui.widgets.virtual_list import VirtualList
 
     return [
@@ -41,6 +42,7 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
         ("Recommendations queue", list(RecommendationsScreen.BINDINGS)),
         ("Job monitor", list(JobsScreen.BINDINGS)),
         ("Outbox", list(OutboxScreen.BINDINGS)),
+        ("Tables (jobs, outbox, sections of a lead)", list(RowTable.BINDINGS)),
         ("Forms", list(FormDialog.BINDINGS)),
         ("Confirmation", list(ConfirmDialog.BINDINGS)),
         ("Help", list(HelpScreen.BINDINGS)),
@@ -65,6 +67,22 @@ def _rows(bindings: Iterable[BindingType], keymap: dict[str, str]) -> list[str]:
         if isinstance(binding, Binding) and binding.description:
             rows.append(f"| {_keys(binding, keymap)} | {binding.description} | `{binding.id or ''}` |")
     return rows
+
+
+def binding_ids() -> set[str]:
+    """Every binding id the cockpit has, i.e. what a [keys] entry may name."""
+    return {
+        binding.id
+        for _, bindings in _sections()
+        for binding in bindings
+        if isinstance(binding, Binding) and binding.id
+    }
+
+
+def unknown_ids(keymap: dict[str, str]) -> list[str]:
+    """The ids of a keymap that name no binding (a typo would otherwise do nothing)."""
+    known = binding_ids()
+    return sorted(binding_id for binding_id in keymap if binding_id not in known)
 
 
 def keyboard_reference(keymap: dict[str, str] | None = None) -> str:
