@@ -63,6 +63,13 @@ class WarmlineApp(App[None]):
         Binding("J", "open('jobs')", "Jobs", id="app.jobs"),
         Binding("O", "open('outbox')", "Outbox", id="app.outbox"),
         Binding("L", "open('leads')", "Leads", show=False, id="app.leads"),
+        Binding("P", "open('prospecting')", "Prospecting", id="app.prospecting"),
+        Binding("C", "open('companies')", "Companies", show=False, id="app.companies"),
+        Binding("K", "open('contacts')", "Contacts", show=False, id="app.contacts"),
+        Binding("I", "open('lookup')", "Company lookup", show=False, id="app.lookup"),
+        Binding("F", "open('deep_search')", "Company deep search", show=False, id="app.deep_search"),
+        Binding("T", "open('research')", "Research templates", show=False, id="app.research"),
+        Binding("X", "open('export')", "Export leads, companies or contacts", show=False, id="app.export"),
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
 
@@ -265,6 +272,7 @@ class WarmlineApp(App[None]):
         from warmline.tui.screens.jobs import JobsScreen
         from warmline.tui.screens.lead_list import LeadListScreen
         from warmline.tui.screens.outbox import OutboxScreen
+        from warmline.tui.screens.prospecting import prospecting_screens
         from warmline.tui.screens.recommendations import RecommendationsScreen
 
         return {
@@ -272,6 +280,7 @@ class WarmlineApp(App[None]):
             "recommendations": RecommendationsScreen,
             "jobs": JobsScreen,
             "outbox": OutboxScreen,
+            **prospecting_screens(),
         }
 
     def open_lead(self, lead_id: int) -> None:

@@ -1,0 +1,118 @@
+"""What the prospecting screens share: a selection of rows, asking before spending plan
+quota, queueing a job start, and putting companies into outreach."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from warmline.tui.refusals import ActionRefused
+from warmline.tui.safe import plain
+from warmline.tui.screens.dialogs import ConfirmDialog
+from warmline.tui.status import AUTH_FAILED, OFFLINE
+
+if TYPE_CHECKING:
+    from warmline.tui.app import WarmlineApp
+
+SELECTED_MARK = "●"
+
+
+class Selection:
+    """Rows the rep marked with space, in the order marked, with a label for each."""
+
+    def __init__(self) -> None:
+        self._labels: dict[Any, str] = {}
+
+    def toggle(self, key: Any, label: str) -> bool:
+        """Mark or unmark `key`; True when it is now marked."""
+        if key in self._labels:
+            del self._labels[key]
+            return False
+        self._labels[key] = label
+        return True
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self._labels
+
+    def __len__(self) -> int:
+        return len(self._labels)
+
+    @property
+    def keys(self) -> list[Any]:
+        return list(self._labels)
+
+    @property
+    def labels(self) -> list[str]:
+        return list(self._labels.values())
+
+    def clear(self) -> None:
+        self._labels.clear()
+
+
+def mark(selected: bool) -> Text:
+    return Text(SELECTED_MARK if selected else " ", style="bold cyan")
+
+
+def names_text(labels: Iterable[str], limit: int = 5) -> Text:
+    """A few names (service text, kept literal), and how many more."""
+    labels = list(labels)
+    text = Text()
+    for index, label in enumerate(labels[:limit]):
+        text.append(", " if index else "")
+        text.append_text(plain(label, "bold"))
+    if len(labels) > limit:
+        text.append(f" and {len(labels) - limit} more")
+    return text
+
+
+def reachable(cockpit: WarmlineApp) -> bool:
+    """Whether the service may be reachable now (not known offline, key not refused)."""
+    return cockpit.sync_status.state not in (OFFLINE, AUTH_FAILED)
+
+
+def confirm(cockpit: WarmlineApp, question: Text, then: Callable[[], None]) -> None:
+    """Ask `question` (y/n); run `then` on yes. Used before anything that spends quota."""
+
+    def answered(yes: bool | None) -> None:
+        if yes:
+            then()
+
+    cockpit.push_screen(ConfirmDialog(question), answered)
+
+
+def perform(cockpit: WarmlineApp, action: str, *args: Any, **kwargs: Any) -> str | None:
+    """Run an action; the refusal in the rep's words, or None once it is queued."""
+    try:
+        cockpit.perform(action, *args, **kwargs)
+    except ActionRefused as refused:
+        return str(refused)
+    return None
+
+
+def start_job(cockpit: WarmlineApp, what: str, action: str, *args: Any, **kwargs: Any) -> str | None:
+    """Queue a job start and say where it can be followed; the refusal, or None."""
+    error = perform(cockpit, action, *args, **kwargs)
+    if error is None:
+        where = "starts when you are back online" if not reachable(cockpit) else "is starting"
+        cockpit.notify_plain(f"The {what} {where}; follow it in the job monitor (J) or prospecting (P).")
+    return error
+
+
+def add_to_outreach(cockpit: WarmlineApp, company_ids: list[int], labels: list[str], status: str) -> None:
+    """Ask, then queue the companies as cold (social warming) or warm (nurturing) leads."""
+    if not company_ids:
+        cockpit.notify_plain("Select companies first (space marks a row).", severity="warning")
+        return
+    question = Text().append(f"Add {len(company_ids)} compan{'y' if len(company_ids) == 1 else 'ies'} to outreach as {status} leads?\n")
+    question.append_text(names_text(labels))
+
+    def add() -> None:
+        error = perform(cockpit, "add_to_outreach", company_ids, status)
+        if error:
+            cockpit.notify_plain(error, severity="warning")
+        else:
+            cockpit.notify_plain(f"Queued {len(company_ids)} as {status} leads; they appear in the lead list (L).")
+
+    confirm(cockpit, question, add)

@@ -1,0 +1,334 @@
+"""One saved company (what it is, its custom fields and research, its people, whether it
+is in outreach) and one saved contact. Keys start the work that is done on a company."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from warmline.tui.safe import plain, safe_text
+from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.dialogs import LineDialog
+from warmline.tui.screens.prospecting.common import add_to_outreach, confirm, perform, start_job
+from warmline.tui.screens.recommendations import is_web_link
+from warmline.tui.timefmt import relative
+
+CONTACTS_SHOWN = 20
+
+
+def shown_value(value: Any) -> str:
+    """A custom field value as the rep reads it (lists joined, booleans as yes/no)."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "; ".join(shown_value(v) for v in value)
+    return safe_text(value)
+
+
+def fields_text(values: dict[str, Any], schema: list[dict[str, Any]]) -> Text:
+    """Custom fields by the schema's names and order, then any others the record has."""
+    names = {f["key"]: f.get("name") or f["key"] for f in schema}
+    keys = [f["key"] for f in schema if f["key"] in values] + sorted(k for k in values if k not in names)
+    text = Text()
+    for key in keys:
+        text.append("\n  ")
+        text.append_text(plain(f"{names.get(key, key)}: ", "bold"))
+        text.append_text(plain(shown_value(values[key])))
+    return text
+
+
+def latest_job(jobs: list[Any], kind: str, company_id: int) -> Any:
+    return next((job for job in jobs if job.kind == kind and job.company_id == company_id), None)
+
+
+def research_text(job: Any, now: Any, zone: Any) -> Text:
+    """The company's latest deep research: its state, or its summary, facts and sources."""
+    text = Text().append("Deep research", style="bold")
+    if job is None:
+        return text.append("\n  none yet; R researches this company (1 deep search)", style="dim")
+    if job.status != "completed":
+        text.append(f"\n  {safe_text(job.status)}")
+        if job.progress is not None and job.active:
+            text.append(f" {int(job.progress)}%")
+        if job.error:
+            text.append("\n  ")
+            text.append_text(plain(job.error, "red"))
+        return text
+    text.append(f" · {relative(job.completed_at, now, zone)}", style="dim")
+    results = (job.raw or {}).get("results")
+    if not isinstance(results, dict):
+        return text.append("\n  no findings", style="dim")
+    if results.get("summary"):
+        text.append("\n  ")
+        text.append_text(plain(results["summary"], multiline=True))
+    for fact in results.get("key_facts") or []:
+        text.append("\n  • ")
+        text.append_text(plain(fact))
+    for source in results.get("sources") or []:
+        if isinstance(source, dict):
+            text.append("\n  ")
+            text.append_text(plain(source.get("title") or "", "italic"))
+            text.append(" ")
+            text.append_text(plain(source.get("url") or "", "dim"))
+    return text
+
+
+class CompanyScreen(CockpitScreen):
+    """A saved company's page."""
+
+    DEFAULT_CSS = """
+    CompanyScreen #company-page { padding: 0 1; }
+    """
+
+    SCREEN_TITLE = "Company"
+
+    BINDINGS = [
+        Binding("s", "contact_search", "Find people", id="company.contact_search"),
+        Binding("p", "found_people", "People found", id="company.found_people"),
+        Binding("R", "deep_research", "Deep research", id="company.deep_research"),
+        Binding("t", "research", "Research run", id="company.research"),
+        Binding("c", "add('cold')", "Add as cold", id="company.cold"),
+        Binding("w", "add('warm')", "Add as warm", id="company.warm"),
+        Binding("D", "remove_lead", "Remove from outreach", id="company.remove_lead"),
+        Binding("o", "open_site", "Open website", id="company.open"),
+    ]
+
+    def __init__(self, company_id: int) -> None:
+        super().__init__()
+        self.company_id = company_id
+        self.company: Any = None
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="company-page"):
+            yield Static(id="company-info", classes="detail-section")
+            yield Static(id="company-outreach", classes="detail-section")
+            yield Static(id="company-fields", classes="detail-section")
+            yield Static(id="company-research", classes="detail-section")
+            yield Static(id="company-contacts", classes="detail-section")
+
+    def on_mount(self) -> None:
+        self.reload()
+        self.query_one("#company-page").focus()
+
+    def _section(self, widget_id: str, text: Text) -> None:
+        self.query_one(f"#{widget_id}", Static).update(text)
+
+    def lead_id(self) -> int | None:
+        """The lead this company is in outreach as, if any (read from the cache)."""
+        return self.cockpit.store.scalar("SELECT id FROM leads WHERE company_id = ? LIMIT 1", (self.company_id,))
+
+    def reload(self) -> None:
+        store = self.cockpit.store
+        self.company = store.get_company(self.company_id)
+        if self.company is None:
+            self.set_title_text(Text(f"Company {self.company_id} is not in the cache (deleted, or not synced yet)."))
+            return
+        company = self.company
+        title = Text(no_wrap=True).append_text(plain(company.name, "bold"))
+        if company.domain:
+            title.append(" · ")
+            title.append_text(plain(company.domain))
+        self.set_title_text(title)
+        self._show_info(company)
+        self._show_outreach()
+        schema = store.field_schemas("companies")
+        fields = Text().append("Custom fields", style="bold")
+        if company.custom_fields:
+            fields.append_text(fields_text(company.custom_fields, schema))
+        else:
+            fields.append("\n  none yet; t runs a research template to fill them", style="dim")
+        self._section("company-fields", fields)
+        jobs = store.jobs()
+        now, zone = self.cockpit.clock(), self.cockpit.zone
+        self._section("company-research", research_text(latest_job(jobs, "company_research", self.company_id), now, zone))
+        self._show_contacts(latest_job(jobs, "contact_search", self.company_id))
+
+    def _show_info(self, company: Any) -> None:
+        text = Text()
+        for value in (company.industry, company.country, company.region, company.size and f"size {company.size}"):
+            if value:
+                text.append(" · " if text.plain else "")
+                text.append_text(plain(value))
+        if company.ai_tag or company.source:
+            text.append("\nFound by: ", style="dim")
+            text.append_text(plain(company.ai_tag or company.source, "italic"))
+        if company.tags:
+            text.append("\nTags: ", style="dim")
+            text.append_text(plain(", ".join(company.tags)))
+        if company.description:
+            text.append("\n")
+            text.append_text(plain(company.description, "dim", multiline=True))
+        self._section("company-info", text)
+
+    def _show_outreach(self) -> None:
+        lead_id = self.lead_id()
+        lead = self.cockpit.store.get_lead(lead_id) if lead_id is not None else None
+        text = Text().append("Outreach: ", style="bold")
+        if lead is None:
+            text.append("not a lead; c adds it as cold, w as warm", style="dim")
+        else:
+            text.append(f"{lead.lead_status} lead · warming score {lead.warming_score}")
+            text.append(" · D removes it from outreach", style="dim")
+        self._section("company-outreach", text)
+
+    def _show_contacts(self, search: Any) -> None:
+        store = self.cockpit.store
+        contacts = store.contact_page(company_id=self.company_id, limit=CONTACTS_SHOWN)
+        total = store.contact_count(company_id=self.company_id) if len(contacts) == CONTACTS_SHOWN else len(contacts)
+        text = Text().append(f"People ({total})", style="bold")
+        if search is not None:
+            text.append(f" · last search {safe_text(search.status)}", style="dim")
+            if search.status == "completed":
+                text.append("; p picks from what it found", style="dim")
+        if not contacts:
+            text.append("\n  none saved; s searches the web for decision-makers, champions, influencers", style="dim")
+        for contact in contacts:
+            text.append("\n  ")
+            text.append_text(plain(contact.name or "(no name)", "bold"))
+            for value in (contact.title, contact.role, contact.email):
+                if value:
+                    text.append(" · ")
+                    text.append_text(plain(value))
+        self._section("company-contacts", text)
+
+    # -- acting ---------------------------------------------------------------------------
+
+    def _name(self) -> str:
+        return self.company.name if self.company is not None else f"company {self.company_id}"
+
+    def action_contact_search(self) -> None:
+        from warmline.prospecting import CONTACT_SEARCH, cost_notice
+
+        question = Text("Search the web for the people of ").append_text(plain(self._name(), "bold"))
+        question.append(f"?\n{cost_notice(CONTACT_SEARCH)}")
+
+        def start() -> None:
+            error = start_job(self.cockpit, "contact search", "start_contact_search", self.company_id)
+            if error:
+                self.cockpit.notify_plain(error, severity="warning")
+            self.reload()
+
+        confirm(self.cockpit, question, start)
+
+    def action_found_people(self) -> None:
+        from warmline.tui.screens.prospecting.people import FoundContactsScreen
+
+        search = latest_job(self.cockpit.store.jobs(), "contact_search", self.company_id)
+        if search is None or search.status != "completed":
+            state = "has not been searched yet (s)" if search is None else f"search is {safe_text(search.status)}"
+            self.cockpit.notify_plain(f"{self._name()}: {state}.")
+            return
+        self.app.push_screen(FoundContactsScreen(search.key))
+
+    def action_deep_research(self) -> None:
+        from warmline.prospecting import COMPANY_RESEARCH, cost_notice
+
+        def submit(values: dict[str, str]) -> str | None:
+            error = start_job(
+                self.cockpit, "research", "start_company_research", self.company_id, values["focus"] or None
+            )
+            if error is None:
+                self.reload()
+            return error
+
+        title = Text("Deep research of ").append_text(plain(self._name(), "bold"))
+        title.append(f" · {cost_notice(COMPANY_RESEARCH)}")
+        self.app.push_screen(LineDialog(title, submit, [("focus", "Focus (optional, e.g. expansion plans)", "")]))
+
+    def action_research(self) -> None:
+        from warmline.tui.screens.prospecting.research import TemplatesScreen
+
+        self.app.push_screen(TemplatesScreen([self.company_id], [self._name()]))
+
+    def action_add(self, status: str) -> None:
+        lead_id = self.lead_id()
+        if lead_id is not None:
+            self.cockpit.notify_plain(f"{self._name()} is already a lead; change its status on the lead's page.")
+            return
+        add_to_outreach(self.cockpit, [self.company_id], [self._name()], status)
+
+    def action_remove_lead(self) -> None:
+        lead_id = self.lead_id()
+        if lead_id is None:
+            self.cockpit.notify_plain(f"{self._name()} is not in outreach.")
+            return
+        question = Text("Remove ").append_text(plain(self._name(), "bold"))
+        question.append(" from outreach?\nIts warming history stays on the service; its signal slot is freed.")
+
+        def remove() -> None:
+            error = perform(self.cockpit, "remove_leads", [lead_id])
+            if error:
+                self.cockpit.notify_plain(error, severity="warning")
+            self.reload()
+
+        confirm(self.cockpit, question, remove)
+
+    def action_open_site(self) -> None:
+        domain = safe_text(self.company.domain).strip() if self.company is not None else ""
+        url = domain if "://" in domain else f"https://{domain}"
+        if not domain or not is_web_link(url):
+            self.cockpit.notify_plain("This company has no website in the cache.")
+            return
+        self.cockpit.open_url(url)
+
+
+class ContactScreen(CockpitScreen):
+    """A saved contact: who they are, how to reach them, their custom fields."""
+
+    DEFAULT_CSS = """
+    ContactScreen #contact-page { padding: 0 1; }
+    """
+
+    SCREEN_TITLE = "Contact"
+
+    BINDINGS = [Binding("o", "open_profile", "Open profile", id="contact.open")]
+
+    def __init__(self, contact_id: int) -> None:
+        super().__init__()
+        self.contact_id = contact_id
+        self.contact: Any = None
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="contact-page"):
+            yield Static(id="contact-info", classes="detail-section")
+
+    def on_mount(self) -> None:
+        self.reload()
+        self.query_one("#contact-page").focus()
+
+    def reload(self) -> None:
+        store = self.cockpit.store
+        self.contact = contact = store.get_contact(self.contact_id)
+        if contact is None:
+            self.set_title_text(Text(f"Contact {self.contact_id} is not in the cache."))
+            return
+        self.set_title_text(plain(contact.name or "(no name)", "bold"))
+        company = store.get_company(contact.company_id) if contact.company_id is not None else None
+        text = Text()
+        for label, value in (
+            ("Title", contact.title), ("Role", contact.role), ("Company", company.name if company else None),
+            ("Email", contact.email), ("Phone", contact.phone), ("Profile", contact.social_url),
+            ("Tags", ", ".join(contact.tags) if contact.tags else None),
+        ):
+            if value:
+                text.append(f"{label}: ", style="bold")
+                text.append_text(plain(value))
+                text.append("\n")
+        if contact.custom_fields:
+            text.append("Custom fields", style="bold")
+            text.append_text(fields_text(contact.custom_fields, store.field_schemas("contacts")))
+        self.query_one("#contact-info", Static).update(text)
+
+    def action_open_profile(self) -> None:
+        url = self.contact.social_url if self.contact is not None else None
+        if not is_web_link(url):
+            self.cockpit.notify_plain("This contact has no profile link to open.")
+            return
+        self.cockpit.open_url(url.strip())

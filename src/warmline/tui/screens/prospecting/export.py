@@ -1,0 +1,110 @@
+"""Export leads, companies or contacts from the cache to a CSV or JSON file: what a rep
+pastes into a spreadsheet. The file is written off the event loop (100,000 companies
+take a moment) and replaced only once complete."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Input, Label, RadioButton, RadioSet
+
+from warmline.tui.screens.dialogs import FormDialog
+
+KINDS = ("leads", "companies", "contacts")
+FORMATS = ("csv", "json")
+STATUSES = ("all", "cold", "warm")
+
+
+def default_path(kind: str, fmt: str, status: str) -> str:
+    """`warm-leads.csv` in the working directory: where the rep ran `warmline`."""
+    prefix = f"{status}-" if kind == "leads" and status != "all" else ""
+    return str(Path.cwd() / f"{prefix}{kind}.{fmt}")
+
+
+def radio_set(options: tuple[str, ...], widget_id: str) -> RadioSet:
+    return RadioSet(*(RadioButton(option, value=index == 0) for index, option in enumerate(options)), id=widget_id, compact=True)
+
+
+class ExportDialog(FormDialog):
+    """What to export, in which format, to which file; ctrl+s writes it."""
+
+    DEFAULT_CSS = """
+    ExportDialog Horizontal { height: auto; }
+    ExportDialog RadioSet { width: 1fr; margin-right: 1; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(Text("Export from the cache"), self._export, hint="ctrl+s or enter export · escape cancel")
+        self._path_edited = False
+
+    def compose_fields(self) -> ComposeResult:
+        with Horizontal():
+            yield radio_set(KINDS, "export-kind")
+            yield radio_set(FORMATS, "export-format")
+            yield radio_set(STATUSES, "export-status")
+        yield Label("File")
+        yield Input(default_path(KINDS[0], FORMATS[0], STATUSES[0]), id="export-path")
+
+    def on_mount(self) -> None:
+        self.query_one("#export-kind", RadioSet).focus()
+
+    def _chosen(self, widget_id: str, options: tuple[str, ...]) -> str:
+        index = self.query_one(f"#{widget_id}", RadioSet).pressed_index
+        return options[index] if index >= 0 else options[0]
+
+    @on(RadioSet.Changed)
+    def _choice_changed(self) -> None:
+        values = self.values()
+        self.query_one("#export-status", RadioSet).disabled = values["kind"] != "leads"
+        if not self._path_edited:
+            with self.prevent(Input.Changed):
+                self.query_one("#export-path", Input).value = default_path(values["kind"], values["format"], values["status"])
+
+    @on(Input.Changed, "#export-path")
+    def _path_changed(self) -> None:
+        self._path_edited = True
+
+    @on(Input.Submitted, "#export-path")
+    def _submitted(self) -> None:
+        self.action_send()
+
+    def values(self) -> dict[str, str]:
+        return {
+            "kind": self._chosen("export-kind", KINDS),
+            "format": self._chosen("export-format", FORMATS),
+            "status": self._chosen("export-status", STATUSES),
+            "path": self.query_one("#export-path", Input).value.strip(),
+        }
+
+    def _export(self, values: dict[str, str]) -> str | None:
+        if not values["path"]:
+            return "name the file to write"
+        target = Path(values["path"]).expanduser()
+        if not target.parent.is_dir():
+            return f"there is no folder {target.parent}"
+        if target.is_dir():
+            return f"{target} is a folder; name a file in it"
+        status = values["status"] if values["kind"] == "leads" and values["status"] != "all" else None
+        write_export(self.app, values["kind"], values["format"], target, status)
+        return None
+
+
+def write_export(app: Any, kind: str, fmt: str, target: Path, status: str | None) -> None:
+    """Write the export in a thread; say how many rows went where, or why it failed."""
+    from warmline.exporting import export_to_file
+
+    def run() -> None:
+        try:
+            count = export_to_file(app.store, kind, fmt, target, status)
+        except OSError as exc:
+            app.call_from_thread(app.notify_plain, f"Export failed: {exc}", severity="error")
+            return
+        what = f"{status} {kind}" if status else kind
+        app.call_from_thread(app.notify_plain, f"Exported {count:,} {what} to {target}.")
+
+    app.run_worker(run, thread=True, name="export", exit_on_error=False)

@@ -1,0 +1,107 @@
+"""Prospecting (P): the searches and research started so far, and the keys to start more.
+
+Enter on a finished one opens what it found: the companies of a deep search (to add to
+outreach), the people of a contact search (to add to contacts), a company's research, or
+the values a research run extracted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from warmline.tui.safe import plain, safe_text
+from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.jobs import kind_label, progress_cell, result_cell, status_cell, subject
+from warmline.tui.timefmt import relative
+from warmline.tui.widgets.tables import RowTable
+
+PROSPECTING_KINDS = ("deep_search", "contact_search", "company_research", "research_run")
+
+
+class ProspectingScreen(CockpitScreen):
+    """Searches and research runs, newest first, with the keys that start them."""
+
+    DEFAULT_CSS = """
+    ProspectingScreen #prospecting-table { height: 1fr; }
+    """
+
+    SCREEN_TITLE = "Prospecting"
+
+    BINDINGS = [
+        Binding("i", "app.open('lookup')", "Lookup", id="prospecting.lookup"),
+        Binding("f", "app.open('deep_search')", "Deep search", id="prospecting.deep_search"),
+        Binding("t", "app.open('research')", "Templates", id="prospecting.research"),
+        Binding("x", "app.open('export')", "Export", id="prospecting.export"),
+        Binding("enter", "open_results", "Results", id="prospecting.open"),
+    ]
+
+    def compose_body(self) -> ComposeResult:
+        yield RowTable(("Kind", "About", "Status", "Started", "Progress", "Result"), id="prospecting-table")
+        yield Static(id="prospecting-empty", classes="empty-state")
+
+    def on_mount(self) -> None:
+        self.reload()
+        self.query_one("#prospecting-table", RowTable).focus()
+
+    def on_data_table_row_selected(self) -> None:
+        self.action_open_results()
+
+    def reload(self) -> None:
+        store = self.cockpit.store
+        jobs = [job for job in store.jobs() if job.kind in PROSPECTING_KINDS]
+        now, zone = self.cockpit.clock(), self.cockpit.zone
+        table = self.query_one("#prospecting-table", RowTable)
+        table.fill([
+            (str(job.key), [
+                Text(kind_label(job.kind)),
+                self._about(job),
+                status_cell(job),
+                Text(relative(job.created_at, now, zone)),
+                progress_cell(job),
+                result_cell(job, 40),
+            ])
+            for job in jobs
+        ])
+        running = sum(1 for job in jobs if job.active)
+        self.set_title_text(Text(f"Prospecting · {len(jobs)} searches and runs · {running} not finished", style="bold"))
+        table.display = bool(jobs)
+        empty = self.query_one("#prospecting-empty", Static)
+        empty.display = not jobs
+        empty.update(Text(
+            "Nothing started yet. i looks companies up at once (1 instant lookup); f starts a deep search; "
+            "C lists saved companies (enter opens one: s finds its people, R researches it, t runs a template); "
+            "t lists research templates; x exports leads, companies or contacts."
+        ))
+
+    def _about(self, job: Any) -> Text:
+        """The subject, naming a searched company from the cache when the job does not."""
+        if job.kind == "contact_search" or job.kind == "company_research":
+            company = self.cockpit.store.get_company(job.company_id) if job.company_id is not None else None
+            if company is not None:
+                return plain(company.name)
+        return subject(job)
+
+    def action_open_results(self) -> None:
+        from warmline.tui.screens.prospecting.company import CompanyScreen
+        from warmline.tui.screens.prospecting.people import FoundContactsScreen
+        from warmline.tui.screens.prospecting.research import RunResultsScreen
+        from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
+
+        key = self.query_one("#prospecting-table", RowTable).current_key
+        job = self.cockpit.store.get_job(int(key)) if key is not None else None
+        if job is None:
+            return
+        if job.kind == "company_research" and job.company_id is not None:
+            self.app.push_screen(CompanyScreen(job.company_id))
+            return
+        if job.status != "completed":
+            reason = f": {safe_text(job.error)}" if job.error else "; results come when it completes"
+            self.cockpit.notify_plain(f"{kind_label(job.kind)} is {safe_text(job.status)}{reason}.")
+            return
+        screens = {"deep_search": FoundCompaniesScreen, "contact_search": FoundContactsScreen, "research_run": RunResultsScreen}
+        self.app.push_screen(screens[job.kind](job.key))

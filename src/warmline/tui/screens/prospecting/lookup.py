@@ -1,0 +1,278 @@
+"""Instant company lookup: keyword filters and/or a semantic query, its cost said before
+it is sent, the results (with the similarity score of a semantic search), and the saved
+ones ready to go into outreach.
+
+Lookup is online-only (its answer is the point). Offline, the screen says so plainly
+and shows the cached answer of an earlier identical lookup, and which lookups it holds.
+The service saves a whole lookup or nothing (its `save` flag), so single rows cannot be
+saved: `S` re-runs the lookup with saving on, for one more instant lookup.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Checkbox, Input, Label, Static
+
+from warmline.tui.safe import plain
+from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.prospecting.common import (
+    Selection,
+    add_to_outreach,
+    confirm,
+    mark,
+    reachable,
+)
+from warmline.tui.timefmt import relative
+from warmline.tui.widgets.tables import RowTable
+
+EARLIER_SHOWN = 5
+FILTERS = (("industries", "Industries"), ("countries", "Countries"), ("regions", "Regions"))
+
+
+def split_values(raw: str) -> list[str]:
+    """`Logistics, Software` -> two keywords (each filter accepts several)."""
+    return [value.strip() for value in raw.split(",") if value.strip()]
+
+
+def describe_criteria(criteria: Mapping[str, Any]) -> str:
+    """A lookup's criteria in one line, as the rep typed them."""
+    parts = [f"“{criteria['query']}”"] if criteria.get("query") else []
+    parts += [", ".join(criteria[name]) for name, _ in FILTERS if criteria.get(name)]
+    if criteria.get("broaden_search"):
+        parts.append("broadened")
+    return " · ".join(parts)
+
+
+def earlier_lookups(store: Any, limit: int = EARLIER_SHOWN) -> list[tuple[dict[str, Any], str]]:
+    """Criteria of the lookups whose answers the cache holds, newest first."""
+    rows = store.rows("SELECT request, fetched_at FROM lookups ORDER BY fetched_at DESC LIMIT ?", (limit,))
+    return [(json.loads(row["request"]), row["fetched_at"]) for row in rows]
+
+
+def summary_text(answer: Mapping[str, Any], now: Any, zone: Any) -> Text:
+    """total, saved_count and quota_limited as the service counted them."""
+    text = Text().append(f"{answer.get('total', 0)} results", style="bold")
+    text.append(f" · {answer.get('saved_count', 0)} saved")
+    limited = answer.get("quota_limited", 0)
+    if limited:
+        text.append(f" · {limited} not saved: plan limit of saved companies reached", style="bold red")
+    if answer.get("cached"):
+        text.append(f" · cached answer from {relative(answer.get('fetched_at'), now, zone)}", style="yellow")
+    return text
+
+
+class LookupScreen(CockpitScreen):
+    """The lookup form above its results; enter in a field looks up."""
+
+    DEFAULT_CSS = """
+    LookupScreen .lookup-row { height: 1; padding: 0 1; margin-bottom: 1; }
+    LookupScreen .lookup-label { width: auto; color: $text-primary; }
+    LookupScreen .lookup-row Input { width: 1fr; margin-right: 1; }
+    LookupScreen .lookup-row Checkbox { width: auto; margin-right: 2; }
+    LookupScreen #lookup-cost { width: 1fr; }
+    LookupScreen .lookup-summary { height: auto; max-height: 8; padding: 0 1; }
+    LookupScreen #lookup-table { height: 1fr; }
+    """
+
+    SCREEN_TITLE = "Company lookup"
+
+    BINDINGS = [
+        Binding("ctrl+s", "look_up", "Look up", id="lookup.send"),
+        Binding("space", "toggle", "Mark", id="lookup.mark"),
+        Binding("c", "add('cold')", "Add as cold", id="lookup.cold"),
+        Binding("w", "add('warm')", "Add as warm", id="lookup.warm"),
+        Binding("S", "save_all", "Save all results", id="lookup.save_all"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answer: dict[str, Any] | None = None
+        self.criteria: dict[str, Any] | None = None
+        self.selection = Selection()
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(classes="lookup-row"):
+            yield Label("Query ", classes="lookup-label")
+            yield Input(placeholder="semantic search, e.g. logistics SaaS in the Nordics (3+ characters)", id="lookup-query", compact=True)
+        with Horizontal(classes="lookup-row"):
+            for name, label in FILTERS:
+                yield Label(f"{label} ", classes="lookup-label")
+                yield Input(placeholder="several, comma-separated", id=f"lookup-{name}", compact=True)
+        with Horizontal(classes="lookup-row"):
+            yield Checkbox("Broaden search", id="lookup-broaden", compact=True)
+            yield Checkbox("Save results", id="lookup-save", compact=True)
+            yield Static(id="lookup-cost")
+        yield Static(id="lookup-summary", classes="lookup-summary")
+        yield RowTable(("", "Company", "Domain", "Industry", "Country", "Score", "Saved"), id="lookup-table")
+
+    def on_mount(self) -> None:
+        self._show_cost()
+        self._show_answer()
+        self.query_one("#lookup-query", Input).focus()
+
+    # -- the form -------------------------------------------------------------------------
+
+    def _form_criteria(self) -> dict[str, Any]:
+        """The criteria as the service gets them (checked: a query of 3+ or a filter)."""
+        from warmline.prospecting import lookup_criteria
+
+        query = self.query_one("#lookup-query", Input).value.strip()
+        values = {name: split_values(self.query_one(f"#lookup-{name}", Input).value) for name, _ in FILTERS}
+        return lookup_criteria(
+            query or None, values["industries"], values["countries"], values["regions"],
+            broaden=self.query_one("#lookup-broaden", Checkbox).value,
+        )
+
+    def _show_cost(self) -> None:
+        from warmline.prospecting import LOOKUP, cost_notice
+
+        save = self.query_one("#lookup-save", Checkbox).value
+        text = Text(" " + cost_notice(LOOKUP, save=save), style="bold")
+        if not reachable(self.cockpit):
+            text = Text(" Offline: lookup needs the service; cached answers are shown.", style="yellow")
+        self.query_one("#lookup-cost", Static).update(text)
+
+    @on(Checkbox.Changed, "#lookup-save")
+    def _save_changed(self) -> None:
+        self._show_cost()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_look_up()
+
+    def action_look_up(self) -> None:
+        from warmline.tui.refusals import refusals
+
+        try:
+            criteria = self._form_criteria()
+        except refusals() as exc:
+            self._show_problem(Text(str(exc), style="bold red"))
+            return
+        self._look_up(criteria, self.query_one("#lookup-save", Checkbox).value)
+
+    def action_save_all(self) -> None:
+        from warmline.prospecting import LOOKUP, cost_notice
+
+        if self.answer is None or self.criteria is None:
+            self.cockpit.notify_plain("Look something up first (enter in a field).")
+            return
+        question = Text(f"Save all {self.answer.get('total', 0)} results of {describe_criteria(self.criteria)}?\n")
+        question.append("The service saves a whole lookup, not single rows, so this runs it again with saving on.\n")
+        question.append(cost_notice(LOOKUP, save=True), style="bold")
+        confirm(self.cockpit, question, lambda: self._look_up(self.criteria or {}, True))
+
+    # -- looking up -----------------------------------------------------------------------
+
+    @work(exclusive=True, group="lookup", exit_on_error=False)
+    async def _look_up(self, criteria: dict[str, Any], save: bool) -> None:
+        from warmline.api.errors import ApiError, OfflineError, PlanLimitError
+        from warmline.prospecting import cached_lookup, run_lookup
+
+        store = self.cockpit.store
+        client = getattr(self.cockpit.sync, "client", None)
+        if client is None or not reachable(self.cockpit):
+            self._offline(criteria, cached_lookup(store, criteria))
+            return
+        self._show_problem(Text("Looking up…", style="italic"))
+        try:
+            answer = await run_lookup(store, client, criteria, save)
+        except OfflineError:
+            self._offline(criteria, cached_lookup(store, criteria))
+            return
+        except PlanLimitError as exc:
+            self._show_problem(Text("Plan limit: ", style="bold red").append_text(plain(str(exc))))
+            return
+        except ApiError as exc:
+            self._show_problem(Text("The service refused the lookup: ", style="bold red").append_text(plain(str(exc))))
+            return
+        self._show_result(criteria, answer)
+        self.cockpit.poll_status()
+
+    def _show_result(self, criteria: dict[str, Any], answer: dict[str, Any]) -> None:
+        self.criteria, self.answer = criteria, answer
+        self.selection.clear()
+        self._show_answer()
+
+    def _offline(self, criteria: dict[str, Any], cached: dict[str, Any] | None) -> None:
+        if cached is not None:
+            self._show_result(criteria, cached)
+            return
+        text = Text("Offline: an instant lookup needs the service. ", style="bold yellow")
+        earlier = earlier_lookups(self.cockpit.store)
+        if not earlier:
+            text.append("No earlier lookup is cached.")
+        else:
+            text.append("No cached answer for these criteria; the cache holds answers for:")
+            now, zone = self.cockpit.clock(), self.cockpit.zone
+            for request, fetched_at in earlier:
+                text.append("\n  ")
+                text.append_text(plain(describe_criteria(request)))
+                text.append(f" ({relative(fetched_at, now, zone)})", style="dim")
+        self._show_problem(text)
+
+    def _show_problem(self, text: Text) -> None:
+        self.query_one("#lookup-summary", Static).update(text)
+
+    def _show_answer(self) -> None:
+        table = self.query_one("#lookup-table", RowTable)
+        answer = self.answer
+        if answer is None:
+            table.fill([])
+            self._show_problem(Text(
+                "Type a query and/or filters, then enter. Results that were saved can be marked (space) "
+                "and added to outreach (c cold, w warm).", style="dim"
+            ))
+            return
+        semantic = bool(self.criteria and self.criteria.get("query"))
+        rows = []
+        for index, company in enumerate(answer.get("companies") or []):
+            saved = company.get("saved_company_id")
+            score = company.get("similarity_score")
+            rows.append((str(index), [
+                mark(saved is not None and saved in self.selection),
+                plain(company.get("name") or "?", "bold"),
+                plain(company.get("domain") or "", "dim"),
+                plain(company.get("industry") or ""),
+                plain(company.get("country") or ""),
+                Text(f"{score:.2f}" if semantic and isinstance(score, int | float) else ""),
+                Text("✓", style="green") if saved is not None else Text("-", style="dim"),
+            ]))
+        table.fill(rows)
+        summary = summary_text(answer, self.cockpit.clock(), self.cockpit.zone)
+        if len(self.selection):
+            summary.append(f" · {len(self.selection)} marked")
+        self._show_problem(summary)
+
+    # -- acting on results ------------------------------------------------------------------
+
+    def _current(self) -> dict[str, Any] | None:
+        key = self.query_one("#lookup-table", RowTable).current_key
+        companies = (self.answer or {}).get("companies") or []
+        return companies[int(key)] if key is not None and int(key) < len(companies) else None
+
+    def action_toggle(self) -> None:
+        company = self._current()
+        if company is None:
+            return
+        if company.get("saved_company_id") is None:
+            self.cockpit.notify_plain("Only saved results can go into outreach; S saves all results of this lookup.")
+            return
+        self.selection.toggle(company["saved_company_id"], str(company.get("name") or "?"))
+        self._show_answer()
+        self.query_one("#lookup-table", RowTable).action_cursor_down()
+
+    def action_add(self, status: str) -> None:
+        if not len(self.selection):
+            company = self._current()
+            if company is not None and company.get("saved_company_id") is not None:
+                add_to_outreach(self.cockpit, [company["saved_company_id"]], [str(company.get("name"))], status)
+                return
+        add_to_outreach(self.cockpit, [int(k) for k in self.selection.keys], self.selection.labels, status)

@@ -1,0 +1,154 @@
+"""The people a completed contact search found, grouped by role, to pick and add to the
+permanent contact list; then how many were added and why any were skipped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from warmline.tui.refusals import ActionRefused
+from warmline.tui.safe import plain, safe_text
+from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.prospecting.common import Selection, confirm, mark, names_text
+from warmline.tui.screens.recommendations import is_web_link
+from warmline.tui.widgets.tables import RowTable
+
+ROLE_HEADINGS = {"decision-maker": "Decision-makers", "champion": "Champions", "influencer": "Influencers"}
+GROUP_KEY = "role:"
+
+
+def person_name(contact: dict[str, Any]) -> str:
+    return " ".join(str(contact.get(k) or "") for k in ("first_name", "last_name")).strip() or "(no name)"
+
+
+def add_outcome(op: Any) -> Text:
+    """What became of an "add contacts" op: queued, refused, or added/skipped with reasons."""
+    from warmline.prospecting import explain_skips
+
+    if op is None:
+        return Text("")
+    if op.state == "failed":
+        return Text("Not added: ", style="bold red").append_text(plain(op.last_error or "refused", multiline=True))
+    if op.state != "done":
+        return Text("Adding… queued; the result shows once the service has it.", style="yellow")
+    result = op.result or {}
+    text = Text(f"Added {result.get('added', 0)}, skipped {result.get('skipped', 0)}.", style="bold")
+    for reason in explain_skips(result.get("skipped_ids") or []):
+        text.append("\n  skipped ")
+        text.append_text(plain(reason))
+    return text
+
+
+class FoundContactsScreen(CockpitScreen):
+    """A contact search's finds; space marks, a adds the marked ones."""
+
+    DEFAULT_CSS = """
+    FoundContactsScreen #people-table { height: 1fr; }
+    FoundContactsScreen .people-result { height: auto; max-height: 10; padding: 0 1; border-top: solid $primary; }
+    """
+
+    SCREEN_TITLE = "People found"
+
+    BINDINGS = [
+        Binding("space", "toggle", "Mark", id="people.mark"),
+        Binding("a", "add", "Add marked", id="people.add"),
+        Binding("o", "open_profile", "Open profile", id="people.open"),
+    ]
+
+    def __init__(self, job_key: int) -> None:
+        super().__init__()
+        self.job_key = job_key
+        self.selection = Selection()
+        self.add_op_id: str | None = None
+        self.found: dict[str, dict[str, Any]] = {}
+
+    def compose_body(self) -> ComposeResult:
+        yield RowTable(("", "Name", "Title", "Email", "Profile"), id="people-table")
+        yield Static(id="people-result", classes="people-result")
+
+    def on_mount(self) -> None:
+        self.reload()
+        self.query_one("#people-table", RowTable).focus()
+
+    def reload(self) -> None:
+        from warmline.prospecting import group_by_role
+
+        store = self.cockpit.store
+        job = store.get_job(self.job_key)
+        contacts = store.found_contacts(self.job_key)
+        self.found = {str(c.get("id")): c for c in contacts if c.get("id") is not None}
+        company = store.get_company(job.company_id) if job is not None and job.company_id is not None else None
+        title = Text(no_wrap=True).append("People found", style="bold")
+        title.append(" at ")
+        title.append_text(plain(company.name if company else f"company {job.company_id if job else '?'}", "bold"))
+        title.append(f" · {len(self.found)} · {len(self.selection)} marked")
+        self.set_title_text(title)
+        rows: list[tuple[str, list[Text]]] = []
+        for role, members in group_by_role(contacts):
+            heading = ROLE_HEADINGS.get(role, safe_text(role).capitalize())
+            rows.append((GROUP_KEY + role, [Text(""), Text(f"{heading} ({len(members)})", style="bold underline"), Text(""), Text(""), Text("")]))
+            for contact in members:
+                key = str(contact.get("id"))
+                rows.append((key, [
+                    mark(key in self.selection),
+                    plain(person_name(contact)),
+                    plain(contact.get("title") or ""),
+                    plain(contact.get("email") or "", "dim"),
+                    plain(contact.get("social_url") or "", "dim"),
+                ]))
+        self.query_one("#people-table", RowTable).fill(rows)
+        result = add_outcome(store.get_op(self.add_op_id) if self.add_op_id else None)
+        if not contacts:
+            result = Text("This search found nobody.", style="dim")
+        elif not result.plain:
+            result = Text("space marks · a adds the marked people (each uses contact capacity of your plan)", style="dim")
+        self.query_one("#people-result", Static).update(result)
+
+    def _current(self) -> tuple[str, dict[str, Any]] | None:
+        key = self.query_one("#people-table", RowTable).current_key
+        if key is None or key not in self.found:
+            return None
+        return key, self.found[key]
+
+    def action_toggle(self) -> None:
+        current = self._current()
+        if current is None:
+            return
+        key, contact = current
+        self.selection.toggle(key, person_name(contact))
+        self.reload()
+        self.query_one("#people-table", RowTable).action_cursor_down()
+
+    def action_add(self) -> None:
+        from warmline.prospecting import ADD_CONTACTS, cost_notice
+
+        job = self.cockpit.store.get_job(self.job_key)
+        if not len(self.selection) or job is None or job.remote_id is None:
+            self.cockpit.notify_plain("Mark people first (space).", severity="warning")
+            return
+        ids = [int(key) for key in self.selection.keys]
+        question = Text(f"Add {len(ids)} to your contacts?\n").append_text(names_text(self.selection.labels))
+        question.append(f"\n{cost_notice(ADD_CONTACTS, len(ids))}")
+
+        def add() -> None:
+            try:
+                self.add_op_id = self.cockpit.perform("add_found_contacts", int(job.remote_id), ids)
+            except ActionRefused as refused:
+                self.cockpit.notify_plain(str(refused), severity="warning")
+                return
+            self.selection.clear()
+            self.reload()
+
+        confirm(self.cockpit, question, add)
+
+    def action_open_profile(self) -> None:
+        current = self._current()
+        url = current[1].get("social_url") if current else None
+        if not is_web_link(url):
+            self.cockpit.notify_plain("This person has no profile link to open.")
+            return
+        self.cockpit.open_url(str(url).strip())
