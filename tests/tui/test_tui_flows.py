@@ -285,3 +285,40 @@ async def test_a_job_started_and_finished_in_the_monitor(store: Store) -> None:
         await pilot.pause()
         assert isinstance(app.screen, JobResultScreen)
         assert "Monitoring sources found: 7" in text_of(app, "#job-result-body")
+
+
+class RecordingSync:
+    """The sync handle's protocol, recording when the cockpit wakes it."""
+
+    def __init__(self) -> None:
+        self.wakes = 0
+        self.started = self.stopped = False
+
+    async def start(self) -> None:
+        self.started = True
+
+    async def stop(self) -> None:
+        self.stopped = True
+
+    def wake(self) -> None:
+        self.wakes += 1
+
+
+async def test_triage_waits_its_undo_window_before_waking_sync(store: Store, monkeypatch) -> None:
+    monkeypatch.setattr("warmline.tui.screens.recommendations.UNDO_WINDOW", 0.3)
+    sync = RecordingSync()
+    app = cockpit(store, sync=sync)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert sync.started
+        await pilot.press("r", "c")
+        await pilot.pause()
+        assert sync.wakes == 0
+        await pilot.pause(0.5)
+        assert sync.wakes == 1
+        app.open_lead(KESTREL)
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        assert sync.wakes == 2
+    assert sync.stopped

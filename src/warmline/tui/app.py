@@ -222,31 +222,39 @@ class WarmlineApp(App[None]):
             self._actions = warmline.actions
         return self._actions
 
-    def perform(self, action: str, *args: Any, **kwargs: Any) -> Any:
+    def perform(self, action: str, *args: Any, undo_window: float = 0.0, **kwargs: Any) -> Any:
         """Run `warmline.actions.<action>(store, ...)`; refused input raises `ActionRefused`.
 
         Every change the rep makes goes through here: the action validates, writes its
-        local effect and its outbox op in one transaction, then sync is woken.
+        local effect and its outbox op in one transaction, then sync is woken, after
+        `undo_window` seconds for actions the rep may want to take back (an op can only
+        be undone until it is sent).
         """
-        return self.perform_with(getattr(self.actions, action), self.store, *args, **kwargs)
+        function = getattr(self.actions, action)
+        return self.perform_with(function, self.store, *args, undo_window=undo_window, **kwargs)
 
-    def perform_with(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    def perform_with(
+        self, function: Callable[..., Any], *args: Any, undo_window: float = 0.0, **kwargs: Any
+    ) -> Any:
         """Run a change to the cache (an action, an outbox retry/edit/discard) the same way."""
         try:
             result = function(*args, **kwargs)
         except refusals() as exc:
             raise ActionRefused(str(exc)) from exc
-        self.after_action()
+        self.after_action(undo_window)
         return result
 
     def guess_activity_type(self, text: str) -> str:
         """The local guess of an activity's kind, shown before the service decides."""
         return self.actions.guess_activity_type(text)
 
-    def after_action(self) -> None:
-        """An action was queued: deliver it now if we can, and show its local effect."""
+    def after_action(self, delay: float = 0.0) -> None:
+        """An action was queued: deliver it (now, or after `delay`), show its local effect."""
         if self.sync is not None:
-            self.sync.wake()
+            if delay > 0:
+                self.set_timer(delay, self.sync.wake)
+            else:
+                self.sync.wake()
         self.poll_status()
 
     # -- navigation -----------------------------------------------------------------------

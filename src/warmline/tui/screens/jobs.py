@@ -7,6 +7,7 @@ generation all live in the store's jobs table (a start made offline is there as
 
 from __future__ import annotations
 
+from datetime import datetime, tzinfo
 from typing import Any
 
 from rich.text import Text
@@ -38,16 +39,18 @@ def kind_label(kind: str) -> str:
     return KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
 
 
-def subject(job: Any) -> Text:
-    """What the job is about: the query, the lead, or the companies."""
+def subject(job: Any, store: Any) -> Text:
+    """What the job is about: the query, the lead's or company's name, or the companies."""
     params = job.params or {}
     for key in ("query", "template_name", "focus"):
         if params.get(key):
             return plain(params[key])
     if job.lead_id is not None:
-        return plain(params.get("company_name") or f"lead {job.lead_id}")
+        lead = store.get_lead(job.lead_id)
+        return plain(lead.company_name if lead is not None else f"lead {job.lead_id}")
     if job.company_id is not None:
-        return plain(params.get("company_name") or f"company {job.company_id}")
+        company = store.get_company(job.company_id)
+        return plain(company.name if company is not None else f"company {job.company_id}")
     companies = params.get("company_ids")
     if companies:
         return Text(f"{len(companies)} companies")
@@ -109,7 +112,7 @@ class JobsScreen(CockpitScreen):
                 str(job.key),
                 [
                     Text(kind_label(job.kind)),
-                    subject(job),
+                    subject(job, self.cockpit.store),
                     status_cell(job),
                     Text(elapsed(job.created_at, job.completed_at, now)),
                     progress_cell(job),
@@ -157,15 +160,16 @@ class JobResultScreen(CockpitScreen):
     def on_mount(self) -> None:
         job = self.job
         self.set_title_text(Text(f"{kind_label(job.kind)} · {safe_text(job.status)}", style="bold"))
-        self.query_one("#job-result-body", Static).update(job_result_text(job, self.cockpit.clock(), self.cockpit.zone))
+        cockpit = self.cockpit
+        self.query_one("#job-result-body", Static).update(job_result_text(job, cockpit.store, cockpit.clock(), cockpit.zone))
         self.query_one("#job-result").focus()
 
 
-def job_result_text(job: Any, now: Any, zone: Any) -> Text:
+def job_result_text(job: Any, store: Any, now: datetime, zone: tzinfo) -> Text:
     """A readable account of a finished job: summary, error, then what it found."""
     text = Text()
     text.append("About: ", style="bold")
-    text.append_text(subject(job))
+    text.append_text(subject(job, store))
     text.append(f"\nStarted {local_datetime(job.created_at, zone)} · finished {relative(job.completed_at, now, zone)}")
     if job.result_summary:
         text.append("\n\n")

@@ -22,6 +22,7 @@ from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import DealDialog, DealValues, LineDialog, TextDialog
 from warmline.tui.timefmt import local_datetime, relative
 from warmline.tui.widgets.tables import RowTable
+from warmline.tui.widgets.text_line import TextLine
 
 PENDING_STATES = ("pending", "in_flight", "ambiguous")
 NARROW = 100
@@ -90,6 +91,7 @@ class LeadDetailScreen(CockpitScreen):
         self.detail: Any = None
 
     def compose_body(self) -> ComposeResult:
+        yield Static(id="detail-missing", classes="empty-state")
         with Horizontal(id="detail-columns"):
             with VerticalScroll(id="detail-left"):
                 yield Static(id="detail-company", classes="detail-section")
@@ -100,11 +102,11 @@ class LeadDetailScreen(CockpitScreen):
             with VerticalScroll(id="detail-right"):
                 yield Static(Text("Recent activity", style="bold"), classes="detail-heading")
                 yield Static(id="detail-activity", classes="detail-section")
-                yield Static(Text("Monitoring sources", style="bold"), classes="detail-heading")
+                yield TextLine(id="heading-sources", classes="detail-heading")
                 yield SourcesTable(("On", "Score", "Source", "Type"), id="detail-sources")
-                yield Static(Text("Key contacts", style="bold"), classes="detail-heading")
+                yield TextLine(id="heading-contacts", classes="detail-heading")
                 yield ContactsTable(("Pin", "Name", "Title", "Role"), id="detail-contacts")
-                yield Static(Text("Competitors", style="bold"), classes="detail-heading")
+                yield TextLine(id="heading-competitors", classes="detail-heading")
                 yield CompetitorsTable(("Pin", "Name", "Domain", "Last scan"), id="detail-competitors")
 
     def on_mount(self) -> None:
@@ -117,8 +119,15 @@ class LeadDetailScreen(CockpitScreen):
 
     def reload(self) -> None:
         self.detail = self.cockpit.store.lead_detail(self.lead_id)
-        if self.detail is None:
-            self.set_title_text(Text("This lead is no longer in the cache (removed from outreach?)."))
+        missing = self.detail is None
+        self.query_one("#detail-columns").display = not missing
+        self.query_one("#detail-missing", Static).display = missing
+        if missing:
+            self.set_title_text(Text(f"Lead {self.lead_id}", style="bold"))
+            self.query_one("#detail-missing", Static).update(Text(
+                "This lead is not in the cache any more: it was removed from outreach, here or by a "
+                "colleague. Press escape to go back to the list."
+            ))
             return
         lead = self.detail.lead
         title = Text(no_wrap=True)
@@ -236,8 +245,18 @@ class LeadDetailScreen(CockpitScreen):
             text.append_text(plain(touchpoint.description))
         self._section("detail-activity", text)
 
+    def _heading(self, widget_id: str, title: str, count: int, keys: str, empty: str) -> None:
+        heading = Text().append(f"{title} ({count})" if count else title, style="bold")
+        heading.append(f"  {keys if count else empty}", style="dim")
+        self.query_one(f"#{widget_id}", TextLine).show(heading)
+
     def _fill_tables(self) -> None:
         detail = self.detail
+        self._heading("heading-sources", "Monitoring sources", len(detail.monitoring_pages),
+                      "space: on/off", "none yet: S runs a signal scan")
+        self._heading("heading-contacts", "Key contacts", len(detail.contacts), "p: pin/unpin", "none known yet")
+        self._heading("heading-competitors", "Competitors", len(detail.competitors),
+                      "+ add · s scan · p pin", "none tracked: + adds one")
         self.query_one(SourcesTable).fill([
             (
                 str(page.id),

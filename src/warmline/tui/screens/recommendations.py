@@ -23,6 +23,8 @@ from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 
 PRIORITY_STYLES = {"high": "bold red", "medium": "yellow", "low": "dim"}
+UNDO_WINDOW = 5.0
+"""Seconds a triage decision waits before it is sent, so that `u` can still take it back."""
 
 
 @dataclass(frozen=True)
@@ -154,7 +156,7 @@ class RecommendationsScreen(CockpitScreen):
 
     def _commit(self, rec: Any, verb: str, action: str) -> None:
         try:
-            op_id = self.cockpit.perform(action, rec.id)
+            op_id = self.cockpit.perform(action, rec.id, undo_window=UNDO_WINDOW)
         except ActionRefused as refused:
             self.cockpit.notify_plain(f"Could not {verb}: {refused}", severity="warning")
             self.reload()

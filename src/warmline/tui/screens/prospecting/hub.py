@@ -7,14 +7,12 @@ the values a research run extracted.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
-from warmline.tui.safe import plain, safe_text
+from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.jobs import kind_label, progress_cell, result_cell, status_cell, subject
 from warmline.tui.timefmt import relative
@@ -59,7 +57,7 @@ class ProspectingScreen(CockpitScreen):
         table.fill([
             (str(job.key), [
                 Text(kind_label(job.kind)),
-                self._about(job),
+                subject(job, store),
                 status_cell(job),
                 Text(relative(job.created_at, now, zone)),
                 progress_cell(job),
@@ -77,14 +75,6 @@ class ProspectingScreen(CockpitScreen):
             "C lists saved companies (enter opens one: s finds its people, R researches it, t runs a template); "
             "t lists research templates; x exports leads, companies or contacts."
         ))
-
-    def _about(self, job: Any) -> Text:
-        """The subject, naming a searched company from the cache when the job does not."""
-        if job.kind == "contact_search" or job.kind == "company_research":
-            company = self.cockpit.store.get_company(job.company_id) if job.company_id is not None else None
-            if company is not None:
-                return plain(company.name)
-        return subject(job)
 
     def action_open_results(self) -> None:
         from warmline.tui.screens.prospecting.company import CompanyScreen

@@ -1,0 +1,528 @@
+"""The prospecting screens driven with keys on the real app over a real store.
+
+Where a flow needs the service, the test plays the sync engine's part through the store's
+own outcome API (`mark_in_flight` / `mark_done` / `record_job`), as `test_tui_flows` does;
+the instant lookup, which is online-only, talks to the real sandbox in-process.
+Also holds the deterministic prospecting data the snapshot tests use.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import tui_wire_data as W
+from conftest import Opened, cockpit
+
+from warmline.api import ServiceClient
+from warmline.store import Store
+from warmline.tui.screens.dialogs import ConfirmDialog, LineDialog
+from warmline.tui.screens.prospecting.company import CompanyScreen, ContactScreen
+from warmline.tui.screens.prospecting.directory import CompaniesScreen, ContactsScreen
+from warmline.tui.screens.prospecting.export import ExportDialog
+from warmline.tui.screens.prospecting.hub import ProspectingScreen
+from warmline.tui.screens.prospecting.lookup import LookupScreen
+from warmline.tui.screens.prospecting.people import FoundContactsScreen
+from warmline.tui.screens.prospecting.research import RunResultsScreen, TemplatesScreen
+from warmline.tui.screens.prospecting.searches import DeepSearchDialog, FoundCompaniesScreen
+from warmline.tui.widgets.virtual_list import VirtualList
+from warmline_sandbox.app import create_app
+from warmline_sandbox.settings import DEFAULT_QUOTAS, SandboxSettings
+
+KESTREL_COMPANY = 503
+TEMPLATE_ID = "7b1f6c1e-3c0a-4a57-9d51-0c6f4c7e2a11"
+SANDBOX_KEY = "prospecting-tui-key"
+
+# --- deterministic prospecting data -------------------------------------------------------------
+
+FIELD_SCHEMA = [
+    {"key": "icp_fit", "name": "ICP fit", "type": "number"},
+    {"key": "uses_sap", "name": "Uses SAP", "type": "boolean"},
+    {"key": "hiring", "name": "Hiring roles", "type": "list"},
+]
+TEMPLATES = [
+    {"id": TEMPLATE_ID, "name": "ICP fit", "description": "How well the company fits our ideal customer",
+     "fields": FIELD_SCHEMA, "created_at": W.ts(timedelta(days=40))},
+    {"id": "0c2d9a8e-55f4-4f0b-8f3e-2e9b1b7c6d20", "name": "Tech stack", "description": None,
+     "fields": [{"key": "crm", "name": "CRM", "type": "text"}], "created_at": W.ts(timedelta(days=20))},
+]
+PEOPLE = [
+    {"id": 7001, "first_name": "Dana", "last_name": "Kivi", "title": "VP Operations", "role": "decision-maker",
+     "email": "dana@kestrel.example", "social_url": "https://social.example/dana", "company_id": KESTREL_COMPANY},
+    {"id": 7002, "first_name": "Ilkka", "last_name": "Saari", "title": "Head of Data", "role": "champion",
+     "email": "ilkka@kestrel.example", "social_url": "https://social.example/ilkka", "company_id": KESTREL_COMPANY},
+    {"id": 7003, "first_name": "Mira", "last_name": W.HOSTILE_MARKUP, "title": "Analyst", "role": "influencer",
+     "email": None, "social_url": "javascript:alert(1)", "company_id": KESTREL_COMPANY},
+    {"id": 7004, "first_name": "Jon", "last_name": "Berg", "title": "CFO", "role": "decision-maker",
+     "email": "jon@kestrel.example", "social_url": None, "company_id": KESTREL_COMPANY},
+]
+
+
+def company(index: int) -> dict[str, Any]:
+    name, domain, industry, country = W.COMPANIES[index]
+    return {
+        "id": 500 + index, "name": name, "domain": domain, "industry": industry, "country": country,
+        "region": None, "size": "51-200", "description": f"{name} does {industry.lower()}.",
+        "tags": ["nordics"] if index % 2 else [], "custom_fields": {"icp_fit": 60 + index} if index < 3 else {},
+        "source": "lookup" if index % 2 else "manual", "ai_tag": None,
+    }
+
+
+def found_company(company_id: int, name: str, domain: str) -> dict[str, Any]:
+    return {"id": company_id, "name": name, "domain": domain, "industry": "Healthcare", "country": "Germany",
+            "source": "deep_search", "ai_tag": "dental-bavaria", "tags": [], "custom_fields": {}}
+
+
+FOUND = [
+    found_company(901, "Zahnarzt Praxis Isar", "isar-dental.example"),
+    found_company(902, "Dentalzentrum Allgäu", "allgaeu-dental.example"),
+    found_company(903, "Lächeln Regensburg", "laecheln.example"),
+]
+
+
+def fill_prospecting(store: Store, *, jobs: bool = True) -> None:
+    """Saved companies (the leads' ones), contacts, field schema, templates, and finished jobs."""
+    store.upsert_companies([company(i) for i in range(len(W.COMPANIES))])
+    store.upsert_field_schemas("companies", FIELD_SCHEMA)
+    store.upsert_contacts([{k: v for k, v in p.items()} for p in PEOPLE[:2]])
+    store.upsert_templates(TEMPLATES)
+    if not jobs:
+        return
+    store.record_job("deep_search", 31, {
+        "job_id": 31, "status": "completed", "query": "dental clinics in Bavaria", "target_count": 20,
+        "progress": 100, "found_count": 3, "created_at": W.ts(timedelta(hours=3)),
+        "completed_at": W.ts(timedelta(hours=2, minutes=55)), "companies": FOUND,
+    })
+    store.record_job("contact_search", 41, {
+        "job_id": 41, "status": "completed", "company_id": KESTREL_COMPANY, "progress": 100,
+        "created_at": W.ts(timedelta(hours=2)), "completed_at": W.ts(timedelta(hours=1, minutes=58)),
+        "contacts": PEOPLE,
+    }, company_id=KESTREL_COMPANY)
+    store.record_job("company_research", 51, {
+        "search_id": 51, "company_id": KESTREL_COMPANY, "status": "completed", "progress": 100,
+        "created_at": W.ts(timedelta(hours=1)), "completed_at": W.ts(timedelta(minutes=50)),
+        "results": {"summary": "Kestrel sells analytics to Nordic retailers.",
+                    "key_facts": ["Opened a Warsaw office", "Series B in 2025"],
+                    "sources": [{"title": "Press release", "url": "https://kestrel.example/press"}]},
+    }, company_id=KESTREL_COMPANY)
+    store.record_job("research_run", "run-61", {
+        "run_id": "run-61", "status": "completed", "template_id": TEMPLATE_ID, "company_ids": [500, 503],
+        "progress": 100, "created_at": W.ts(timedelta(minutes=30)), "completed_at": W.ts(timedelta(minutes=25)),
+        "results": [{"company_id": 500, "fields": {"icp_fit": 82, "uses_sap": True}},
+                    {"company_id": 503, "fields": {"icp_fit": 91, "hiring": ["Data engineer", "AE"]}}],
+    })
+    store.record_job("deep_search", 32, {
+        "job_id": 32, "status": "running", "query": "logistics SaaS in the Nordics", "target_count": 5,
+        "progress": 40, "found_count": 1, "created_at": W.ts(timedelta(minutes=3)), "companies": [],
+    })
+
+
+@pytest.fixture
+def prospect_store(store: Store) -> Store:
+    fill_prospecting(store)
+    return store
+
+
+def job_key(store: Store, kind: str) -> int:
+    return next(job.key for job in store.jobs() if job.kind == kind and job.status == "completed")
+
+
+def text_of(app: Any, selector: str) -> str:
+    return app.screen.query_one(selector).render().plain
+
+
+def deliver(store: Store, op_id: str, answer: dict[str, Any]) -> None:
+    """What the sync engine does when the service accepted an op."""
+    store.mark_in_flight(op_id)
+    store.mark_done(op_id, answer)
+
+
+# --- an in-process sandbox for the online-only lookup ----------------------------------------------
+
+
+class LookupSync:
+    """The part of the sync engine the lookup uses: its client. Nothing runs in the background."""
+
+    def __init__(self, client: ServiceClient) -> None:
+        self.client = client
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+    def wake(self) -> None:
+        return None
+
+
+def sandbox_client(tmp_path: Path, **quotas: int) -> Iterator[ServiceClient]:
+    settings = SandboxSettings(
+        db_path=tmp_path / "sandbox.sqlite3", api_keys=[SANDBOX_KEY], seed=11, companies=300, leads=0,
+        job_seconds=0.2, quotas={**DEFAULT_QUOTAS, **quotas},
+    )
+    app = create_app(settings)
+    yield ServiceClient("http://127.0.0.1", SANDBOX_KEY, transport=httpx.ASGITransport(app=app))
+    app.state.db.close()
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[ServiceClient]:
+    yield from sandbox_client(tmp_path)
+
+
+@pytest.fixture
+def exhausted_service(tmp_path: Path) -> Iterator[ServiceClient]:
+    yield from sandbox_client(tmp_path, instant_lookups=0)
+
+
+# --- flows --------------------------------------------------------------------------------------
+
+
+async def test_every_prospecting_screen_opens_by_key_and_escape_goes_back(prospect_store: Store) -> None:
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for key, screen_type in (
+            ("P", ProspectingScreen), ("C", CompaniesScreen), ("K", ContactsScreen), ("T", TemplatesScreen),
+        ):
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(app.screen, screen_type)
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, CompaniesScreen)
+        await pilot.press("I")
+        await pilot.pause()
+        assert isinstance(app.screen, LookupScreen)
+        app.screen.query_one("#lookup-table").focus()
+        await pilot.press("F")
+        await pilot.pause()
+        assert isinstance(app.screen, DeepSearchDialog)
+        await pilot.press("escape", "X")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+
+
+async def test_palette_offers_the_prospecting_commands(prospect_store: Store) -> None:
+    from warmline.tui.commands import ScreenActions
+
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        titles = [title for title, _, _ in ScreenActions(app.screen)._commands()]
+        for title in ("Prospecting", "Companies", "Contacts", "Company lookup", "Company deep search",
+                      "Research templates", "Export leads, companies or contacts"):
+            assert title in titles
+
+
+async def test_companies_page_from_the_cache_filter_mark_and_add_as_cold(prospect_store: Store) -> None:
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("C")
+        await pilot.pause()
+        companies = app.screen.query_one(VirtualList)
+        assert companies.row_count == len(W.COMPANIES) + len(FOUND)
+        assert companies.current.name == W.HOSTILE_MARKUP  # by name: "[" sorts before letters
+        await pilot.press("slash", *"fjord", "enter")
+        await pilot.pause()
+        assert companies.row_count == 1 and companies.current.name == "Fjord Freight AB"
+        await pilot.press("space")
+        await pilot.press("slash", "ctrl+u", *"kestrel", "enter")
+        await pilot.pause()
+        await pilot.press("space")
+        await pilot.pause()
+        assert "2 marked" in text_of(app, "#screen-title")
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await pilot.pause()
+    (op,) = prospect_store.outbox_rows()
+    assert op.kind == "add_to_outreach"
+    assert op.payload == {"company_ids": [501, 503], "lead_status": "cold"}
+
+
+async def test_company_page_shows_custom_fields_research_and_people_and_removes_a_lead(prospect_store: Store) -> None:
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(CompanyScreen(KESTREL_COMPANY))
+        await pilot.pause()
+        fields = text_of(app, "#company-fields")
+        assert "ICP fit: 91" in fields and "Hiring roles: Data engineer; AE" in fields
+        research = text_of(app, "#company-research")
+        assert "Kestrel sells analytics" in research and "• Opened a Warsaw office" in research
+        people = text_of(app, "#company-contacts")
+        assert "People (2)" in people and "Dana Kivi" in people
+        assert "warm lead" in text_of(app, "#company-outreach")  # lead 103 is warm
+        await pilot.press("c")  # already a lead: nothing is queued
+        await pilot.pause()
+        assert not prospect_store.outbox_rows()
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await pilot.pause()
+        (op,) = prospect_store.outbox_rows()
+        assert op.kind == "remove_lead" and op.lead_id == 103
+
+
+async def test_contact_search_from_a_company_costs_a_deep_search_and_queues_offline(prospect_store: Store) -> None:
+    prospect_store.set_state("online", False)
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(CompanyScreen(500))
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "This uses 1 deep search from your plan." in app.screen.query("Static").first().render().plain
+        await pilot.press("y")
+        await pilot.pause()
+        (op,) = prospect_store.outbox_rows()
+        assert op.kind == "start_contact_search" and op.payload["company_id"] == 500
+        assert "last search queued" in text_of(app, "#company-contacts")
+
+
+async def test_people_found_grouped_by_role_marked_added_and_skips_explained(prospect_store: Store) -> None:
+    opened = Opened()
+    app = cockpit(prospect_store, opener=opened)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(CompanyScreen(KESTREL_COMPANY))
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, FoundContactsScreen)
+        table = app.screen.query_one("#people-table")
+        first_cells = [table.get_row_at(i)[1].plain for i in range(table.row_count)]
+        assert first_cells == [
+            "Decision-makers (2)", "Dana Kivi", "Jon Berg", "Champions (1)", "Ilkka Saari",
+            "Influencers (1)", f"Mira {W.HOSTILE_MARKUP}",
+        ]
+        await pilot.press("j", "space", "space")  # Dana, then Jon
+        await pilot.press("o")  # cursor on the Champions heading: no link
+        await pilot.press("j", "o")  # Ilkka's profile
+        await pilot.press("j", "j", "o")  # Mira's javascript: link is not opened
+        await pilot.pause()
+        assert opened.urls == ["https://social.example/ilkka"]
+        await pilot.press("a")
+        await pilot.pause()
+        question = app.screen.query("Static").first().render().plain
+        assert "Add 2 to your contacts?" in question and "Adding 2 contacts uses contact capacity" in question
+        await pilot.press("y")
+        await pilot.pause()
+        (op,) = prospect_store.outbox_rows()
+        assert op.payload == {"job_id": 41, "contact_ids": [7001, 7004]}
+        assert "queued" in text_of(app, "#people-result")
+        deliver(prospect_store, op.op_id, {
+            "success": True, "added": 1, "skipped": 1, "contacts": [PEOPLE[3]],
+            "skipped_ids": [{"id": 7001, "reason": "duplicate"}],
+        })
+        app.poll_status()
+        await pilot.pause()
+        result = text_of(app, "#people-result")
+        assert "Added 1, skipped 1." in result and "contact 7001: already in your contacts" in result
+
+
+async def test_deep_search_dialog_counts_validates_and_starts(prospect_store: Store) -> None:
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("F")
+        await pilot.pause()
+        assert "This uses 1 deep search from your plan." in text_of(app, "#deep-cost")
+        await pilot.press(*"dx")
+        await pilot.pause()
+        assert text_of(app, "#deep-count") == "2/1000"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "at least 3" in text_of(app, "#dialog-error")
+        await pilot.press(*" in Bavaria", "tab", "ctrl+a", *"500", "enter")
+        await pilot.pause()
+        assert "between 1 and 100" in text_of(app, "#dialog-error") or "100" in text_of(app, "#dialog-error")
+        await pilot.press("backspace", "backspace", "enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, DeepSearchDialog)
+    (op,) = prospect_store.outbox_rows()
+    assert op.kind == "start_deep_search" and op.payload == {"query": "dx in Bavaria", "max_results": 5}
+
+
+async def test_hub_lists_searches_and_opens_what_they_found(prospect_store: Store) -> None:
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("P")
+        await pilot.pause()
+        table = app.screen.query_one("#prospecting-table")
+        kinds = [table.get_row_at(i)[0].plain for i in range(table.row_count)]
+        assert kinds == ["Company deep search", "Research run", "Company research", "Contact search", "Company deep search"]
+        await pilot.press("enter")  # still running
+        await pilot.pause()
+        assert isinstance(app.screen, ProspectingScreen)
+        await pilot.press("j", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RunResultsScreen)
+        body = text_of(app, "#run-results-body")
+        assert "Northwind Logistics" in body and "ICP fit: 82" in body and "Uses SAP: yes" in body
+        await pilot.press("escape", "G", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, FoundCompaniesScreen)
+        table = app.screen.query_one("#found-table")
+        assert table.get_row_at(0)[5].plain == "dental-bavaria"
+        await pilot.press("space", "space", "w", "y")
+        await pilot.pause()
+    (op,) = prospect_store.outbox_rows()
+    assert op.payload == {"company_ids": [901, 902], "lead_status": "warm"}
+
+
+async def test_research_run_over_marked_companies_says_its_cost(prospect_store: Store) -> None:
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("C")
+        await pilot.pause()
+        await pilot.press("space", "space", "space", "t")
+        await pilot.pause()
+        assert isinstance(app.screen, TemplatesScreen)
+        assert "to run over 3" in text_of(app, "#screen-title")
+        assert "Uses SAP · uses_sap · boolean" in text_of(app, "#template-fields")
+        await pilot.press("enter")
+        await pilot.pause()
+        question = app.screen.query("Static").first().render().plain
+        assert "over 3 companies" in question and "This uses 3 company enrichments" in question
+        await pilot.press("y")
+        await pilot.pause()
+    (op,) = prospect_store.outbox_rows()
+    assert op.kind == "start_research_run"
+    assert op.payload == {"company_ids": [502, 501, 503], "template_id": TEMPLATE_ID}
+
+
+async def test_research_run_from_the_palette_names_its_companies(prospect_store: Store) -> None:
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("T", "j", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LineDialog)
+        await pilot.press(*"nowhere", "enter")
+        await pilot.pause()
+        assert "no cached company matches" in text_of(app, "#dialog-error")
+        await pilot.press("ctrl+a", *"kestrel, 500", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await pilot.pause()
+    (op,) = prospect_store.outbox_rows()
+    assert op.payload["company_ids"] == [503, 500] and op.payload["template_id"] != TEMPLATE_ID
+
+
+async def test_contacts_browser_and_a_contact(prospect_store: Store) -> None:
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("K")
+        await pilot.pause()
+        contacts = app.screen.query_one(VirtualList)
+        assert contacts.row_count == 2
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ContactScreen)
+        info = text_of(app, "#contact-info")
+        assert "Company: Kestrel Analytics" in info and "Email: dana@kestrel.example" in info
+
+
+async def test_lookup_online_shows_scores_saves_and_adds_saved_results(store: Store, service: ServiceClient) -> None:
+    app = cockpit(store, sync=LookupSync(service))
+    async with service, app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I")
+        await pilot.pause()
+        assert "This uses 1 instant lookup from your plan." in text_of(app, "#lookup-cost")
+        await pilot.press("tab", "tab", "tab", "space")  # save results
+        await pilot.pause()
+        assert "saved-company limit" in text_of(app, "#lookup-cost")
+        app.screen.query_one("#lookup-query").focus()
+        await pilot.press(*"logistics software", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        summary = text_of(app, "#lookup-summary")
+        assert "results" in summary and "saved" in summary
+        table = app.screen.query_one("#lookup-table")
+        assert table.row_count > 0
+        score = table.get_row_at(0)[5].plain
+        assert 0 <= float(score) <= 1
+        assert table.get_row_at(0)[6].plain == "✓"
+        table.focus()
+        await pilot.press("space", "space", "c", "y")
+        await pilot.pause()
+    (op,) = store.outbox_rows()
+    assert op.kind == "add_to_outreach" and len(op.payload["company_ids"]) == 2
+    assert all(store.get_company(cid) is not None for cid in op.payload["company_ids"])
+
+
+async def test_lookup_plan_limit_is_said_plainly(store: Store, exhausted_service: ServiceClient) -> None:
+    app = cockpit(store, sync=LookupSync(exhausted_service))
+    async with exhausted_service, app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I", *"dental", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        summary = text_of(app, "#lookup-summary")
+        assert summary.startswith("Plan limit: ") and "instant_lookups" in summary
+
+
+async def test_lookup_offline_offers_cached_answers(store: Store) -> None:
+    criteria = {"query": "dental clinics", "industries": [], "countries": ["Germany"], "regions": [], "broaden_search": False}
+    store.save_lookup(criteria, {"companies": [{"name": "Isar Dental", "domain": "isar.example", "similarity_score": 0.91,
+                                                "saved_company_id": None}], "total": 1, "saved_count": 0, "quota_limited": 0})
+    store.set_state("online", False)
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I")
+        await pilot.pause()
+        assert "Offline" in text_of(app, "#lookup-cost")
+        await pilot.press(*"logistics", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        summary = text_of(app, "#lookup-summary")
+        assert "Offline: an instant lookup needs the service." in summary and "“dental clinics” · Germany" in summary
+        await pilot.press("ctrl+u", *"dental clinics", "tab", "ctrl+u", "tab", *"Germany", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "cached answer from" in text_of(app, "#lookup-summary")
+        assert app.screen.query_one("#lookup-table").get_row_at(0)[1].plain == "Isar Dental"
+
+
+async def test_export_from_the_palette_writes_the_file(prospect_store: Store, tmp_path: Path) -> None:
+    target = tmp_path / "warm.json"
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("X")
+        await pilot.pause()
+        dialog = app.screen
+        dialog.query_one("#export-format").query("RadioButton")[1].value = True
+        dialog.query_one("#export-status").query("RadioButton")[2].value = True
+        await pilot.pause()
+        assert dialog.query_one("#export-path").value.endswith("warm-leads.json")
+        dialog.query_one("#export-path").value = str(tmp_path / "missing" / "x.csv")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "there is no folder" in text_of(app, "#dialog-error")
+        dialog.query_one("#export-path").value = str(target)
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    rows = json.loads(target.read_text())
+    assert rows and {row["lead_status"] for row in rows} == {"warm"}
+
+
+async def test_contact_search_job_for_the_unsearched_company_is_explained(prospect_store: Store) -> None:
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(CompanyScreen(500))
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, CompanyScreen)
+
+
+def test_data_is_consistent(prospect_store: Store) -> None:
+    assert job_key(prospect_store, "contact_search") is not None
+    assert prospect_store.get_company(901).ai_tag == "dental-bavaria"
