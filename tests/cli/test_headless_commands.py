@@ -4,6 +4,7 @@ queueing offline, exit codes, the outbox fixes, jobs, and `--json` fields."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -207,3 +208,18 @@ def test_help_documents_the_exit_codes() -> None:
 def test_untrusted_text_is_printed_plain() -> None:
     assert plain("Acme\x1b[31m Red\x07\x9b") == "Acme[31m Red"
     assert plain(None) == ""
+
+
+def test_sync_waits_out_a_rate_limit_without_sleeping_through_it(env: Path) -> None:
+    synced(env)
+    store = Store(env)
+    store.set_state("rate_limited_until", time.time() + 120)  # a 429's Retry-After, stored by the engine
+    op_id = store.enqueue("add_note", {"lead_id": 1, "content": "After the wait"}, 1)
+    store.close()
+    started = time.monotonic()
+    result = run("sync")
+    assert result.exit_code == 0 and "Rate-limited by the service until" in result.output
+    assert time.monotonic() - started < 5
+    store = Store(env)
+    assert store.get_op(op_id).state == "pending" and store.get_op(op_id).attempts == 0
+    store.close()

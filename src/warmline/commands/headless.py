@@ -179,6 +179,9 @@ def _print_pass(report: Any) -> None:
     status = report.status
     if status is not None:
         click.echo(f"Outbox: {status.queued} pending, {status.failed} failed.")
+    if report.rate_limited_until is not None:
+        _note(f"Rate-limited by the service until {_when(report.rate_limited_until)}; "
+              "the rest goes after that.")
     for error in report.errors:
         _note(f"warning: {error}")
     if report.auth_error:

@@ -72,6 +72,7 @@ class PassReport:
     leads_refreshed: int | None = None
     offline_error: str | None = None
     auth_error: str | None = None
+    rate_limited_until: float | None = None
     errors: list[str] = field(default_factory=list)
     status: EngineStatus | None = None
 
@@ -336,33 +337,41 @@ class SyncEngine:
 
     async def run_once(self) -> PassReport:
         """One full pass: reach the service, deliver every queued op now (our backoff skipped,
-        the server's Retry-After kept), refresh the lead list, poll every running job."""
+        the server's Retry-After kept), refresh the cache, poll every running job.
+
+        While the service has asked us to wait, the pass sends nothing and says until when,
+        rather than sleeping through the wait."""
         report = PassReport()
         await self._blocking(self.store.recover_after_crash)
-        report.reachable = await self.connection.probe()
-        if not report.reachable:
-            current = self.status.current
-            if current.auth_failed:
-                report.auth_error = current.last_error
+        if not self._waiting(report):
+            report.reachable = await self.connection.probe()
+            if report.reachable:
+                await self._full_pass(report)
+            elif self.status.current.auth_failed:
+                report.auth_error = self.status.current.last_error
             else:
-                report.offline_error = current.last_error
-            report.status = current
-            return report
-        # Deliver first, so the refreshed list already reflects what was just sent.
-        report.flush = await self.flush(ignore_backoff=True)
-        if report.flush.offline or report.flush.auth_error:
-            report.offline_error = report.flush.offline_error
-            report.auth_error = report.flush.auth_error
-        else:
-            report.leads_refreshed = await self.refresh_leads()
-            if report.leads_refreshed is not None:
-                await self.refresh_recommendations()
-                await self.refresh_directory()
-            report.polls = await self.poll_jobs(force=True)
-            report.offline_error = report.polls.offline_error
-            report.auth_error = report.polls.auth_error
+                report.offline_error = self.status.current.last_error
         report.errors = [*report.flush.errors, *report.polls.errors]
         report.status = self.status.current
+        return report
+
+    def _waiting(self, report: PassReport) -> bool:
+        report.rate_limited_until = self._rate_limited_until()
+        return report.rate_limited_until is not None
+
+    async def _full_pass(self, report: PassReport) -> None:
+        # Deliver first, so the refreshed data already shows what was just sent.
+        report.flush = await self.flush(ignore_backoff=True)
+        report.offline_error, report.auth_error = report.flush.offline_error, report.flush.auth_error
+        if report.offline_error or report.auth_error or self._waiting(report):
+            return
+        report.leads_refreshed = await self.refresh_leads()
+        if report.leads_refreshed is not None:
+            await self.refresh_recommendations()
+            await self.refresh_directory()
+        if self._waiting(report):
+            return
+        report.polls = await self.poll_jobs(force=True)
+        report.offline_error, report.auth_error = report.polls.offline_error, report.polls.auth_error
         if self.connection.offline and report.offline_error is None:
             report.offline_error = self.status.current.last_error
-        return report
