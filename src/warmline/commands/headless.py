@@ -236,8 +236,9 @@ def sync_command(mode: str) -> None:
     """Deliver queued actions, refresh the cache and poll running jobs.
 
     --once sends every queued action now (its retry delay is skipped, since you asked,
-    but a wait the service asked for is kept), refreshes the lead list and polls every
-    running job. --watch runs the same background schedule as the cockpit.
+    but a wait the service asked for is kept: then nothing is sent and the command says
+    until when), refreshes the cache and polls every running job. --watch runs the same
+    background schedule as the cockpit.
     """
     config = _config()
     with _store(config) as store:
