@@ -179,13 +179,13 @@ class SyncEngine:
         self._woken = True
         if self.scheduler is None or self._stopping or self._flushing:
             return
-        self._run_soon(FLUSH_JOB, time.time())
+        self._run_now(FLUSH_JOB)
 
-    def _run_soon(self, job_id: str, epoch: float) -> None:
+    def _run_now(self, job_id: str) -> None:
         if self.scheduler is None or not self.scheduler.running:
             return
         with contextlib.suppress(LookupError):  # the job is gone: shutting down
-            self.scheduler.modify_job(job_id, next_run_time=datetime.fromtimestamp(epoch, UTC))
+            self.scheduler.modify_job(job_id, next_run_time=datetime.now(UTC))
 
     async def stop(self) -> None:
         """Stop scheduling; let sends in progress finish briefly, then cut them (ambiguous)."""
