@@ -305,7 +305,7 @@ class RecordingSync:
 
 
 async def test_triage_waits_its_undo_window_before_waking_sync(store: Store, monkeypatch) -> None:
-    monkeypatch.setattr("warmline.tui.screens.recommendations.UNDO_WINDOW", 0.3)
+    monkeypatch.setattr("warmline.tui.screens.recommendations.UNDO_WINDOW", 1.5)
     sync = RecordingSync()
     app = cockpit(store, sync=sync)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -314,7 +314,7 @@ async def test_triage_waits_its_undo_window_before_waking_sync(store: Store, mon
         await pilot.press("r", "c")
         await pilot.pause()
         assert sync.wakes == 0
-        await pilot.pause(0.5)
+        await pilot.pause(2.0)
         assert sync.wakes == 1
         app.open_lead(KESTREL)
         await pilot.pause()

@@ -152,3 +152,39 @@ def test_first_run_screen(snap_compare, size) -> None:
 @pytest.mark.parametrize("size", SIZES)
 def test_light_theme(snap_compare, store: Store, size) -> None:
     assert snap_compare(cockpit(store, theme="warmline-light"), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_log_activity_form_shows_the_guess(snap_compare, store: Store, size) -> None:
+    app = cockpit(store)
+
+    async def type_activity(pilot) -> None:
+        app.open_lead(103)
+        await pilot.pause()
+        await pilot.press("a", *"Spoke with Dana (VP Ops), wants pricing by Friday")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=type_activity)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_deal_form(snap_compare, store: Store, size) -> None:
+    app = cockpit(store)
+
+    async def open_deal(pilot) -> None:
+        app.open_lead(103)
+        await pilot.pause()
+        await pilot.press("d")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=open_deal)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_outbox_discard_confirmation(snap_compare, offline_store: Store, size) -> None:
+    assert snap_compare(cockpit(offline_store), terminal_size=size, press=["O", "D"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_command_palette(snap_compare, store: Store, size) -> None:
+    assert snap_compare(cockpit(store), terminal_size=size, press=["ctrl+p", *"warm"])
