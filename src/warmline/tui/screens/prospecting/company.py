@@ -200,13 +200,13 @@ class CompanyScreen(CockpitScreen):
 
     # -- acting ---------------------------------------------------------------------------
 
-    def _name(self) -> str:
+    def _company_name(self) -> str:
         return self.company.name if self.company is not None else f"company {self.company_id}"
 
     def action_contact_search(self) -> None:
         from warmline.prospecting import CONTACT_SEARCH, cost_notice
 
-        question = Text("Search the web for the people of ").append_text(plain(self._name(), "bold"))
+        question = Text("Search the web for the people of ").append_text(plain(self._company_name(), "bold"))
         question.append(f"?\n{cost_notice(CONTACT_SEARCH)}")
 
         def start() -> None:
@@ -223,7 +223,7 @@ class CompanyScreen(CockpitScreen):
         search = latest_job(self.cockpit.store.jobs(), "contact_search", self.company_id)
         if search is None or search.status != "completed":
             state = "has not been searched yet (s)" if search is None else f"search is {safe_text(search.status)}"
-            self.cockpit.notify_plain(f"{self._name()}: {state}.")
+            self.cockpit.notify_plain(f"{self._company_name()}: {state}.")
             return
         self.app.push_screen(FoundContactsScreen(search.key))
 
@@ -238,28 +238,28 @@ class CompanyScreen(CockpitScreen):
                 self.reload()
             return error
 
-        title = Text("Deep research of ").append_text(plain(self._name(), "bold"))
+        title = Text("Deep research of ").append_text(plain(self._company_name(), "bold"))
         title.append(f" · {cost_notice(COMPANY_RESEARCH)}")
         self.app.push_screen(LineDialog(title, submit, [("focus", "Focus (optional, e.g. expansion plans)", "")]))
 
     def action_research(self) -> None:
         from warmline.tui.screens.prospecting.research import TemplatesScreen
 
-        self.app.push_screen(TemplatesScreen([self.company_id], [self._name()]))
+        self.app.push_screen(TemplatesScreen([self.company_id], [self._company_name()]))
 
     def action_add(self, status: str) -> None:
         lead_id = self.lead_id()
         if lead_id is not None:
-            self.cockpit.notify_plain(f"{self._name()} is already a lead; change its status on the lead's page.")
+            self.cockpit.notify_plain(f"{self._company_name()} is already a lead; change its status on the lead's page.")
             return
-        add_to_outreach(self.cockpit, [self.company_id], [self._name()], status)
+        add_to_outreach(self.cockpit, [self.company_id], [self._company_name()], status)
 
     def action_remove_lead(self) -> None:
         lead_id = self.lead_id()
         if lead_id is None:
-            self.cockpit.notify_plain(f"{self._name()} is not in outreach.")
+            self.cockpit.notify_plain(f"{self._company_name()} is not in outreach.")
             return
-        question = Text("Remove ").append_text(plain(self._name(), "bold"))
+        question = Text("Remove ").append_text(plain(self._company_name(), "bold"))
         question.append(" from outreach?\nIts warming history stays on the service; its signal slot is freed.")
 
         def remove() -> None:

@@ -40,7 +40,7 @@ class ExportDialog(FormDialog):
 
     def __init__(self) -> None:
         super().__init__(Text("Export from the cache"), self._export, hint="ctrl+s or enter export · escape cancel")
-        self._path_edited = False
+        self._default = default_path(KINDS[0], FORMATS[0], STATUSES[0])
 
     def compose_fields(self) -> ComposeResult:
         with Horizontal():
@@ -48,7 +48,7 @@ class ExportDialog(FormDialog):
             yield radio_set(FORMATS, "export-format")
             yield radio_set(STATUSES, "export-status")
         yield Label("File")
-        yield Input(default_path(KINDS[0], FORMATS[0], STATUSES[0]), id="export-path")
+        yield Input(self._default, id="export-path")
 
     def on_mount(self) -> None:
         self.query_one("#export-kind", RadioSet).focus()
@@ -61,13 +61,10 @@ class ExportDialog(FormDialog):
     def _choice_changed(self) -> None:
         values = self.values()
         self.query_one("#export-status", RadioSet).disabled = values["kind"] != "leads"
-        if not self._path_edited:
-            with self.prevent(Input.Changed):
-                self.query_one("#export-path", Input).value = default_path(values["kind"], values["format"], values["status"])
-
-    @on(Input.Changed, "#export-path")
-    def _path_changed(self) -> None:
-        self._path_edited = True
+        path = self.query_one("#export-path", Input)
+        if path.value == self._default:  # follow the choice until the rep names a file
+            self._default = default_path(values["kind"], values["format"], values["status"])
+            path.value = self._default
 
     @on(Input.Submitted, "#export-path")
     def _submitted(self) -> None:

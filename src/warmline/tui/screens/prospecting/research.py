@@ -121,6 +121,8 @@ class TemplatesScreen(CockpitScreen):
             self._confirm_run(template, self.company_ids, self.labels)
             return
 
+        chosen: list[Any] = []
+
         def submit(values: dict[str, str]) -> str | None:
             from warmline.prospecting import resolve_company
 
@@ -128,19 +130,23 @@ class TemplatesScreen(CockpitScreen):
             if not refs:
                 return "name at least one company (its id or the start of its name)"
             try:
-                companies = [resolve_company(self.cockpit.store, ref) for ref in refs]
+                chosen[:] = [resolve_company(self.cockpit.store, ref) for ref in refs]
             except (LookupError, ValueError) as exc:
                 return str(exc)
-            self.call_after_refresh(
-                self._confirm_run, template, [c.id for c in companies], [c.name or c.label for c in companies]
-            )
             return None
 
-        self.app.push_screen(LineDialog(
-            Text("Run ").append_text(plain(template.name, "bold")).append(" over which companies?"),
-            submit,
-            [("companies", "Company ids or names, comma-separated (1-100; or mark them in the company list, C)", "")],
-        ))
+        def named(sent: bool | None) -> None:
+            if sent and chosen:
+                self._confirm_run(template, [c.id for c in chosen], [c.name or c.label for c in chosen])
+
+        self.app.push_screen(
+            LineDialog(
+                Text("Run ").append_text(plain(template.name, "bold")).append(" over which companies?"),
+                submit,
+                [("companies", "Company ids or names, comma-separated (1-100; or mark them in the company list, C)", "")],
+            ),
+            named,
+        )
 
     def _confirm_run(self, template: Any, company_ids: list[int], labels: list[str]) -> None:
         from warmline.prospecting import RESEARCH_RUN, cost_notice
