@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 from conftest import cockpit
+from textual.command import CommandList
 
 from warmline.tui.app import WarmlineApp
 from warmline.tui.keys import keyboard_reference
@@ -95,13 +96,23 @@ async def test_help_lists_every_binding_of_the_screen_with_remapped_keys(store) 
         assert isinstance(app.screen, LeadListScreen)
 
 
+async def wait_for_hits(app, pilot, first: str) -> None:
+    """The palette searches in the background: wait until its first hit is `first`."""
+    for _ in range(100):
+        hits = app.screen.query(CommandList)
+        if hits and hits.first().option_count and first in str(hits.first().get_option_at_index(0).prompt):
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"the palette never offered {first!r}")
+
+
 async def test_palette_runs_an_action_of_the_current_screen(store) -> None:
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("ctrl+p")
         await pilot.press(*"Warm")
-        await pilot.pause(0.3)
+        await wait_for_hits(app, pilot, "Warm")
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen._status == "warm"
@@ -113,7 +124,7 @@ async def test_palette_switches_theme(store) -> None:
         await pilot.pause()
         await pilot.press("ctrl+p")
         await pilot.press(*"warmline-light")
-        await pilot.pause(0.3)
+        await wait_for_hits(app, pilot, "warmline-light")
         await pilot.press("enter")
         await pilot.pause()
         assert app.theme == "warmline-light"

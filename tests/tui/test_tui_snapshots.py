@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import tui_wire_data as W
 from conftest import cockpit, fill
+from textual.command import CommandList
 
 from warmline.store import Store
 
@@ -187,4 +188,14 @@ def test_outbox_discard_confirmation(snap_compare, offline_store: Store, size) -
 
 @pytest.mark.parametrize("size", SIZES)
 def test_command_palette(snap_compare, store: Store, size) -> None:
-    assert snap_compare(cockpit(store), terminal_size=size, press=["ctrl+p", *"warm"])
+    app = cockpit(store)
+
+    async def search(pilot) -> None:
+        await pilot.press("ctrl+p", *"warm")
+        for _ in range(100):  # the palette searches in the background
+            hits = app.screen.query(CommandList)
+            if hits and hits.first().option_count == 3:
+                return
+            await pilot.pause(0.05)
+
+    assert snap_compare(app, terminal_size=size, run_before=search)
