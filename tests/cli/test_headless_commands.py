@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from warmline.cli import main
-from warmline.commands.headless import JOB_FIELDS, LEAD_FIELDS, plain
+from warmline.commands.common import JOB_FIELDS, plain
+from warmline.commands.headless import LEAD_FIELDS
 from warmline.store import Store
 from warmline_sandbox.server import RunningSandbox, start_in_thread
 from warmline_sandbox.settings import SandboxSettings

@@ -23,7 +23,7 @@ from typing import Any
 
 import click
 
-from warmline.commands.headless import EXIT_BAD_INPUT, CommandError, _client, _config
+from warmline.commands.common import EXIT_BAD_INPUT, CommandError, make_client, open_config
 
 SERVER_START_TIMEOUT = 120.0
 
@@ -32,7 +32,7 @@ def open_cockpit(config: Any | None = None) -> None:
     """Open the cockpit; with no API key configured, the first-run screen explains what to do."""
     from warmline.config import config_path
 
-    config = config or _config()
+    config = config or open_config()
     if not config.has_api_key:
         from warmline.tui.app import run_first_run
 
@@ -42,7 +42,7 @@ def open_cockpit(config: Any | None = None) -> None:
     from warmline.sync import SyncEngine
     from warmline.tui.app import run_cockpit
 
-    client = _client(config)
+    client = make_client(config)
     config.data_dir.mkdir(parents=True, exist_ok=True)
     store = Store(config.db_path)
     try:
@@ -93,7 +93,7 @@ async def _first_sync(config: Any) -> Any:
     from warmline.store import Store
     from warmline.sync import SyncEngine
 
-    client = _client(config)
+    client = make_client(config)
     store = Store(config.db_path)
     try:
         async with client:
@@ -123,7 +123,7 @@ def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_secon
         click.echo(f"Starting the reference server (first start seeds {companies:,} companies)...", err=True)
         with running_sandbox(root / "sandbox.sqlite3", companies=companies, leads=leads, seed=seed,
                              job_seconds=job_seconds) as (url, api_key):
-            config = dataclasses.replace(_config(), base_url=url, api_key=api_key, data_dir=root / "cache")
+            config = dataclasses.replace(open_config(), base_url=url, api_key=api_key, data_dir=root / "cache")
             config.data_dir.mkdir(parents=True, exist_ok=True)
             click.echo(f"Server at {url}. Syncing the demo data...", err=True)
             asyncio.run(_first_sync(config))

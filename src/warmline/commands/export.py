@@ -12,14 +12,14 @@ from pathlib import Path
 
 import click
 
-from warmline.commands.headless import (
+from warmline.commands.common import (
     EXIT_BAD_INPUT,
     EXIT_CODES_HELP,
     EXIT_ERROR,
     CommandError,
-    _config,
-    _note,
-    _store,
+    note,
+    open_config,
+    open_store,
 )
 
 
@@ -36,8 +36,8 @@ def export_command(kind: str, fmt: str, out_path: Path | None, status: str | Non
 
     if status is not None and kind != "leads":
         raise CommandError("--status applies to leads only", EXIT_BAD_INPUT)
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         if out_path is None:
             export(store, kind, fmt, sys.stdout, status)
             return
@@ -45,7 +45,7 @@ def export_command(kind: str, fmt: str, out_path: Path | None, status: str | Non
             count = export_to_file(store, kind, fmt, out_path, status)
         except OSError as exc:
             raise CommandError(f"cannot write {out_path}: {exc.strerror or exc}", EXIT_ERROR) from None
-        _note(f"Exported {count} {kind} to {out_path}.")
+        note(f"Exported {count} {kind} to {out_path}.")
 
 
 COMMANDS = [export_command]

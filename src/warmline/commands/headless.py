@@ -21,138 +21,40 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import re
 import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterator
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
 import click
 
-EXIT_OK = 0
-EXIT_ERROR = 1
-EXIT_BAD_INPUT = 2
-EXIT_AUTH = 3
-EXIT_OFFLINE = 4
-
-EXIT_CODES_HELP = (
-    "Exit codes: 0 ok, 1 other error, 2 bad input, 3 API key refused or missing, 4 offline."
+from warmline.commands.common import (
+    EXIT_AUTH,
+    EXIT_BAD_INPUT,
+    EXIT_CODES_HELP,
+    EXIT_OFFLINE,
+    EXIT_OK,
+    QUICK_TIMEOUT,
+    CommandError,
+    deliver,
+    echo_json,
+    iso_time,
+    job_json,
+    local_time,
+    make_client,
+    make_engine,
+    note,
+    open_config,
+    open_store,
+    plain,
+    print_table,
+    queue_action,
+    resolve_lead,
+    resolve_op,
+    short_id,
 )
-QUICK_TIMEOUT = 5.0
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-class CommandError(click.ClickException):
-    """A failure with one of the documented exit codes; the message goes to stderr."""
-
-    def __init__(self, message: str, exit_code: int = EXIT_ERROR) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
-
-
-def plain(value: Any) -> str:
-    """Text safe for a terminal: control characters (escape sequences too) removed."""
-    return _CONTROL.sub("", "" if value is None else str(value))
-
-
-# --- opening things ---------------------------------------------------------------------------
-
-
-def _config() -> Any:
-    from warmline.config import ConfigError, load_config
-
-    try:
-        return load_config()
-    except ConfigError as exc:
-        raise CommandError(str(exc), EXIT_BAD_INPUT) from None
-
-
-@contextmanager
-def _store(config: Any) -> Iterator[Any]:
-    from warmline.store import Store
-
-    store = Store(config.db_path)
-    try:
-        yield store
-    finally:
-        store.close()
-
-
-def _client(config: Any, timeout: float | None = None) -> Any:
-    from warmline.api import ServiceClient
-
-    if not config.api_key:
-        raise CommandError(
-            "No API key is configured: set WARMLINE_API_KEY or api_key in the config file.", EXIT_AUTH
-        )
-    try:
-        if timeout is None:
-            return ServiceClient(config.base_url, config.api_key)
-        return ServiceClient(config.base_url, config.api_key, timeout=timeout)
-    except ValueError as exc:  # a base URL we refuse (plain http to a remote host...)
-        raise CommandError(str(exc), EXIT_BAD_INPUT) from None
-
-
-def _engine(store: Any, client: Any, config: Any) -> Any:
-    from warmline.sync import SyncEngine
-
-    return SyncEngine(store, client, concurrency=config.flush_concurrency)
-
-
-def _lead(store: Any, ref: str) -> Any:
-    try:
-        return store.resolve_lead(ref)
-    except LookupError as exc:
-        raise CommandError(str(exc), EXIT_BAD_INPUT) from None
-
-
-def _op(store: Any, prefix: str) -> Any:
-    from warmline.store import OpStateError
-
-    try:
-        return store.find_op(prefix)
-    except OpStateError as exc:
-        raise CommandError(str(exc), EXIT_BAD_INPUT) from None
-
-
-# --- printing ------------------------------------------------------------------------------------
-
-
-def _echo_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False, default=str))
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
-    cells = [[plain(c) for c in row] for row in rows]
-    widths = [max([len(h), *(len(r[i]) for r in cells)]) for i, h in enumerate(headers)]
-    click.echo("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
-    for row in cells:
-        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
-
-
-def _when(epoch: float | None) -> str:
-    if epoch is None:
-        return ""
-    return datetime.fromtimestamp(epoch).strftime("%Y-%m-%d %H:%M:%S")
-
-
-def _iso(epoch: float | None) -> str | None:
-    from warmline.store.clock import iso
-
-    return None if epoch is None else iso(epoch)
-
-
-def _short(op_id: str) -> str:
-    return op_id[:8]
-
-
-def _note(message: str) -> None:
-    click.echo(plain(message), err=True)
-
 
 # --- sync ------------------------------------------------------------------------------------
 
@@ -180,19 +82,19 @@ def _print_pass(report: Any) -> None:
     if status is not None:
         click.echo(f"Outbox: {status.queued} pending, {status.failed} failed.")
     if report.rate_limited_until is not None:
-        _note(f"Rate-limited by the service until {_when(report.rate_limited_until)}; "
+        note(f"Rate-limited by the service until {local_time(report.rate_limited_until)}; "
               "the rest goes after that.")
     for error in report.errors:
-        _note(f"warning: {error}")
+        note(f"warning: {error}")
     if report.auth_error:
-        _note(f"The service refused the API key: {report.auth_error}")
+        note(f"The service refused the API key: {report.auth_error}")
     elif report.offline_error:
-        _note(f"Offline: {report.offline_error}")
+        note(f"Offline: {report.offline_error}")
 
 
 async def _sync_once(store: Any, client: Any, config: Any) -> Any:
     async with client:
-        return await _engine(store, client, config).run_once()
+        return await make_engine(store, client, config).run_once()
 
 
 async def _watch(store: Any, client: Any, config: Any) -> None:
@@ -202,7 +104,7 @@ async def _watch(store: Any, client: Any, config: Any) -> None:
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
             loop.add_signal_handler(sig, stop.set)
     async with client:
-        engine = _engine(store, client, config)
+        engine = make_engine(store, client, config)
         last: list[str] = []
 
         def show(status: Any) -> None:
@@ -240,9 +142,9 @@ def sync_command(mode: str) -> None:
     until when), refreshes the cache and polls every running job. --watch runs the same
     background schedule as the cockpit.
     """
-    config = _config()
-    with _store(config) as store:
-        client = _client(config)
+    config = open_config()
+    with open_store(config) as store:
+        client = make_client(config)
         if mode == "watch":
             asyncio.run(_watch(store, client, config))
             return
@@ -282,16 +184,16 @@ def _all_leads(store: Any, status: str | None, page: int = 500) -> Iterator[Any]
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/sync.md).")
 def leads_command(status: str | None, as_json: bool) -> None:
     """List the cached leads, highest warming score first (no network needed)."""
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         rows = list(_all_leads(store, status))
         if as_json:
-            _echo_json([lead_json(r) for r in rows])
+            echo_json([lead_json(r) for r in rows])
             return
         if not rows:
-            _note("No leads in the cache. Run `warmline sync` to fetch them.")
+            note("No leads in the cache. Run `warmline sync` to fetch them.")
             return
-        _table(
+        print_table(
             ["ID", "STATUS", "SCORE", "TARGET", "READY", "PENDING", "LAST ACTIVITY", "COMPANY"],
             [
                 [r.id, r.lead_status, r.warming_score, r.target_score or "", "yes" if r.ready else "",
@@ -310,7 +212,7 @@ def detail_json(detail: Any) -> dict[str, Any]:
 
 async def _refresh_one(store: Any, client: Any, config: Any, lead_id: int) -> Any:
     async with client:
-        engine = _engine(store, client, config)
+        engine = make_engine(store, client, config)
         await engine.refresh_lead(lead_id)
         return engine.status.current
 
@@ -370,28 +272,23 @@ def lead_command(lead_ref: str, as_json: bool, refresh: bool) -> None:
 
     The cached detail is shown even when the service cannot be reached.
     """
-    config = _config()
-    with _store(config) as store:
-        lead = _lead(store, lead_ref)
+    config = open_config()
+    with open_store(config) as store:
+        lead = resolve_lead(store, lead_ref)
         if refresh and config.api_key:
-            status = asyncio.run(_refresh_one(store, _client(config, QUICK_TIMEOUT), config, lead.id))
+            status = asyncio.run(_refresh_one(store, make_client(config, QUICK_TIMEOUT), config, lead.id))
             if status.online is False or status.auth_failed:
-                _note(f"Showing the cached lead ({status.last_error})")
+                note(f"Showing the cached lead ({status.last_error})")
         detail = store.lead_detail(lead.id)
         if detail is None:
             raise CommandError(f"lead {lead.id} is no longer in the cache", EXIT_BAD_INPUT)
         if as_json:
-            _echo_json(detail_json(detail))
+            echo_json(detail_json(detail))
         else:
             _print_detail(detail)
 
 
 # --- queueing actions ----------------------------------------------------------------------------
-
-
-async def _deliver(store: Any, client: Any, config: Any) -> Any:
-    async with client:
-        return await _engine(store, client, config).flush()
 
 
 def _try_delivery(store: Any, config: Any, op_id: str) -> None:
@@ -400,7 +297,7 @@ def _try_delivery(store: Any, config: Any, op_id: str) -> None:
         click.echo("Queued; no API key is configured, so it will be sent once one is.")
         return
     try:
-        report = asyncio.run(_deliver(store, _client(config, QUICK_TIMEOUT), config))
+        report = asyncio.run(deliver(store, make_client(config, QUICK_TIMEOUT), config))
     except CommandError as exc:
         click.echo(f"Queued; not sent now: {plain(exc.message)}")
         return
@@ -409,7 +306,7 @@ def _try_delivery(store: Any, config: Any, op_id: str) -> None:
         click.echo("Delivered." + _delivery_detail(op))
     elif op is not None and op.state == "failed":
         click.echo(f"The service refused it: {plain(op.last_error)}")
-        click.echo(f"Fix it with `warmline outbox retry {_short(op.op_id)}` or `warmline outbox discard {_short(op.op_id)}`.")
+        click.echo(f"Fix it with `warmline outbox retry {short_id(op.op_id)}` or `warmline outbox discard {short_id(op.op_id)}`.")
     elif report.offline:
         click.echo("Queued; offline now, it will be sent by the next sync.")
     elif report.auth_error:
@@ -427,15 +324,6 @@ def _delivery_detail(op: Any) -> str:
     return f" Detected: {kind}, +{touchpoint.get('bonus_points', 0)} points."
 
 
-def _queue(action: Callable[[], str]) -> str:
-    from warmline.api.errors import InputError
-
-    try:
-        return action()
-    except InputError as exc:
-        raise CommandError(str(exc), EXIT_BAD_INPUT) from None
-
-
 @click.command("log", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("text")
@@ -447,11 +335,11 @@ def log_command(lead_ref: str, text: str, contact_id: int | None) -> None:
     """
     from warmline import actions
 
-    config = _config()
-    with _store(config) as store:
-        lead = _lead(store, lead_ref)
-        op_id = _queue(lambda: actions.log_activity(store, lead.id, text, contact_id=contact_id))
-        click.echo(f"Queued activity on {plain(lead.company_name)} (op {_short(op_id)}).")
+    config = open_config()
+    with open_store(config) as store:
+        lead = resolve_lead(store, lead_ref)
+        op_id = queue_action(lambda: actions.log_activity(store, lead.id, text, contact_id=contact_id))
+        click.echo(f"Queued activity on {plain(lead.company_name)} (op {short_id(op_id)}).")
         _try_delivery(store, config, op_id)
 
 
@@ -462,11 +350,11 @@ def note_command(lead_ref: str, text: str) -> None:
     """Add a note to a lead; works offline (queued, then sent when reachable)."""
     from warmline import actions
 
-    config = _config()
-    with _store(config) as store:
-        lead = _lead(store, lead_ref)
-        op_id = _queue(lambda: actions.add_note(store, lead.id, text))
-        click.echo(f"Queued note on {plain(lead.company_name)} (op {_short(op_id)}).")
+    config = open_config()
+    with open_store(config) as store:
+        lead = resolve_lead(store, lead_ref)
+        op_id = queue_action(lambda: actions.add_note(store, lead.id, text))
+        click.echo(f"Queued note on {plain(lead.company_name)} (op {short_id(op_id)}).")
         _try_delivery(store, config, op_id)
 
 
@@ -482,8 +370,8 @@ def op_json(op: Any) -> dict[str, Any]:
         "attempts": op.attempts,
         "created_at": op.created_at,
         "first_sent_at": op.first_sent_at,
-        "next_attempt_at": _iso(op.next_attempt_at),
-        "not_before": _iso(op.not_before),
+        "next_attempt_at": iso_time(op.next_attempt_at),
+        "not_before": iso_time(op.not_before),
         "last_error": op.last_error,
         "payload": op.payload,
     }
@@ -510,20 +398,20 @@ def outbox_group(ctx: click.Context, as_json: bool) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         ops = store.outbox_rows()
         if as_json:
-            _echo_json([op_json(op) for op in ops])
+            echo_json([op_json(op) for op in ops])
             return
         if not ops:
             click.echo("The outbox is empty: everything was delivered.")
             return
-        _table(
+        print_table(
             ["OP", "STATE", "KIND", "LEAD", "TRIES", "NEXT TRY", "WHAT", "MESSAGE"],
             [
-                [_short(op.op_id), op.state, op.kind, op.lead_id or "", op.attempts,
-                 _when(max(op.next_attempt_at, op.not_before or 0)) if op.state in ("pending", "ambiguous") else "",
+                [short_id(op.op_id), op.state, op.kind, op.lead_id or "", op.attempts,
+                 local_time(max(op.next_attempt_at, op.not_before or 0)) if op.state in ("pending", "ambiguous") else "",
                  _op_summary(op), op.last_error or ""]
                 for op in ops
             ],
@@ -537,18 +425,18 @@ def outbox_retry(op_ref: str | None, retry_all: bool) -> None:
     """Send a failed or waiting action again (now, skipping its retry delay)."""
     if bool(op_ref) == retry_all:
         raise click.UsageError("give one OP id (or its first characters), or --all")
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         if retry_all:
             count = store.retry_all()
             click.echo(f"{count} action(s) will be sent again.")
             if count:
                 _try_any(store, config)
             return
-        op = _op(store, op_ref or "")
+        op = resolve_op(store, op_ref or "")
         if not store.retry(op.op_id):
-            raise CommandError(f"op {_short(op.op_id)} is {op.state}: nothing to retry", EXIT_BAD_INPUT)
-        click.echo(f"Op {_short(op.op_id)} ({op.kind}) will be sent again.")
+            raise CommandError(f"op {short_id(op.op_id)} is {op.state}: nothing to retry", EXIT_BAD_INPUT)
+        click.echo(f"Op {short_id(op.op_id)} ({op.kind}) will be sent again.")
         _try_delivery(store, config, op.op_id)
 
 
@@ -556,7 +444,7 @@ def _try_any(store: Any, config: Any) -> None:
     if not config.api_key:
         return
     try:
-        report = asyncio.run(_deliver(store, _client(config, QUICK_TIMEOUT), config))
+        report = asyncio.run(deliver(store, make_client(config, QUICK_TIMEOUT), config))
     except CommandError:
         return
     click.echo(f"Sent {report.delivered + report.reconciled}; {report.failed} failed; "
@@ -569,44 +457,32 @@ def outbox_discard(op_ref: str) -> None:
     """Drop an action that is not being sent; its local effect is reverted."""
     from warmline.store import OpStateError
 
-    config = _config()
-    with _store(config) as store:
-        op = _op(store, op_ref)
+    config = open_config()
+    with open_store(config) as store:
+        op = resolve_op(store, op_ref)
         try:
             store.discard(op.op_id)
         except OpStateError as exc:
             raise CommandError(str(exc), EXIT_BAD_INPUT) from None
-        click.echo(f"Discarded op {_short(op.op_id)} ({op.kind}); its local effect was reverted.")
+        click.echo(f"Discarded op {short_id(op.op_id)} ({op.kind}); its local effect was reverted.")
 
 
 # --- jobs ------------------------------------------------------------------------------------------
-
-JOB_FIELDS = (
-    "key", "kind", "remote_id", "lead_id", "company_id", "status", "active", "progress",
-    "result_summary", "error", "created_at", "updated_at", "completed_at", "queued_offline",
-)
-
-
-def job_json(job: Any) -> dict[str, Any]:
-    data = {name: getattr(job, name) for name in JOB_FIELDS}
-    data["next_poll_at"] = _iso(job.next_poll_at)
-    return data
-
 
 @click.command("jobs", epilog=EXIT_CODES_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/sync.md).")
 def jobs_command(as_json: bool) -> None:
     """List jobs (searches, research runs, scans, generations), newest first."""
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         jobs = store.jobs()
         if as_json:
-            _echo_json([job_json(j) for j in jobs])
+            echo_json([job_json(j) for j in jobs])
             return
         if not jobs:
             click.echo("No jobs.")
             return
-        _table(
+        print_table(
             ["KEY", "KIND", "STATUS", "PROGRESS", "ID", "CREATED", "RESULT"],
             [
                 [j.key, j.kind, j.status, "" if j.progress is None else f"{j.progress}%", j.remote_id or "",

@@ -36,7 +36,7 @@ from typing import Any
 
 import click
 
-from warmline.commands.headless import (
+from warmline.commands.common import (
     EXIT_AUTH,
     EXIT_BAD_INPUT,
     EXIT_CODES_HELP,
@@ -44,19 +44,19 @@ from warmline.commands.headless import (
     EXIT_OFFLINE,
     QUICK_TIMEOUT,
     CommandError,
-    _client,
-    _config,
-    _deliver,
-    _echo_json,
-    _engine,
-    _lead,
-    _note,
-    _queue,
-    _short,
-    _store,
-    _table,
+    deliver,
+    echo_json,
     job_json,
+    make_client,
+    make_engine,
+    note,
+    open_config,
+    open_store,
     plain,
+    print_table,
+    queue_action,
+    resolve_lead,
+    short_id,
 )
 
 COMPANY_FIELDS = (
@@ -95,7 +95,7 @@ def _companies(store: Any, refs: Sequence[str]) -> list[Any]:
 def _cost(operation: str, count: int = 1, save: bool = False) -> None:
     from warmline.prospecting import cost_notice
 
-    _note(cost_notice(operation, count, save=save))
+    note(cost_notice(operation, count, save=save))
 
 
 def _send_now(store: Any, config: Any) -> str | None:
@@ -103,7 +103,7 @@ def _send_now(store: Any, config: Any) -> str | None:
     if not config.api_key:
         return "no API key is configured, so it will be sent once one is"
     try:
-        report = asyncio.run(_deliver(store, _client(config, QUICK_TIMEOUT), config))
+        report = asyncio.run(deliver(store, make_client(config, QUICK_TIMEOUT), config))
     except CommandError as exc:
         return f"not sent now: {exc.message}"
     if report.offline:
@@ -124,7 +124,7 @@ def _settled(store: Any, op_id: str, unsent: str | None, as_json: bool = False) 
     if op is not None and op.state == "failed":
         raise CommandError(
             f"The service refused it: {plain(op.last_error)}\n"
-            f"Fix it with `warmline outbox retry {_short(op_id)}` or `warmline outbox discard {_short(op_id)}`.",
+            f"Fix it with `warmline outbox retry {short_id(op_id)}` or `warmline outbox discard {short_id(op_id)}`.",
             EXIT_ERROR,
         )
     _say(as_json, f"Queued; {unsent or 'it will be sent by the next sync'}.")
@@ -154,7 +154,7 @@ async def _follow(store: Any, client: Any, config: Any, op_id: str, wait: bool, 
     from warmline.prospecting import deliver_start, wait_for_job
 
     async with client:
-        engine = _engine(store, client, config)
+        engine = make_engine(store, client, config)
         if wait:
             return await wait_for_job(engine, store, op_id, on_update=update)
         return await deliver_start(engine, store, op_id)
@@ -173,8 +173,8 @@ def _run_job(store: Any, config: Any, op_id: str, what: str, wait: bool, as_json
     try:
         if wait and not as_json:
             with _progress(what.capitalize()) as update:
-                return asyncio.run(_follow(store, _client(config), config, op_id, True, update))
-        return asyncio.run(_follow(store, _client(config, None if wait else QUICK_TIMEOUT), config, op_id, wait, None))
+                return asyncio.run(_follow(store, make_client(config), config, op_id, True, update))
+        return asyncio.run(_follow(store, make_client(config, None if wait else QUICK_TIMEOUT), config, op_id, wait, None))
     except OfflineError as exc:
         if wait:
             raise CommandError(f"Queued; offline, so it will start when online: {exc}", EXIT_OFFLINE) from None
@@ -184,7 +184,7 @@ def _run_job(store: Any, config: Any, op_id: str, what: str, wait: bool, as_json
     except StartRefused as exc:
         raise CommandError(
             f"The service refused to start the {what}: {plain(exc)}\n"
-            f"Fix it with `warmline outbox retry {_short(op_id)}` or `warmline outbox discard {_short(op_id)}`.",
+            f"Fix it with `warmline outbox retry {short_id(op_id)}` or `warmline outbox discard {short_id(op_id)}`.",
             EXIT_ERROR,
         ) from None
     return None
@@ -211,7 +211,7 @@ def _job_outcome(
     ended = job is not None and not job.active and job.status.lower() == "completed"
     found = results(job) if ended else []
     if as_json:
-        _echo_json({"op_id": op_id, "job": job_json(job) if job else None, "results": found})
+        echo_json({"op_id": op_id, "job": job_json(job) if job else None, "results": found})
     elif job is not None and job.remote_id is not None:
         if job.active:
             click.echo(f"Started {what} {job.remote_id} ({plain(job.status)}). Follow it with `warmline jobs`.")
@@ -251,7 +251,7 @@ def _print_lookup(answer: dict[str, Any], semantic: bool) -> None:
             row.insert(0, "" if score is None else f"{score:.2f}")
         rows.append(row)
     if rows:
-        _table(headers, rows)
+        print_table(headers, rows)
     else:
         click.echo("No companies matched.")
     click.echo(f"total {data['total']} · saved {data['saved_count']} · not saved (plan limit) {data['quota_limited']}")
@@ -285,13 +285,13 @@ def lookup_command(
         criteria = lookup_criteria(query, industries, countries, regions, broaden, limit)
     except InputError as exc:
         raise CommandError(str(exc), EXIT_BAD_INPUT) from None
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         answer = cached_lookup(store, criteria) if cached else None
         if cached and answer is None:
             raise CommandError("No earlier lookup with these criteria is cached.", EXIT_BAD_INPUT)
         if answer is None:
-            client = _client(config)
+            client = make_client(config)
             _cost(LOOKUP, save=save)
 
             async def look() -> dict[str, Any]:
@@ -307,13 +307,13 @@ def lookup_command(
                         f"Offline: instant lookup needs the service ({exc}). No earlier lookup with these criteria is cached.",
                         EXIT_OFFLINE,
                     ) from None
-                _note(f"Offline ({exc}); showing the cached answer from {answer['fetched_at']}.")
+                note(f"Offline ({exc}); showing the cached answer from {answer['fetched_at']}.")
             except ApiError as exc:
                 raise _api_failure(exc) from None
         elif not as_json:
-            _note(f"Cached answer from {answer['fetched_at']}.")
+            note(f"Cached answer from {answer['fetched_at']}.")
         if as_json:
-            _echo_json(_lookup_json(answer))
+            echo_json(_lookup_json(answer))
         else:
             _print_lookup(answer, semantic=criteria["query"] is not None)
 
@@ -328,7 +328,7 @@ def _found_companies(job: Any) -> list[dict[str, Any]]:
 def _show_companies(job: Any, companies: list[dict[str, Any]]) -> None:
     if not companies:
         return
-    _table(
+    print_table(
         ["ID", "NAME", "DOMAIN", "INDUSTRY", "COUNTRY", "AI TAG"],
         [[c.get("id"), c.get("name"), c.get("domain") or "", c.get("industry") or "", c.get("country") or "",
           c.get("ai_tag") or ""] for c in companies],
@@ -350,11 +350,11 @@ def deep_search_command(query: str, max_results: int, wait: bool, as_json: bool)
     from warmline import actions
     from warmline.prospecting import DEEP_SEARCH
 
-    config = _config()
-    with _store(config) as store:
-        op_id = _queue(lambda: actions.start_deep_search(store, query, max_results))
+    config = open_config()
+    with open_store(config) as store:
+        op_id = queue_action(lambda: actions.start_deep_search(store, query, max_results))
         _cost(DEEP_SEARCH)
-        _say(as_json, f"Queued deep search for {plain(query)!r} (op {_short(op_id)}).")
+        _say(as_json, f"Queued deep search for {plain(query)!r} (op {short_id(op_id)}).")
         job = _run_job(store, config, op_id, "deep search", wait, as_json)
         _job_outcome(store, op_id, job, "deep search", as_json, _found_companies, _show_companies)
 
@@ -377,7 +377,7 @@ def _show_contacts(job: Any, contacts: list[dict[str, Any]]) -> None:
         return
     for role, people in group_by_role(contacts):
         click.echo(f"\n{plain(role).capitalize()}s:")
-        _table(
+        print_table(
             ["  ID", "NAME", "TITLE", "EMAIL", "LINK"],
             [[f"  {c.get('id')}", " ".join(plain(p) for p in (c.get("first_name"), c.get("last_name")) if p),
               c.get("title") or "", c.get("email") or "", c.get("social_url") or ""] for c in people],
@@ -402,12 +402,12 @@ def contacts_search(company_ref: str, roles: tuple[str, ...], wait: bool, as_jso
     from warmline import actions
     from warmline.prospecting import CONTACT_SEARCH
 
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         company = _company(store, company_ref)
-        op_id = _queue(lambda: actions.start_contact_search(store, company.id, list(roles) or None))
+        op_id = queue_action(lambda: actions.start_contact_search(store, company.id, list(roles) or None))
         _cost(CONTACT_SEARCH)
-        _say(as_json, f"Queued contact search at {plain(company.label)} (op {_short(op_id)}).")
+        _say(as_json, f"Queued contact search at {plain(company.label)} (op {short_id(op_id)}).")
         job = _run_job(store, config, op_id, "contact search", wait, as_json)
         _job_outcome(store, op_id, job, "contact search", as_json, _found_contacts(store), _show_contacts)
 
@@ -423,8 +423,8 @@ def _contact_search_job(store: Any, job_id: int) -> Any:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 def contacts_found(job_id: int, as_json: bool) -> None:
     """The people a contact search (JOB_ID, as `warmline jobs` shows it) found, by role (from the cache)."""
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         job = _contact_search_job(store, job_id)
         if job is None:
             raise CommandError(f"no contact search {job_id} in the cache (see `warmline jobs`)", EXIT_BAD_INPUT)
@@ -435,7 +435,7 @@ def contacts_found(job_id: int, as_json: bool) -> None:
             )
         contacts = _found_contacts(store)(job)
         if as_json:
-            _echo_json(contacts)
+            echo_json(contacts)
         else:
             _show_contacts(job, contacts)
 
@@ -452,21 +452,21 @@ def contacts_add(job_id: int, contact_ids: tuple[int, ...], as_json: bool) -> No
     from warmline import actions
     from warmline.prospecting import ADD_CONTACTS, explain_skips
 
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         job = _contact_search_job(store, job_id)
         if job is not None and job.status.lower() != "completed":
             raise CommandError(
                 f"Job must be completed before adding contacts (contact search {job_id} is {plain(job.status)})",
                 EXIT_BAD_INPUT,
             )
-        op_id = _queue(lambda: actions.add_found_contacts(store, job_id, list(contact_ids)))
+        op_id = queue_action(lambda: actions.add_found_contacts(store, job_id, list(contact_ids)))
         _cost(ADD_CONTACTS, len(set(contact_ids)))
-        _say(as_json, f"Queued adding {len(set(contact_ids))} contact(s) from search {job_id} (op {_short(op_id)}).")
+        _say(as_json, f"Queued adding {len(set(contact_ids))} contact(s) from search {job_id} (op {short_id(op_id)}).")
         op = _settled(store, op_id, _send_now(store, config), as_json)
         result = (op.result or {}) if op is not None else None
         if as_json:
-            _echo_json({
+            echo_json({
                 "op_id": op_id,
                 "state": "done" if op is not None else "queued",
                 "added": None if result is None else result.get("added", 0),
@@ -485,7 +485,7 @@ def contacts_add(job_id: int, contact_ids: tuple[int, ...], as_json: bool) -> No
 
 async def _refresh_templates(store: Any, client: Any, config: Any) -> Any:
     async with client:
-        engine = _engine(store, client, config)
+        engine = make_engine(store, client, config)
         await engine.refresher.templates()
 
 
@@ -496,7 +496,7 @@ def _fetch_templates(store: Any, config: Any) -> str | None:
     if not config.api_key:
         return "no API key is configured"
     try:
-        asyncio.run(_refresh_templates(store, _client(config, QUICK_TIMEOUT), config))
+        asyncio.run(_refresh_templates(store, make_client(config, QUICK_TIMEOUT), config))
     except (ApiError, CommandError) as exc:
         return str(exc)
     return None
@@ -513,14 +513,14 @@ def research_group() -> None:
               help="Fetch the list first, when the service is reachable.")
 def research_templates(as_json: bool, refresh: bool) -> None:
     """List the research templates and the fields each one extracts."""
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         problem = _fetch_templates(store, config) if refresh else None
         if problem is not None:
-            _note(f"Showing the cached templates ({problem})")
+            note(f"Showing the cached templates ({problem})")
         templates = store.templates()
         if as_json:
-            _echo_json([{name: getattr(t, name) for name in TEMPLATE_FIELDS} for t in templates])
+            echo_json([{name: getattr(t, name) for name in TEMPLATE_FIELDS} for t in templates])
             return
         if not templates:
             click.echo("No research templates cached. Run this again when online.")
@@ -544,15 +544,15 @@ def research_show(template_ref: str, as_json: bool) -> None:
     """One research template (its id, or its name as cached), fetched from the service."""
     from warmline.sync.requests import dump
 
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         known = store.find_template(template_ref)
         template_id = known.id if known is not None else template_ref
         fresh = _online(config, lambda client: client.get_research_template(template_id))
         store.upsert_templates([dump(fresh)], full_list=False)
         template = store.find_template(fresh.id)
         if as_json:
-            _echo_json({name: getattr(template, name) for name in TEMPLATE_FIELDS})
+            echo_json({name: getattr(template, name) for name in TEMPLATE_FIELDS})
         else:
             _print_template(template)
 
@@ -609,8 +609,8 @@ def research_run(template_ref: str, company_refs: tuple[str, ...], wait: bool, a
     from warmline import actions
     from warmline.prospecting import RESEARCH_RUN
 
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         companies = _companies(store, company_refs)
         template = store.find_template(template_ref)
         if template is None and config.api_key:  # perhaps new on the service: fetch the list
@@ -618,13 +618,13 @@ def research_run(template_ref: str, company_refs: tuple[str, ...], wait: bool, a
             template = store.find_template(template_ref)
         ids = [c.id for c in companies]
         if template is not None:
-            op_id = _queue(lambda: actions.start_research_run(store, ids, template_id=template.id))
+            op_id = queue_action(lambda: actions.start_research_run(store, ids, template_id=template.id))
             name = template.name
         else:  # not known here: the service matches the name (case-insensitively) or the id
-            op_id = _queue(lambda: actions.start_research_run(store, ids, template_name=template_ref))
+            op_id = queue_action(lambda: actions.start_research_run(store, ids, template_name=template_ref))
             name = template_ref
         _cost(RESEARCH_RUN, len(ids))
-        _say(as_json, f"Queued research run {plain(name)!r} over {len(ids)} company(ies) (op {_short(op_id)}).")
+        _say(as_json, f"Queued research run {plain(name)!r} over {len(ids)} company(ies) (op {short_id(op_id)}).")
         job = _run_job(store, config, op_id, "research run", wait, as_json)
         _job_outcome(store, op_id, job, "research run", as_json, _run_results(store), _show_run)
 
@@ -698,7 +698,7 @@ def _online(config: Any, work: Callable[[Any], Any]) -> Any:
     """Run `await work(client)` against the service now (not queued: it answers at once)."""
     from warmline.api.errors import ApiError
 
-    client = _client(config)
+    client = make_client(config)
 
     async def go() -> Any:
         async with client:
@@ -730,15 +730,15 @@ def _list_records(records: Records, search: str, limit: int | None, refresh: boo
 
     if limit is not None and limit < 1:
         raise CommandError("--limit must be at least 1", EXIT_BAD_INPUT)
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         filters = where(store)
         if refresh:
             try:
-                count = _online(config, lambda client: records.of(_engine(store, client, config).refresher, "{plural}")())
-                _note(f"Fetched {count} {records.plural}.")
+                count = _online(config, lambda client: records.of(make_engine(store, client, config).refresher, "{plural}")())
+                note(f"Fetched {count} {records.plural}.")
             except (ApiError, CommandError) as exc:
-                _note(f"Showing the cached {records.plural} ({exc})")
+                note(f"Showing the cached {records.plural} ({exc})")
         rows = _record_rows(records, store, search, limit, **filters)
         if as_json:
             count = 0
@@ -750,9 +750,9 @@ def _list_records(records: Records, search: str, limit: int | None, refresh: boo
             return
         listed = [records.cells(r) for r in rows]
         if not listed:
-            _note(f"No {records.plural} in the cache" + (f" match {search!r}." if search else f". Try `warmline {records.plural} --refresh`."))
+            note(f"No {records.plural} in the cache" + (f" match {search!r}." if search else f". Try `warmline {records.plural} --refresh`."))
             return
-        _table(records.headers, listed)
+        print_table(records.headers, listed)
 
 
 def _assignments(pairs: Sequence[str], option: str, parse: Callable[[str, str], Any]) -> dict[str, Any]:
@@ -833,7 +833,7 @@ def _record_commands(group: click.Group, records: Records) -> None:
         records.of(store, "upsert_{plural}")([dump(answer)])
         row = records.of(store, "get_{noun}")(answer.id)
         if as_json:
-            _echo_json(record_json(records, row))
+            echo_json(record_json(records, row))
         else:
             click.echo(f"{verb} {noun} {row.id}.")
             _show_record(records, row)
@@ -845,8 +845,8 @@ def _record_commands(group: click.Group, records: Records) -> None:
     def show(ref: str, refresh: bool, as_json: bool) -> None:
         from warmline.sync.requests import dump
 
-        config = _config()
-        with _store(config) as store:
+        config = open_config()
+        with open_store(config) as store:
             record_id = records.resolve(store, ref)
             if refresh:
                 try:
@@ -855,12 +855,12 @@ def _record_commands(group: click.Group, records: Records) -> None:
                 except CommandError as exc:
                     if exc.exit_code not in (EXIT_OFFLINE, EXIT_AUTH):
                         raise
-                    _note(f"Showing the cached {noun} ({exc.message})")
+                    note(f"Showing the cached {noun} ({exc.message})")
             row = records.of(store, "get_{noun}")(record_id)
             if row is None:
                 raise CommandError(f"{noun} {record_id} is not in the cache (try `warmline {plural} --refresh`)", EXIT_BAD_INPUT)
             if as_json:
-                _echo_json(record_json(records, row))
+                echo_json(record_json(records, row))
             else:
                 _show_record(records, row)
 
@@ -869,26 +869,26 @@ def _record_commands(group: click.Group, records: Records) -> None:
     def fields(as_json: bool) -> None:
         from warmline.sync.requests import dump
 
-        config = _config()
-        with _store(config) as store:
+        config = open_config()
+        with open_store(config) as store:
             schema = [dump(f) for f in _online(config, lambda client: records.of(client, "{noun}_fields")())]
             store.upsert_field_schemas(plural, schema)
             if as_json:
-                _echo_json([{k: f.get(k) for k in ("key", "name", "type")} for f in schema])
+                echo_json([{k: f.get(k) for k in ("key", "name", "type")} for f in schema])
             else:
-                _table(["KEY", "TYPE", "NAME"], [[f.get("key"), f.get("type") or "", f.get("name") or ""] for f in schema])
+                print_table(["KEY", "TYPE", "NAME"], [[f.get("key"), f.get("type") or "", f.get("name") or ""] for f in schema])
 
     @group.command("tags", epilog=EXIT_CODES_HELP, help=f"The tags of one {noun} (from the service).")
     @click.argument("ref", metavar=ref_help)
     @click.option("--json", "as_json", is_flag=True, help="Print JSON: a list of tags.")
     def tags(ref: str, as_json: bool) -> None:
-        config = _config()
-        with _store(config) as store:
+        config = open_config()
+        with open_store(config) as store:
             record_id = records.resolve(store, ref)
             found = _online(config, lambda client: records.of(client, "{noun}_tags")(record_id))
             store.set_tags(plural, record_id, found)
             if as_json:
-                _echo_json(found)
+                echo_json(found)
             else:
                 click.echo("\n".join(plain(t) for t in found) if found else "No tags.")
 
@@ -896,8 +896,8 @@ def _record_commands(group: click.Group, records: Records) -> None:
     @with_edit_options
     def create(sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
         body = _record_body(sets, tags, custom)
-        config = _config()
-        with _store(config) as store:
+        config = open_config()
+        with open_store(config) as store:
             key = str(uuid.uuid4())
             answer = _online(config, lambda client: records.of(client, "create_{noun}")(body, idempotency_key=key))
             saved(store, answer, as_json, "Created")
@@ -908,8 +908,8 @@ def _record_commands(group: click.Group, records: Records) -> None:
     @with_edit_options
     def edit(ref: str, sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
         body = _record_body(sets, tags, custom)
-        config = _config()
-        with _store(config) as store:
+        config = open_config()
+        with open_store(config) as store:
             record_id = records.resolve(store, ref)
             key = str(uuid.uuid4())
 
@@ -925,8 +925,8 @@ def _record_commands(group: click.Group, records: Records) -> None:
     @click.argument("ref", metavar=ref_help)
     @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
     def delete(ref: str, yes: bool) -> None:
-        config = _config()
-        with _store(config) as store:
+        config = open_config()
+        with open_store(config) as store:
             record_id = records.resolve(store, ref)
             row = records.of(store, "get_{noun}")(record_id)
             label = f"{plain(row.name)} ({record_id})" if row is not None and row.name else f"{noun} {record_id}"
@@ -998,12 +998,12 @@ def companies_research(company_ref: str, focus: str | None, wait: bool, as_json:
     from warmline import actions
     from warmline.prospecting import COMPANY_RESEARCH
 
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         company = _company(store, company_ref)
-        op_id = _queue(lambda: actions.start_company_research(store, company.id, focus))
+        op_id = queue_action(lambda: actions.start_company_research(store, company.id, focus))
         _cost(COMPANY_RESEARCH)
-        _say(as_json, f"Queued research of {plain(company.label)} (op {_short(op_id)}).")
+        _say(as_json, f"Queued research of {plain(company.label)} (op {short_id(op_id)}).")
         job = _run_job(store, config, op_id, "company research", wait, as_json)
         _job_outcome(store, op_id, job, "company research", as_json, _research_findings, _show_findings)
 
@@ -1025,17 +1025,17 @@ def outreach_add(company_refs: tuple[str, ...], lead_status: str, as_json: bool)
     """Add saved companies to outreach as cold or warm leads; works offline (queued)."""
     from warmline import actions
 
-    config = _config()
-    with _store(config) as store:
+    config = open_config()
+    with open_store(config) as store:
         companies = _companies(store, company_refs)
-        op_id = _queue(lambda: actions.add_to_outreach(store, [c.id for c in companies], lead_status))
-        _say(as_json, f"Queued adding {len(companies)} company(ies) as {lead_status} leads (op {_short(op_id)}).")
+        op_id = queue_action(lambda: actions.add_to_outreach(store, [c.id for c in companies], lead_status))
+        _say(as_json, f"Queued adding {len(companies)} company(ies) as {lead_status} leads (op {short_id(op_id)}).")
         op = _settled(store, op_id, _send_now(store, config), as_json)
         result = (op.result or {}) if op is not None else None
         leads = [] if result is None else [lead for lead in result.get("leads") or [] if isinstance(lead, dict)]
         skipped = [] if result is None else [s for s in result.get("skipped") or [] if isinstance(s, dict)]
         if as_json:
-            _echo_json({
+            echo_json({
                 "op_id": op_id,
                 "state": "done" if op is not None else "queued",
                 "added": None if result is None else result.get("added", len(leads)),
@@ -1060,13 +1060,13 @@ def outreach_remove(lead_refs: tuple[str, ...], yes: bool) -> None:
     """Remove leads from outreach (frees their signal slots); asks first unless --yes."""
     from warmline import actions
 
-    config = _config()
-    with _store(config) as store:
-        leads = list({lead.id: lead for lead in (_lead(store, ref) for ref in lead_refs)}.values())
+    config = open_config()
+    with open_store(config) as store:
+        leads = list({lead.id: lead for lead in (resolve_lead(store, ref) for ref in lead_refs)}.values())
         names = ", ".join(f"{plain(lead.company_name)} ({lead.id})" for lead in leads)
         if not yes and not click.confirm(f"Remove {len(leads)} lead(s) from outreach: {names}?", err=True):
             raise CommandError("Nothing removed.", EXIT_ERROR)
-        op_ids = _queue(lambda: actions.remove_leads(store, [lead.id for lead in leads]))
+        op_ids = queue_action(lambda: actions.remove_leads(store, [lead.id for lead in leads]))
         click.echo(f"Queued removing {len(leads)} lead(s).")
         unsent = _send_now(store, config)
         done = [op_id for op_id in op_ids if _settled(store, op_id, unsent) is not None]

@@ -1,0 +1,168 @@
+"""What every command shares: exit codes, opening the config, cache, client and engine,
+resolving a lead or an op, printing tables and JSON, queueing an action.
+
+Exit codes (docs/sync.md and docs/cli.md):
+  0  done
+  1  any other error
+  2  bad input (an unknown or ambiguous lead, text outside the spec's limits, an unknown op,
+     a malformed config file; click's own usage errors are 2 as well)
+  3  the service refused the API key, or none is configured
+  4  offline: the service could not be reached
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+import click
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_BAD_INPUT = 2
+EXIT_AUTH = 3
+EXIT_OFFLINE = 4
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 ok, 1 other error, 2 bad input, 3 API key refused or missing, 4 offline."
+)
+QUICK_TIMEOUT = 5.0
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class CommandError(click.ClickException):
+    """A failure with one of the documented exit codes; the message goes to stderr."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_ERROR) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def plain(value: Any) -> str:
+    """Text safe for a terminal: control characters (escape sequences too) removed."""
+    return _CONTROL.sub("", "" if value is None else str(value))
+
+
+# --- opening things ---------------------------------------------------------------------------
+
+
+def open_config() -> Any:
+    from warmline.config import ConfigError, load_config
+
+    try:
+        return load_config()
+    except ConfigError as exc:
+        raise CommandError(str(exc), EXIT_BAD_INPUT) from None
+
+
+@contextmanager
+def open_store(config: Any) -> Iterator[Any]:
+    from warmline.store import Store
+
+    store = Store(config.db_path)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def make_client(config: Any, timeout: float | None = None) -> Any:
+    from warmline.api import ServiceClient
+
+    if not config.api_key:
+        raise CommandError(
+            "No API key is configured: set WARMLINE_API_KEY or api_key in the config file.", EXIT_AUTH
+        )
+    try:
+        if timeout is None:
+            return ServiceClient(config.base_url, config.api_key)
+        return ServiceClient(config.base_url, config.api_key, timeout=timeout)
+    except ValueError as exc:  # a base URL we refuse (plain http to a remote host...)
+        raise CommandError(str(exc), EXIT_BAD_INPUT) from None
+
+
+def make_engine(store: Any, client: Any, config: Any) -> Any:
+    from warmline.sync import SyncEngine
+
+    return SyncEngine(store, client, concurrency=config.flush_concurrency)
+
+
+def resolve_lead(store: Any, ref: str) -> Any:
+    try:
+        return store.resolve_lead(ref)
+    except LookupError as exc:
+        raise CommandError(str(exc), EXIT_BAD_INPUT) from None
+
+
+def resolve_op(store: Any, prefix: str) -> Any:
+    from warmline.store import OpStateError
+
+    try:
+        return store.find_op(prefix)
+    except OpStateError as exc:
+        raise CommandError(str(exc), EXIT_BAD_INPUT) from None
+
+
+# --- printing ------------------------------------------------------------------------------------
+
+
+def echo_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+def print_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    cells = [[plain(c) for c in row] for row in rows]
+    widths = [max([len(h), *(len(r[i]) for r in cells)]) for i, h in enumerate(headers)]
+    click.echo("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
+    for row in cells:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+
+
+def local_time(epoch: float | None) -> str:
+    if epoch is None:
+        return ""
+    return datetime.fromtimestamp(epoch).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def iso_time(epoch: float | None) -> str | None:
+    from warmline.store.clock import iso
+
+    return None if epoch is None else iso(epoch)
+
+
+def short_id(op_id: str) -> str:
+    return op_id[:8]
+
+
+def note(message: str) -> None:
+    click.echo(plain(message), err=True)
+
+
+async def deliver(store: Any, client: Any, config: Any) -> Any:
+    async with client:
+        return await make_engine(store, client, config).flush()
+
+
+def queue_action(action: Callable[[], str]) -> str:
+    from warmline.api.errors import InputError
+
+    try:
+        return action()
+    except InputError as exc:
+        raise CommandError(str(exc), EXIT_BAD_INPUT) from None
+
+
+JOB_FIELDS = (
+    "key", "kind", "remote_id", "lead_id", "company_id", "status", "active", "progress",
+    "result_summary", "error", "created_at", "updated_at", "completed_at", "queued_offline",
+)
+
+
+def job_json(job: Any) -> dict[str, Any]:
+    data = {name: getattr(job, name) for name in JOB_FIELDS}
+    data["next_poll_at"] = iso_time(job.next_poll_at)
+    return data
