@@ -55,6 +55,12 @@ def mark(selected: bool) -> Text:
     return Text(SELECTED_MARK if selected else " ", style="bold cyan")
 
 
+def cut(text: Text, width: int) -> Text:
+    """A table cell cut to `width` with an ellipsis, so the columns after it stay on screen."""
+    text.truncate(width, overflow="ellipsis")
+    return text
+
+
 def names_text(labels: Iterable[str], limit: int = 5) -> Text:
     """A few names (service text, kept literal), and how many more."""
     labels = list(labels)
@@ -72,6 +78,18 @@ def reachable(cockpit: WarmlineApp) -> bool:
     return cockpit.sync_status.state not in (OFFLINE, AUTH_FAILED)
 
 
+class Question(ConfirmDialog):
+    """The cockpit's yes/no dialog, sized to its text.
+
+    `ConfirmDialog` sizes its box to its content (`width: auto`) while its lines fill
+    their container, so the box collapses to nothing; this gives the box a width.
+    """
+
+    DEFAULT_CSS = """
+    Question > Vertical { width: 80%; max-width: 80; }
+    """
+
+
 def confirm(cockpit: WarmlineApp, question: Text, then: Callable[[], None]) -> None:
     """Ask `question` (y/n); run `then` on yes. Used before anything that spends quota."""
 
@@ -79,7 +97,7 @@ def confirm(cockpit: WarmlineApp, question: Text, then: Callable[[], None]) -> N
         if yes:
             then()
 
-    cockpit.push_screen(ConfirmDialog(question), answered)
+    cockpit.push_screen(Question(question), answered)
 
 
 def perform(cockpit: WarmlineApp, action: str, *args: Any, **kwargs: Any) -> str | None:

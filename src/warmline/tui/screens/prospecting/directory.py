@@ -28,10 +28,10 @@ DIM = Style(dim=True)
 COMPANY_COLUMNS = (
     Column("", 1),
     Column("Company", 0, min_width=14),
-    Column("Domain", 20),
-    Column("Industry", 16),
-    Column("Country", 10),
-    Column("Found by", 14),
+    Column("Domain", 18),
+    Column("Industry", 14),
+    Column("Country", 9),
+    Column("Found by", 12),
 )
 CONTACT_COLUMNS = (
     Column("Name", 0, min_width=14),

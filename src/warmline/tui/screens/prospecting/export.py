@@ -35,7 +35,7 @@ class ExportDialog(FormDialog):
 
     DEFAULT_CSS = """
     ExportDialog Horizontal { height: auto; }
-    ExportDialog RadioSet { width: 1fr; margin-right: 1; }
+    ExportDialog RadioSet, ExportDialog .export-heading { width: 1fr; margin-right: 1; }
     """
 
     def __init__(self) -> None:
@@ -43,6 +43,9 @@ class ExportDialog(FormDialog):
         self._default = default_path(KINDS[0], FORMATS[0], STATUSES[0])
 
     def compose_fields(self) -> ComposeResult:
+        with Horizontal():
+            for heading in ("What", "Format", "Leads (status)"):
+                yield Label(heading, classes="export-heading")
         with Horizontal():
             yield radio_set(KINDS, "export-kind")
             yield radio_set(FORMATS, "export-format")

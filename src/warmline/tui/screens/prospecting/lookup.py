@@ -27,6 +27,7 @@ from warmline.tui.screens.prospecting.common import (
     Selection,
     add_to_outreach,
     confirm,
+    cut,
     mark,
     reachable,
 )
@@ -34,6 +35,8 @@ from warmline.tui.timefmt import relative
 from warmline.tui.widgets.tables import RowTable
 
 EARLIER_SHOWN = 5
+NAME_WIDTH = 30
+CELL_WIDTH = 22
 FILTERS = (("industries", "Industries"), ("countries", "Countries"), ("regions", "Regions"))
 
 
@@ -73,7 +76,7 @@ class LookupScreen(CockpitScreen):
     """The lookup form above its results; enter in a field looks up."""
 
     DEFAULT_CSS = """
-    LookupScreen .lookup-row { height: 1; padding: 0 1; margin-bottom: 1; }
+    LookupScreen .lookup-row { height: 1; padding: 0 1; }
     LookupScreen .lookup-label { width: auto; color: $text-primary; }
     LookupScreen .lookup-row Input { width: 1fr; margin-right: 1; }
     LookupScreen .lookup-row Checkbox { width: auto; margin-right: 2; }
@@ -111,7 +114,7 @@ class LookupScreen(CockpitScreen):
             yield Checkbox("Save results", id="lookup-save", compact=True)
             yield Static(id="lookup-cost")
         yield Static(id="lookup-summary", classes="lookup-summary")
-        yield RowTable(("", "Company", "Domain", "Industry", "Country", "Score", "Saved"), id="lookup-table")
+        yield RowTable(("", "Score", "Saved", "Company", "Domain", "Industry", "Country"), id="lookup-table")
 
     def on_mount(self) -> None:
         self._show_cost()
@@ -238,12 +241,12 @@ class LookupScreen(CockpitScreen):
             score = company.get("similarity_score")
             rows.append((str(index), [
                 mark(saved is not None and saved in self.selection),
-                plain(company.get("name") or "?", "bold"),
-                plain(company.get("domain") or "", "dim"),
-                plain(company.get("industry") or ""),
-                plain(company.get("country") or ""),
                 Text(f"{score:.2f}" if semantic and isinstance(score, int | float) else ""),
                 Text("✓", style="green") if saved is not None else Text("-", style="dim"),
+                cut(plain(company.get("name") or "?", "bold"), NAME_WIDTH),
+                cut(plain(company.get("domain") or "", "dim"), CELL_WIDTH),
+                cut(plain(company.get("industry") or ""), CELL_WIDTH),
+                plain(company.get("country") or ""),
             ]))
         table.fill(rows)
         summary = summary_text(answer, self.cockpit.clock(), self.cockpit.zone)

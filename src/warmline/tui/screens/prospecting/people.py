@@ -13,7 +13,7 @@ from textual.widgets import Static
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.prospecting.common import Selection, confirm, mark, names_text
+from warmline.tui.screens.prospecting.common import Selection, confirm, cut, mark, names_text
 from warmline.tui.screens.recommendations import is_web_link
 from warmline.tui.widgets.tables import RowTable
 
@@ -95,10 +95,10 @@ class FoundContactsScreen(CockpitScreen):
                 key = str(contact.get("id"))
                 rows.append((key, [
                     mark(key in self.selection),
-                    plain(person_name(contact)),
-                    plain(contact.get("title") or ""),
-                    plain(contact.get("email") or "", "dim"),
-                    plain(contact.get("social_url") or "", "dim"),
+                    cut(plain(person_name(contact)), 28),
+                    cut(plain(contact.get("title") or ""), 22),
+                    cut(plain(contact.get("email") or "", "dim"), 28),
+                    cut(plain(contact.get("social_url") or "", "dim"), 36),
                 ]))
         self.query_one("#people-table", RowTable).fill(rows)
         result = add_outcome(store.get_op(self.add_op_id) if self.add_op_id else None)

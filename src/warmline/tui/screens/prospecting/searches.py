@@ -34,8 +34,8 @@ class DeepSearchDialog(FormDialog):
         super().__init__(Text("Company deep search"), self._start, hint="enter or ctrl+s start · escape cancel")
 
     def compose_fields(self) -> ComposeResult:
-        yield Label("What companies? (3-1000 characters, e.g. dental clinics in Bavaria)")
-        yield Input(id="deep-query", max_length=QUERY_MAX)
+        yield Label("What companies? (3-1000 characters)")
+        yield Input(placeholder="e.g. dental clinics in Bavaria", id="deep-query", max_length=QUERY_MAX)
         yield Static(Text(f"0/{QUERY_MAX}", style="dim"), id="deep-count", classes="dialog-hint")
         yield Label("How many companies (1-100)")
         yield Input(DEFAULT_TARGET, id="deep-max", restrict=r"[0-9]*", max_length=3)
