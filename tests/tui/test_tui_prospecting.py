@@ -528,3 +528,36 @@ async def test_contact_search_job_for_the_unsearched_company_is_explained(prospe
 def test_data_is_consistent(prospect_store: Store) -> None:
     assert job_key(prospect_store, "contact_search") is not None
     assert prospect_store.get_company(901).ai_tag == "dental-bavaria"
+
+
+async def test_companies_list_pages_100k_rows_from_the_cache(empty_store: Store) -> None:
+    empty_store.upsert_companies(
+        {"id": i, "name": f"Company {i:06d}", "domain": f"c{i}.example", "industry": "Software", "country": "Norway"}
+        for i in range(1, 100_001)
+    )
+    pages: list[tuple[int, int]] = []
+    page = empty_store.company_page
+
+    def counting_page(text: str = "", offset: int = 0, limit: int = 200) -> Any:
+        pages.append((offset, limit))
+        return page(text, offset=offset, limit=limit)
+
+    empty_store.company_page = counting_page  # type: ignore[method-assign]
+    app = cockpit(empty_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("C")
+        await pilot.pause()
+        companies = app.screen.query_one(VirtualList)
+        assert "100+ (counting)" in text_of(app, "#screen-title")  # painted from the first page
+        await pilot.pause(VirtualList.count_delay * 2)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert companies.counted and companies.row_count == 100_000
+        assert "100,000 shown" in text_of(app, "#screen-title")
+        await pilot.press("G")
+        await pilot.pause()
+        assert companies.current.name == "Company 100000"
+        await pilot.press("slash", *"company 09999", "enter")
+        await pilot.pause()
+        assert [c.name for c in companies.source.rows(0, 20)][:2] == ["Company 099990", "Company 099991"]
+    assert len(pages) < 30 and all(limit <= 100 for _, limit in pages)
