@@ -59,6 +59,10 @@ async def test_filter_and_open_a_lead(store: Store) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert leads.row_count == len(W.COMPANIES)
+        await pilot.press("slash", *"fjord", "escape")
+        await pilot.pause()
+        assert leads.row_count == len(W.COMPANIES)
+        assert app.screen.focused is leads
 
 
 async def test_log_an_activity_offline_see_it_pending_then_synced(store: Store) -> None:
