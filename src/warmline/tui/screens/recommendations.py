@@ -65,6 +65,7 @@ class RecommendationsScreen(CockpitScreen):
         self._skipped: list[int] = []
         self._front: int | None = None
         self._done: list[Done] = []
+        self._taking: set[int] = set()  # decided on screen, not yet written (one frame)
         self._session = {"completed": 0, "dismissed": 0}
 
     def compose_body(self) -> ComposeResult:
@@ -84,7 +85,7 @@ class RecommendationsScreen(CockpitScreen):
 
     def reload(self) -> None:
         """Re-read the active queue; skipped cards stay at the back, an undone one in front."""
-        active = list(self.cockpit.store.active_recommendations())
+        active = [rec for rec in self.cockpit.store.active_recommendations() if rec.id not in self._taking]
         by_id = {rec.id: rec for rec in active}
         self._skipped = [rec_id for rec_id in self._skipped if rec_id in by_id]
         skipped = set(self._skipped)
@@ -149,6 +150,7 @@ class RecommendationsScreen(CockpitScreen):
         if rec is None:
             return
         self._queue.pop(0)
+        self._taking.add(rec.id)
         self._front = None
         self._skipped = [i for i in self._skipped if i != rec.id]
         self._paint_card()
@@ -158,9 +160,11 @@ class RecommendationsScreen(CockpitScreen):
         try:
             op_id = self.cockpit.perform(action, rec.id, undo_window=UNDO_WINDOW)
         except ActionRefused as refused:
+            self._taking.discard(rec.id)
             self.cockpit.notify_plain(f"Could not {verb}: {refused}", severity="warning")
             self.reload()
             return
+        self._taking.discard(rec.id)
         self._done.append(Done(op_id, rec, verb))
         self._session["completed" if verb == "complete" else "dismissed"] += 1
         self._paint_progress()
