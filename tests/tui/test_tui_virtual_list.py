@@ -40,7 +40,7 @@ class ListApp(App[None]):
         self.selected: list[int] = []
 
     def compose(self) -> ComposeResult:
-        yield VirtualList(NumberFormatter(), self.source, page_size=50, empty_text="Empty.")
+        yield VirtualList(NumberFormatter(), self.source, page_size=50, empty_text="Empty.", key=lambda n: n)
 
     def on_mount(self) -> None:
         self.query_one(VirtualList).focus()
@@ -136,3 +136,36 @@ async def test_reload_keeps_cursor_within_new_count() -> None:
         await pilot.pause()
         assert widget.cursor == 9
         assert widget.current == 9
+
+
+class ShufflingSource(CountingSource):
+    """Rows whose order changes between reads, as a re-sorted list does after new scores."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.order = list(range(n))
+
+    def rows(self, offset: int, limit: int) -> Sequence[int]:
+        self.windows.append((offset, limit))
+        return self.order[offset : offset + limit]
+
+
+async def test_reload_keeps_the_cursor_on_the_same_row_when_it_moved() -> None:
+    source = ShufflingSource(300)
+    app = ListApp(source)
+    async with app.run_test(size=(40, 12)) as pilot:
+        widget = app.query_one(VirtualList)
+        for _ in range(100):
+            if widget.counted:
+                break
+            await pilot.pause(0.05)
+        widget.cursor = 120
+        await pilot.pause()
+        assert widget.current == 120
+        source.order.remove(120)
+        source.order.insert(60, 120)
+        widget.reload()
+        await pilot.pause()
+        assert widget.current == 120
+        assert widget.cursor == 60
+        assert widget.row_count == 300

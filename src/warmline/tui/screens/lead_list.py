@@ -98,6 +98,7 @@ class LeadListScreen(CockpitScreen):
             LeadRowFormatter(self.cockpit.clock, self.cockpit.zone),
             self._query(),
             empty_text=self._empty_text(),
+            key=lambda lead: lead.id,
             id="lead-list",
         )
 

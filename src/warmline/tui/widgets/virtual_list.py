@@ -9,7 +9,7 @@ line on it is first drawn. The first line is a fixed column header that does not
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from rich.segment import Segment
@@ -140,6 +140,7 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         source: RowSource[T] | None = None,
         *,
         empty_text: Text | str = "Nothing here.",
+        key: Callable[[T], Hashable] | None = None,
         page_size: int = 100,
         cached_pages: int = 12,
         id: str | None = None,
@@ -147,6 +148,7 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
     ) -> None:
         super().__init__(id=id, classes=classes)
         self._formatter = formatter
+        self._key = key
         self._source: RowSource[T] = source or EmptySource()
         self._empty_text = empty_text if isinstance(empty_text, Text) else Text(empty_text)
         self._page_size = page_size
@@ -192,21 +194,42 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         longer than a keystroke should, so a full page paints at once with a provisional
         count and the exact count follows from a thread (`Counted` is posted).
         """
+        previous = self._key_of(self.current) if keep_cursor and self._loaded else None
         self._load(keep_cursor=keep_cursor)
+        if previous is not None:
+            self._follow(previous)
         if not keep_cursor:
             self.scroll_to(y=0, animate=False, immediate=True)
         self._scroll_cursor_into_view()
         self.refresh()
         self._post_highlight()
 
+    def _follow(self, key: Hashable) -> None:
+        """Keep the cursor on the same row when a reload moved it (its score changed and
+        the list is sorted by score, say), looking in the page around the cursor."""
+        if self._key_of(self.current) == key:
+            return
+        page_number = self.cursor // self._page_size
+        for number in (page_number, page_number - 1, page_number + 1):
+            if number < 0:
+                continue
+            self.item_at(number * self._page_size)  # reads the page if it is not cached
+            for position, item in enumerate(self._pages.get(number, ())):
+                if self._key_of(item) == key:
+                    self.set_reactive(VirtualList.cursor, number * self._page_size + position)
+                    return
+
     def _load(self, *, keep_cursor: bool) -> None:
         self._generation += 1
         self._pages.clear()
         first = list(self._source.rows(0, self._page_size))
         self._pages[0] = first
-        self._loaded = True
         exact = len(first) < self._page_size
-        self._set_count(len(first), exact, keep_cursor=keep_cursor)
+        # Until the exact count comes, a reloaded long list keeps its old length, so the
+        # cursor of a rep deep in the list is not pulled back to the first page.
+        provisional = max(len(first), self._count) if keep_cursor and self._loaded and not exact else len(first)
+        self._loaded = True
+        self._set_count(provisional, exact, keep_cursor=keep_cursor)
         if not exact:
             self._count_in_background(self._source, self._generation)
 
@@ -250,6 +273,11 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         else:
             self._pages.move_to_end(page_number)
         return page[position] if position < len(page) else None
+
+    def _key_of(self, item: T | None) -> Hashable | None:
+        if item is None or self._key is None:
+            return None
+        return self._key(item)
 
     @property
     def current(self) -> T | None:
