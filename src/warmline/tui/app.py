@@ -24,7 +24,7 @@ from warmline.tui.bindings import screen_bindings
 from warmline.tui.feed import status_from_store
 from warmline.tui.refusals import ActionRefused, refusals
 from warmline.tui.safe import safe_text
-from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.status import SyncStatus
 from warmline.tui.themes import DEFAULT_THEME, load_themes
 from warmline.tui.timefmt import Clock, local_zone, utc_now
@@ -54,7 +54,7 @@ class SyncHandle(Protocol):
 class WarmlineApp(App[None]):
     """The cockpit. With no store (no API key configured) it shows the first-run screen."""
 
-    CSS_PATH = Path(__file__).parent / "styles" / "cockpit.tcss"
+    CSS_PATH = STYLES / "cockpit.tcss"
     TITLE = "Warmline"
     COMMANDS = App.COMMANDS | {screen_actions_provider}
     BINDINGS = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
@@ -12,6 +13,8 @@ from textual.screen import Screen
 from warmline.tui.widgets.key_bar import KeyBar
 from warmline.tui.widgets.status_line import StatusLine
 from warmline.tui.widgets.text_line import TextLine
+
+STYLES = Path(__file__).resolve().parent.parent / "styles"
 
 if TYPE_CHECKING:
     from warmline.tui.app import WarmlineApp

@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from warmline.tui.feed import mark_jobs_seen
 from warmline.tui.safe import plain, safe_text
-from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.timefmt import elapsed, local_datetime, relative
 from warmline.tui.widgets.tables import RowTable
 
@@ -84,6 +84,8 @@ def status_cell(job: Any) -> Text:
 
 class JobsScreen(CockpitScreen):
     """All jobs, newest first; refreshed as sync polls them."""
+
+    CSS_PATH = STYLES / "jobs.tcss"  # loaded when the screen is first shown, not at start-up
 
     SCREEN_TITLE = "Jobs"
 

@@ -18,7 +18,7 @@ from textual.widgets import Static
 from warmline.tui.charts import is_ready, score_bar, sparkline
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
-from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.screens.dialogs import DealDialog, DealValues, LineDialog, TextDialog
 from warmline.tui.timefmt import local_datetime, relative
 from warmline.tui.widgets.tables import RowTable
@@ -70,6 +70,8 @@ class CompetitorsTable(SectionTable):
 
 class LeadDetailScreen(CockpitScreen):
     """The lead's page. Keys act on the lead; table keys act on the focused row."""
+
+    CSS_PATH = STYLES / "lead_detail.tcss"  # loaded when the screen is first shown, not at start-up
 
     SCREEN_TITLE = "Lead"
 

@@ -92,7 +92,6 @@ class LeadListScreen(CockpitScreen):
 
     def compose_body(self) -> ComposeResult:
         yield TextLine(id="lead-tabs")
-        yield Input(placeholder="filter by company name", id="lead-filter", classes="-hidden")
         # Built with its query so the first layout already knows the rows: one paint.
         yield VirtualList(
             LeadRowFormatter(self.cockpit.clock, self.cockpit.zone),
@@ -161,15 +160,22 @@ class LeadListScreen(CockpitScreen):
         self._sort = next_sort(self._sort)
         self._apply_query()
 
-    def action_filter(self) -> None:
-        field = self.query_one("#lead-filter", Input)
+    async def action_filter(self) -> None:
+        """Show the filter field; it is mounted on first use, not at start-up (paint first)."""
+        fields = self.query("#lead-filter")
+        if fields:
+            field = fields.first(Input)
+        else:
+            field = Input(placeholder="filter by company name", id="lead-filter")
+            await self.mount(field, before=self.lead_list)
         field.remove_class("-hidden")
         field.focus()
 
     def action_clear_filter(self) -> None:
-        field = self.query_one("#lead-filter", Input)
-        if field.has_class("-hidden") and not self._text:
+        fields = self.query("#lead-filter")
+        if not fields or (fields.first().has_class("-hidden") and not self._text):
             return
+        field = fields.first(Input)
         field.value = ""
         field.add_class("-hidden")
         self.lead_list.focus()

@@ -17,7 +17,7 @@ from textual.widgets import Static
 from warmline.actions.queue import VALIDATORS
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
-from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.screens.dialogs import ConfirmDialog, LineDialog, TextDialog
 from warmline.tui.timefmt import relative
 from warmline.tui.widgets.tables import RowTable
@@ -48,6 +48,8 @@ def kind_label(kind: str) -> str:
 
 class OutboxScreen(CockpitScreen):
     """Queued and failed ops, oldest first."""
+
+    CSS_PATH = STYLES / "outbox.tcss"  # loaded when the screen is first shown, not at start-up
 
     SCREEN_TITLE = "Outbox"
 

@@ -20,7 +20,7 @@ from textual.widgets import ProgressBar, Static
 from warmline.tui.charts import score_bar
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
-from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.base import STYLES, CockpitScreen
 
 PRIORITY_STYLES = {"high": "bold red", "medium": "yellow", "low": "dim"}
 UNDO_WINDOW = 5.0
@@ -46,6 +46,8 @@ def is_web_link(url: str | None) -> bool:
 
 class RecommendationsScreen(CockpitScreen):
     """The morning habit: thirty recommendations in ten minutes."""
+
+    CSS_PATH = STYLES / "recommendations.tcss"  # loaded when the screen is first shown, not at start-up
 
     SCREEN_TITLE = "Recommendations"
 
