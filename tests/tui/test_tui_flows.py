@@ -292,10 +292,11 @@ async def test_a_job_started_and_finished_in_the_monitor(store: Store) -> None:
 
 
 class RecordingSync:
-    """The sync handle's protocol, recording when the cockpit wakes it."""
+    """The sync handle's protocol, recording when the cockpit wakes it or revalidates a lead."""
 
     def __init__(self) -> None:
         self.wakes = 0
+        self.refreshed: list[int] = []
         self.started = self.stopped = False
 
     async def start(self) -> None:
@@ -306,6 +307,10 @@ class RecordingSync:
 
     def wake(self) -> None:
         self.wakes += 1
+
+    async def refresh_lead(self, lead_id: int) -> bool:
+        self.refreshed.append(lead_id)
+        return True
 
 
 async def test_triage_waits_its_undo_window_before_waking_sync(store: Store, monkeypatch) -> None:
@@ -322,6 +327,7 @@ async def test_triage_waits_its_undo_window_before_waking_sync(store: Store, mon
         assert sync.wakes == 1
         app.open_lead(KESTREL)
         await pilot.pause()
+        assert sync.refreshed == [KESTREL]  # opening a lead revalidates its detail
         await pilot.press("c")
         await pilot.pause()
         assert sync.wakes == 2

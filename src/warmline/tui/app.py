@@ -50,6 +50,10 @@ class SyncHandle(Protocol):
 
     def wake(self) -> None: ...
 
+    async def refresh_lead(self, lead_id: int) -> bool:
+        """Fetch one lead's full detail into the cache (stale-while-revalidate)."""
+        ...
+
 
 class WarmlineApp(App[None]):
     """The cockpit. With no store (no API key configured) it shows the first-run screen."""
@@ -176,6 +180,14 @@ class WarmlineApp(App[None]):
     async def _start_sync(self) -> None:
         if self.sync is not None:
             self.run_worker(self.sync.start(), name="sync", exclusive=True, exit_on_error=False)
+
+    def revalidate_lead(self, lead_id: int) -> None:
+        """The rep opened a lead: it paints from the cache at once, and its fresh detail is
+        fetched in the background; the screen reloads when the cache changes."""
+        refresh = getattr(self.sync, "refresh_lead", None)
+        if refresh is not None:
+            self.run_worker(refresh(lead_id), name=f"refresh-lead-{lead_id}", exclusive=True,
+                            group="revalidate", exit_on_error=False)
 
     def reader(self) -> Any:
         """A second connection to the cache for long reads in threads (exact counts).

@@ -113,6 +113,7 @@ class LeadDetailScreen(CockpitScreen):
 
     def on_mount(self) -> None:
         self.reload()
+        self.cockpit.revalidate_lead(self.lead_id)
 
     def on_resize(self) -> None:
         self.query_one("#detail-columns").set_class(self.size.width < NARROW, "-narrow")
