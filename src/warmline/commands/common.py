@@ -12,6 +12,7 @@ Exit codes (docs/sync.md and docs/cli.md):
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -166,3 +167,37 @@ def job_json(job: Any) -> dict[str, Any]:
     data = {name: getattr(job, name) for name in JOB_FIELDS}
     data["next_poll_at"] = iso_time(job.next_poll_at)
     return data
+
+
+def try_delivery(store: Any, config: Any, op_id: str) -> None:
+    """Send what is due now, quickly; say what became of `op_id`. Never fails the command."""
+    if not config.api_key:
+        click.echo("Queued; no API key is configured, so it will be sent once one is.")
+        return
+    try:
+        report = asyncio.run(deliver(store, make_client(config, QUICK_TIMEOUT), config))
+    except CommandError as exc:
+        click.echo(f"Queued; not sent now: {plain(exc.message)}")
+        return
+    op = store.get_op(op_id)
+    if op is not None and op.state == "done":
+        click.echo("Delivered." + delivery_detail(op))
+    elif op is not None and op.state == "failed":
+        click.echo(f"The service refused it: {plain(op.last_error)}")
+        click.echo(f"Fix it with `warmline outbox retry {short_id(op.op_id)}` or `warmline outbox discard {short_id(op.op_id)}`.")
+    elif report.offline:
+        click.echo("Queued; offline now, it will be sent by the next sync.")
+    elif report.auth_error:
+        click.echo(f"Queued; the service refused the API key: {plain(report.auth_error)}")
+    else:
+        click.echo("Queued; it will be sent by the next sync.")
+
+
+def delivery_detail(op: Any) -> str:
+    """What the service made of a logged activity (its detected type and points), when it says."""
+    result = op.result or {}
+    touchpoint = result.get("touchpoint") if isinstance(result.get("touchpoint"), dict) else None
+    if touchpoint is None:
+        return ""
+    kind = plain(touchpoint.get("detected_type") or result.get("detected_type") or "activity")
+    return f" Detected: {kind}, +{touchpoint.get('bonus_points', 0)} points."

@@ -54,6 +54,7 @@ from warmline.commands.common import (
     resolve_lead,
     resolve_op,
     short_id,
+    try_delivery,
 )
 
 # --- sync ------------------------------------------------------------------------------------
@@ -291,39 +292,6 @@ def lead_command(lead_ref: str, as_json: bool, refresh: bool) -> None:
 # --- queueing actions ----------------------------------------------------------------------------
 
 
-def _try_delivery(store: Any, config: Any, op_id: str) -> None:
-    """Send what is due now, quickly; say what became of `op_id`. Never fails the command."""
-    if not config.api_key:
-        click.echo("Queued; no API key is configured, so it will be sent once one is.")
-        return
-    try:
-        report = asyncio.run(deliver(store, make_client(config, QUICK_TIMEOUT), config))
-    except CommandError as exc:
-        click.echo(f"Queued; not sent now: {plain(exc.message)}")
-        return
-    op = store.get_op(op_id)
-    if op is not None and op.state == "done":
-        click.echo("Delivered." + _delivery_detail(op))
-    elif op is not None and op.state == "failed":
-        click.echo(f"The service refused it: {plain(op.last_error)}")
-        click.echo(f"Fix it with `warmline outbox retry {short_id(op.op_id)}` or `warmline outbox discard {short_id(op.op_id)}`.")
-    elif report.offline:
-        click.echo("Queued; offline now, it will be sent by the next sync.")
-    elif report.auth_error:
-        click.echo(f"Queued; the service refused the API key: {plain(report.auth_error)}")
-    else:
-        click.echo("Queued; it will be sent by the next sync.")
-
-
-def _delivery_detail(op: Any) -> str:
-    result = op.result or {}
-    touchpoint = result.get("touchpoint") if isinstance(result.get("touchpoint"), dict) else None
-    if touchpoint is None:
-        return ""
-    kind = plain(touchpoint.get("detected_type") or result.get("detected_type") or "activity")
-    return f" Detected: {kind}, +{touchpoint.get('bonus_points', 0)} points."
-
-
 @click.command("log", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("text")
@@ -340,7 +308,7 @@ def log_command(lead_ref: str, text: str, contact_id: int | None) -> None:
         lead = resolve_lead(store, lead_ref)
         op_id = queue_action(lambda: actions.log_activity(store, lead.id, text, contact_id=contact_id))
         click.echo(f"Queued activity on {plain(lead.company_name)} (op {short_id(op_id)}).")
-        _try_delivery(store, config, op_id)
+        try_delivery(store, config, op_id)
 
 
 @click.command("note", epilog=EXIT_CODES_HELP)
@@ -355,7 +323,7 @@ def note_command(lead_ref: str, text: str) -> None:
         lead = resolve_lead(store, lead_ref)
         op_id = queue_action(lambda: actions.add_note(store, lead.id, text))
         click.echo(f"Queued note on {plain(lead.company_name)} (op {short_id(op_id)}).")
-        _try_delivery(store, config, op_id)
+        try_delivery(store, config, op_id)
 
 
 # --- the outbox ------------------------------------------------------------------------------------
@@ -437,7 +405,7 @@ def outbox_retry(op_ref: str | None, retry_all: bool) -> None:
         if not store.retry(op.op_id):
             raise CommandError(f"op {short_id(op.op_id)} is {op.state}: nothing to retry", EXIT_BAD_INPUT)
         click.echo(f"Op {short_id(op.op_id)} ({op.kind}) will be sent again.")
-        _try_delivery(store, config, op.op_id)
+        try_delivery(store, config, op.op_id)
 
 
 def _try_any(store: Any, config: Any) -> None:
