@@ -1,0 +1,316 @@
+"""The outreach lead operations as commands: status, target score, signal scan, monitoring
+sources, recommendations, key contacts, the deal, competitors.
+
+They attach to the `outreach` group of `warmline.commands.prospecting` (which holds `add`
+and `remove`), so that every operation of the spec is reachable from one place. Each one
+queues an action through `warmline.actions` like `log` does, then tries a quick delivery:
+they all work offline, and bad input (the spec's limits, an unknown lead or id) exits 2.
+The listings (`scan-status`, `recs`) read the cache, refreshed first when online.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import click
+
+from warmline.commands.common import (
+    EXIT_BAD_INPUT,
+    EXIT_CODES_HELP,
+    QUICK_TIMEOUT,
+    CommandError,
+    echo_json,
+    job_json,
+    make_client,
+    make_engine,
+    note,
+    open_config,
+    open_store,
+    plain,
+    print_table,
+    queue_action,
+    resolve_lead,
+    short_id,
+    try_delivery,
+)
+from warmline.commands.prospecting import _job_outcome, _run_job, outreach_group
+
+# The command modules are registered through their COMMANDS lists; these commands join
+# the `outreach` group that prospecting.py already lists.
+COMMANDS: list[click.Command] = []
+
+Action = Callable[[Any, int], str]
+
+
+def _queue_on_lead(lead_ref: str, what: str, action: Action) -> None:
+    """Queue `action(store, lead_id)` on the lead, say so, and try to send it now."""
+    config = open_config()
+    with open_store(config) as store:
+        lead = resolve_lead(store, lead_ref)
+        op_id = queue_action(lambda: action(store, lead.id))
+        click.echo(plain(f"Queued {what} on {lead.company_name} (op {short_id(op_id)})."))
+        try_delivery(store, config, op_id)
+
+
+def _queue_job(lead_ref: str, what: str, action: Action, wait: bool, follow_up: str) -> None:
+    """Queue a job start on the lead, send it, and with `wait` follow it until it ends."""
+    config = open_config()
+    with open_store(config) as store:
+        lead = resolve_lead(store, lead_ref)
+        op_id = queue_action(lambda: action(store, lead.id))
+        click.echo(plain(f"Queued {what} on {lead.company_name} (op {short_id(op_id)})."))
+        job = _run_job(store, config, op_id, what, wait, False)
+
+        def hint(_job: Any, _found: list[dict[str, Any]]) -> None:
+            click.echo(f"See it with `warmline outreach {follow_up} {lead.id}`.")
+
+        _job_outcome(store, op_id, job, what, False, lambda _job: [], hint)
+
+
+def _refresh(store: Any, config: Any, read: Callable[[Any], Awaitable[Any]]) -> None:
+    """Bring the cache up to date with `read(engine)` when a key is configured; a failure
+    only says that the cached data is shown, since the listings work offline."""
+    if not config.api_key:
+        return
+
+    async def go() -> Any:
+        async with make_client(config, QUICK_TIMEOUT) as client:
+            engine = make_engine(store, client, config)
+            await read(engine)
+            return engine.status.current
+
+    status = asyncio.run(go())
+    if status.online is False or status.auth_failed:
+        note(f"Showing the cached data ({status.last_error})")
+
+
+# --- the lead's own fields ---------------------------------------------------------------------
+
+
+@outreach_group.command("status", epilog=EXIT_CODES_HELP)
+@click.argument("lead_ref", metavar="LEAD")
+@click.argument("lead_status", type=click.Choice(["cold", "warm"]))
+def outreach_status(lead_ref: str, lead_status: str) -> None:
+    """Move a lead to cold (social warming) or warm (active nurturing); works offline."""
+    from warmline import actions
+
+    _queue_on_lead(lead_ref, f"status {lead_status}",
+                   lambda store, lead_id: actions.change_lead_status(store, lead_id, lead_status))
+
+
+@outreach_group.command("target", epilog=EXIT_CODES_HELP)
+@click.argument("lead_ref", metavar="LEAD")
+@click.argument("score", type=int)
+def outreach_target(lead_ref: str, score: int) -> None:
+    """Set the warming score (1-100) at which a lead is ready for direct outreach."""
+    from warmline import actions
+
+    _queue_on_lead(lead_ref, f"target score {score}",
+                   lambda store, lead_id: actions.set_target_score(store, lead_id, score))
+
+
+@outreach_group.command("deal", epilog=EXIT_CODES_HELP)
+@click.argument("lead_ref", metavar="LEAD")
+@click.option("--value", "deal_value", type=float, default=None, help="The deal value (0 or more).")
+@click.option("--currency", "deal_currency", default=None, help="A 3-letter currency code (EUR).")
+@click.option("--won/--not-won", "won", default=None, help="Mark the deal won, or not won any more.")
+@click.option("--lost", "lost_reason", default=None, metavar="REASON", help="Mark the deal lost, saying why.")
+@click.option("--not-lost", is_flag=True, help="The deal is not lost any more.")
+def outreach_deal(lead_ref: str, deal_value: float | None, deal_currency: str | None, won: bool | None,
+                  lost_reason: str | None, not_lost: bool) -> None:
+    """Update a warm lead's deal: only the given fields change; works offline."""
+    from warmline import actions
+
+    if lost_reason is not None and not_lost:
+        raise CommandError("--lost and --not-lost cannot be used together", EXIT_BAD_INPUT)
+    lost = True if lost_reason is not None else (False if not_lost else None)
+    _queue_on_lead(lead_ref, "a deal update", lambda store, lead_id: actions.update_deal(
+        store, lead_id, deal_value=deal_value, deal_currency=deal_currency, won=won, lost=lost,
+        closed_reason=lost_reason))
+
+
+# --- signal scan and monitoring sources ---------------------------------------------------------
+
+
+@outreach_group.command("scan", epilog=EXIT_CODES_HELP)
+@click.argument("lead_ref", metavar="LEAD")
+@click.option("--wait", is_flag=True, help="Show progress until the scan ends.")
+def outreach_scan(lead_ref: str, wait: bool) -> None:
+    """Start an AI signal scan of a lead's web presence (takes one site signal slot);
+    works offline: queued until the service is reachable."""
+    from warmline import actions
+
+    _queue_job(lead_ref, "signal scan", actions.start_signal_scan, wait, "scan-status")
+
+
+PAGE_FIELDS = ("id", "url", "label", "page_type", "score", "is_selected", "last_checked_at", "pending")
+
+
+@outreach_group.command("scan-status", epilog=EXIT_CODES_HELP)
+@click.argument("lead_ref", metavar="LEAD")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
+def outreach_scan_status(lead_ref: str, as_json: bool) -> None:
+    """A lead's signal scan status and monitoring sources, from the cache (refreshed first
+    when the service is reachable)."""
+    config = open_config()
+    from warmline.store.effects import JOB_SIGNAL_SCAN
+
+    with open_store(config) as store:
+        lead = resolve_lead(store, lead_ref)
+        _refresh(store, config, lambda engine: engine.refresh_lead(lead.id))
+        detail = store.lead_detail(lead.id)
+        if detail is None:
+            raise CommandError(f"lead {lead.id} is no longer in the cache", EXIT_BAD_INPUT)
+        scans = [j for j in store.jobs() if j.kind == JOB_SIGNAL_SCAN and j.lead_id == lead.id]
+        job = scans[0] if scans else None
+        pages = detail.monitoring_pages
+        if as_json:
+            echo_json({
+                "lead_id": lead.id,
+                "signal_scan_status": detail.signal_scan_status,
+                "job": job_json(job) if job is not None else None,
+                "monitoring_pages": [{name: getattr(p, name) for name in PAGE_FIELDS} for p in pages],
+            })
+            return
+        progress = f" ({job.progress}%)" if job is not None and job.active and job.progress is not None else ""
+        click.echo(f"{plain(lead.company_name)}: signal scan {plain(detail.signal_scan_status or 'never run')}{progress}")
+        if not pages:
+            click.echo("No monitoring sources yet.")
+            return
+        print_table(
+            ["ID", "ON", "SCORE", "TYPE", "LABEL", "URL"],
+            [[p.id, "on" if p.is_selected else "off", "" if p.score is None else p.score, p.page_type or "",
+              (p.label or "") + (" (pending)" if p.pending else ""), p.url or ""] for p in pages],
+        )
+
+
+@outreach_group.command("source", epilog=EXIT_CODES_HELP)
+@click.argument("lead_ref", metavar="LEAD")
+@click.argument("page_id", type=int)
+@click.argument("state", type=click.Choice(["on", "off"]))
+def outreach_source(lead_ref: str, page_id: int, state: str) -> None:
+    """Turn a discovered monitoring source on or off (ids: `outreach scan-status LEAD`)."""
+    from warmline import actions
+
+    _queue_on_lead(lead_ref, f"monitoring source {page_id} {state}",
+                   lambda store, lead_id: actions.toggle_monitoring_page(store, lead_id, page_id, state == "on"))
+
+
+# --- recommendations ---------------------------------------------------------------------------
+
+
+REC_FIELDS = ("id", "lead_id", "company_name", "action_type", "target_url", "suggested_comment", "priority",
+              "engagement_reason", "source_page_label", "status", "created_at")
+
+
+@outreach_group.command("recs", epilog=EXIT_CODES_HELP)
+@click.argument("lead_ref", metavar="[LEAD]", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
+def outreach_recs(lead_ref: str | None, as_json: bool) -> None:
+    """Active engagement recommendations, best first: one lead's, or every lead's. From the
+    cache, refreshed first when the service is reachable."""
+    config = open_config()
+    with open_store(config) as store:
+        lead_id = None if lead_ref is None else resolve_lead(store, lead_ref).id
+        _refresh(store, config, lambda engine: engine.refresh_recommendations() if lead_id is None
+                 else engine.refresh_lead(lead_id))
+        recs = store.active_recommendations(lead_id=lead_id)
+        if as_json:
+            echo_json([{name: getattr(r, name) for name in REC_FIELDS} for r in recs])
+            return
+        if not recs:
+            click.echo("No active recommendations.")
+            return
+        print_table(
+            ["ID", "PRIORITY", "ACTION", "COMPANY", "SOURCE", "TARGET"],
+            [[r.id, r.priority or "", r.action_type or "", r.company_name, r.source_page_label or "",
+              r.target_url or ""] for r in recs],
+        )
+
+
+@outreach_group.command("generate", epilog=EXIT_CODES_HELP)
+@click.argument("lead_ref", metavar="LEAD")
+@click.option("--wait", is_flag=True, help="Show progress until the generation ends.")
+def outreach_generate(lead_ref: str, wait: bool) -> None:
+    """Ask for new engagement recommendations from a lead's enabled sources; works offline."""
+    from warmline import actions
+
+    _queue_job(lead_ref, "recommendation generation", actions.generate_recommendations, wait, "recs")
+
+
+def _close_recommendation(recommendation_id: int, verb: str, action: Action) -> None:
+    config = open_config()
+    with open_store(config) as store:
+        op_id = queue_action(lambda: action(store, recommendation_id))
+        click.echo(f"Queued {verb} recommendation {recommendation_id} (op {short_id(op_id)}).")
+        try_delivery(store, config, op_id)
+
+
+@outreach_group.command("complete", epilog=EXIT_CODES_HELP)
+@click.argument("recommendation_id", metavar="REC_ID", type=int)
+def outreach_complete(recommendation_id: int) -> None:
+    """Mark a recommendation done (the service awards its points); works offline."""
+    from warmline import actions
+
+    _close_recommendation(recommendation_id, "completing", actions.complete_recommendation)
+
+
+@outreach_group.command("dismiss", epilog=EXIT_CODES_HELP)
+@click.argument("recommendation_id", metavar="REC_ID", type=int)
+def outreach_dismiss(recommendation_id: int) -> None:
+    """Dismiss a recommendation; works offline."""
+    from warmline import actions
+
+    _close_recommendation(recommendation_id, "dismissing", actions.dismiss_recommendation)
+
+
+# --- key contacts and competitors -------------------------------------------------------------
+
+
+@outreach_group.command("pin", epilog=EXIT_CODES_HELP)
+@click.argument("lead_ref", metavar="LEAD")
+@click.argument("contact_id", type=int)
+@click.option("--unpin", is_flag=True, help="Unpin the contact instead.")
+def outreach_pin(lead_ref: str, contact_id: int, unpin: bool) -> None:
+    """Pin (or unpin) a key contact of a lead (ids: `warmline lead LEAD --json`)."""
+    from warmline import actions
+
+    _queue_on_lead(lead_ref, f"{'unpinning' if unpin else 'pinning'} contact {contact_id}",
+                   lambda store, lead_id: actions.pin_contact(store, lead_id, contact_id, not unpin))
+
+
+@outreach_group.command("competitor-add", epilog=EXIT_CODES_HELP)
+@click.argument("lead_ref", metavar="LEAD")
+@click.argument("name")
+@click.option("--domain", default=None, help="The competitor's web domain.")
+def outreach_competitor_add(lead_ref: str, name: str, domain: str | None) -> None:
+    """Track a competitor of a lead; works offline."""
+    from warmline import actions
+
+    _queue_on_lead(lead_ref, f"competitor {name!r}",
+                   lambda store, lead_id: actions.add_competitor(store, lead_id, name, domain))
+
+
+@outreach_group.command("competitor-scan", epilog=EXIT_CODES_HELP)
+@click.argument("lead_ref", metavar="LEAD")
+@click.argument("competitor_id", type=int)
+def outreach_competitor_scan(lead_ref: str, competitor_id: int) -> None:
+    """Scan a tracked competitor's website (ids: `warmline lead LEAD --json`); works offline."""
+    from warmline import actions
+
+    _queue_on_lead(lead_ref, f"a scan of competitor {competitor_id}",
+                   lambda store, lead_id: actions.scan_competitor(store, lead_id, competitor_id))
+
+
+@outreach_group.command("competitor-pin", epilog=EXIT_CODES_HELP)
+@click.argument("lead_ref", metavar="LEAD")
+@click.argument("competitor_id", type=int)
+@click.option("--unpin", is_flag=True, help="Unpin the competitor instead.")
+def outreach_competitor_pin(lead_ref: str, competitor_id: int, unpin: bool) -> None:
+    """Pin (or unpin) a tracked competitor of a lead; works offline."""
+    from warmline import actions
+
+    _queue_on_lead(lead_ref, f"{'unpinning' if unpin else 'pinning'} competitor {competitor_id}",
+                   lambda store, lead_id: actions.pin_competitor(store, lead_id, competitor_id, not unpin))
