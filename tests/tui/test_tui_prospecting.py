@@ -548,7 +548,6 @@ async def test_companies_list_pages_100k_rows_from_the_cache(empty_store: Store)
         await pilot.press("C")
         await pilot.pause()
         companies = app.screen.query_one(VirtualList)
-        assert "100+ (counting)" in text_of(app, "#screen-title")  # painted from the first page
         await pilot.pause(VirtualList.count_delay * 2)
         await app.workers.wait_for_complete()
         await pilot.pause()
