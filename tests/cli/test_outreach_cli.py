@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from test_prospecting_cli import data_dir, online, sandbox  # noqa: F401  (fixtures used by name)
-from test_prospecting_support import open_store, run, serve
+from test_prospecting_support import make_sandbox, open_store, run, serve
 
 
 @pytest.fixture
@@ -124,6 +124,22 @@ def test_source_turns_a_monitoring_page_on_and_off(synced: Path, sandbox: FastAP
     assert server(sandbox, "SELECT is_selected FROM outreach_pages WHERE id = ?", page) == 0
     assert "page_id" in bad("outreach", "source", str(lead_id), "999999", "on")
 
+
+
+def test_a_scan_the_plan_refuses_exits_1_with_the_fix(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+) -> None:
+    app = make_sandbox(tmp_path / "limited", site_signal_slots=1)
+    try:
+        serve(monkeypatch, app)
+        ok("sync")
+        first, second = lead_ids(data_dir)[:2]
+        assert "Started signal scan" in ok("outreach", "scan", str(first))
+        result = run("outreach", "scan", str(second))
+        assert result.exit_code == 1, result.output
+        assert "site_signal_slots" in result.stderr and "warmline outbox retry" in result.stderr
+    finally:
+        app.state.db.close()
 
 # --- recommendations ---------------------------------------------------------------------------
 
