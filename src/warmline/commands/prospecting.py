@@ -1013,7 +1013,8 @@ def companies_research(company_ref: str, focus: str | None, wait: bool, as_json:
 
 @click.group("outreach", epilog=EXIT_CODES_HELP)
 def outreach_group() -> None:
-    """Move saved companies into outreach as leads, or leads out of it."""
+    """Leads in outreach: add saved companies, remove leads, and work a lead (status, target,
+    scans, sources, recommendations, key contacts, deal, competitors)."""
 
 
 @outreach_group.command("add", epilog=EXIT_CODES_HELP)
