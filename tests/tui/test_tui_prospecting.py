@@ -493,6 +493,28 @@ async def test_lookup_offline_offers_cached_answers(store: Store) -> None:
         assert app.screen.query_one("#lookup-table").get_row_at(0)[3].plain == "Isar Dental"
 
 
+async def test_an_earlier_lookup_is_picked_from_the_cache_without_spending_one(store: Store) -> None:
+    criteria = {"query": None, "industries": ["Dental"], "countries": ["Germany", "Austria"], "regions": [],
+                "broaden_search": False}
+    store.save_lookup(criteria, {"companies": [{"name": "Isar Dental", "domain": "isar.example", "saved_company_id": 501}],
+                                 "total": 1, "saved_count": 1, "quota_limited": 0})
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I", "ctrl+r")
+        await pilot.pause()
+        assert "Dental · Germany, Austria" in app.screen.query_one("#earlier-table").get_row_at(0)[0].plain
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LookupScreen)
+        assert app.screen.query_one("#lookup-countries").value == "Germany, Austria"
+        assert "cached answer from" in text_of(app, "#lookup-summary")
+        app.screen.query_one("#lookup-table").focus()
+        await pilot.press("c", "y")
+        await pilot.pause()
+    (op,) = store.outbox_rows()
+    assert op.payload == {"company_ids": [501], "lead_status": "cold"}
+
+
 async def test_export_from_the_palette_writes_the_file(prospect_store: Store, tmp_path: Path) -> None:
     target = tmp_path / "warm.json"
     app = cockpit(prospect_store)

@@ -18,7 +18,8 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static
 
 from warmline.tui.safe import plain
@@ -35,6 +36,7 @@ from warmline.tui.timefmt import relative
 from warmline.tui.widgets.tables import RowTable
 
 EARLIER_SHOWN = 5
+EARLIER_LISTED = 50
 NAME_WIDTH = 30
 CELL_WIDTH = 22
 FILTERS = (("industries", "Industries"), ("countries", "Countries"), ("regions", "Regions"))
@@ -93,6 +95,7 @@ class LookupScreen(CockpitScreen):
         Binding("c", "add('cold')", "Add as cold", id="lookup.cold"),
         Binding("w", "add('warm')", "Add as warm", id="lookup.warm"),
         Binding("S", "save_all", "Save all results", id="lookup.save_all"),
+        Binding("ctrl+r", "earlier", "Earlier lookups", id="lookup.earlier"),
     ]
 
     def __init__(self) -> None:
@@ -133,6 +136,31 @@ class LookupScreen(CockpitScreen):
             query or None, values["industries"], values["countries"], values["regions"],
             broaden=self.query_one("#lookup-broaden", Checkbox).value,
         )
+
+    def _fill_form(self, criteria: Mapping[str, Any]) -> None:
+        self.query_one("#lookup-query", Input).value = criteria.get("query") or ""
+        for name, _ in FILTERS:
+            self.query_one(f"#lookup-{name}", Input).value = ", ".join(criteria.get(name) or [])
+        self.query_one("#lookup-broaden", Checkbox).value = bool(criteria.get("broaden_search"))
+
+    def action_earlier(self) -> None:
+        """Pick an earlier lookup: its answer is shown from the cache, no quota spent."""
+        from warmline.prospecting import cached_lookup
+
+        earlier = earlier_lookups(self.cockpit.store, limit=EARLIER_LISTED)
+        if not earlier:
+            self.cockpit.notify_plain("No earlier lookup is cached yet.")
+            return
+
+        def picked(criteria: dict[str, Any] | None) -> None:
+            if criteria is None:
+                return
+            self._fill_form(criteria)
+            answer = cached_lookup(self.cockpit.store, criteria)
+            if answer is not None:
+                self._show_result(criteria, answer)
+
+        self.app.push_screen(EarlierLookups(earlier, self.cockpit.clock(), self.cockpit.zone), picked)
 
     def _show_cost(self) -> None:
         from warmline.prospecting import LOOKUP, cost_notice
@@ -213,7 +241,7 @@ class LookupScreen(CockpitScreen):
         if not earlier:
             text.append("No earlier lookup is cached.")
         else:
-            text.append("No cached answer for these criteria; the cache holds answers for:")
+            text.append("No cached answer for these criteria; ctrl+r picks one the cache holds:")
             now, zone = self.cockpit.clock(), self.cockpit.zone
             for request, fetched_at in earlier:
                 text.append("\n  ")
@@ -279,3 +307,45 @@ class LookupScreen(CockpitScreen):
                 add_to_outreach(self.cockpit, [company["saved_company_id"]], [str(company.get("name"))], status)
                 return
         add_to_outreach(self.cockpit, [int(k) for k in self.selection.keys], self.selection.labels, status)
+
+
+class EarlierLookups(ModalScreen[dict[str, Any] | None]):
+    """The lookups whose answers the cache holds, newest first; enter picks one."""
+
+    DEFAULT_CSS = """
+    EarlierLookups { align: center middle; }
+    EarlierLookups > Vertical {
+        width: 80%; max-width: 100; height: auto; max-height: 80%;
+        border: round $primary; background: $surface; padding: 0 1;
+    }
+    EarlierLookups #earlier-table { height: auto; max-height: 20; }
+    EarlierLookups .dialog-hint { color: $foreground-muted; }
+    """
+
+    BINDINGS = [Binding("escape", "dismiss_none", "Cancel", id="earlier.cancel")]
+
+    def __init__(self, earlier: list[tuple[dict[str, Any], str]], now: Any, zone: Any) -> None:
+        super().__init__()
+        self._earlier = earlier
+        self._now, self._zone = now, zone
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text("Earlier lookups (answers kept in the cache)", style="bold"))
+            yield RowTable(("Lookup", "Fetched"), id="earlier-table")
+            yield Static(Text("enter shows its cached answer (no lookup spent) · escape cancels"), classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        table = self.query_one("#earlier-table", RowTable)
+        table.fill([
+            (str(index), [plain(describe_criteria(request)), Text(relative(fetched_at, self._now, self._zone), style="dim")])
+            for index, (request, fetched_at) in enumerate(self._earlier)
+        ])
+        table.focus()
+
+    def on_data_table_row_selected(self) -> None:
+        key = self.query_one("#earlier-table", RowTable).current_key
+        self.dismiss(self._earlier[int(key)][0] if key is not None else None)
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)
