@@ -582,3 +582,28 @@ async def test_companies_list_pages_100k_rows_from_the_cache(empty_store: Store)
         await pilot.pause()
         assert [c.name for c in companies.source.rows(0, 20)][:2] == ["Company 099990", "Company 099991"]
     assert len(pages) < 30 and all(limit <= 100 for _, limit in pages)
+
+
+async def test_help_lists_each_prospecting_screens_own_keys(prospect_store: Store) -> None:
+    from warmline.tui.screens.help import HelpScreen
+
+    app = cockpit(prospect_store)
+    screens = [
+        (lambda: ProspectingScreen(), {"Lookup", "Deep search", "Templates", "Export"}),
+        (lambda: CompaniesScreen(), {"Mark", "Add as cold", "Add as warm", "Research run", "Filter"}),
+        (lambda: CompanyScreen(KESTREL_COMPANY), {"Find people", "People found", "Deep research", "Remove from outreach"}),
+        (lambda: FoundContactsScreen(job_key(prospect_store, "contact_search")), {"Mark", "Add marked", "Open profile"}),
+        (lambda: FoundCompaniesScreen(job_key(prospect_store, "deep_search")), {"Mark", "Add as cold", "Add as warm"}),
+        (lambda: ContactsScreen(), {"Filter"}),
+    ]
+    async with app.run_test(size=(120, 40)) as pilot:
+        for make, described in screens:
+            app.push_screen(make())
+            await pilot.pause()
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            shown = {entry.description for entry in app.screen._entries}
+            assert described <= shown and "Prospecting" in shown
+            await pilot.press("escape", "escape")
+            await pilot.pause()
