@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -827,11 +826,8 @@ def _record_commands(group: click.Group, records: Records) -> None:
             fn = option(fn)
         return fn
 
-    def saved(store: Any, answer: Any, as_json: bool, verb: str) -> None:
-        from warmline.sync.requests import dump
-
-        records.of(store, "upsert_{plural}")([dump(answer)])
-        row = records.of(store, "get_{noun}")(answer.id)
+    def saved(store: Any, record: dict[str, Any], as_json: bool, verb: str) -> None:
+        row = records.of(store, "get_{noun}")(record["id"])
         if as_json:
             echo_json(record_json(records, row))
         else:
@@ -895,36 +891,34 @@ def _record_commands(group: click.Group, records: Records) -> None:
     @group.command("create", epilog=EXIT_CODES_HELP, help=f"Create a {noun} on the service (online only).")
     @with_edit_options
     def create(sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
+        from warmline.records import save_record
+
         body = _record_body(sets, tags, custom)
         config = open_config()
         with open_store(config) as store:
-            key = str(uuid.uuid4())
-            answer = _online(config, lambda client: records.of(client, "create_{noun}")(body, idempotency_key=key))
-            saved(store, answer, as_json, "Created")
+            record = _online(config, lambda client: save_record(store, client, plural, body))
+            saved(store, record, as_json, "Created")
 
     @group.command("edit", epilog=EXIT_CODES_HELP,
                    help=f"Change some fields of a {noun} on the service (online only); custom fields are merged.")
     @click.argument("ref", metavar=ref_help)
     @with_edit_options
     def edit(ref: str, sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
+        from warmline.records import save_record
+
         body = _record_body(sets, tags, custom)
         config = open_config()
         with open_store(config) as store:
             record_id = records.resolve(store, ref)
-            key = str(uuid.uuid4())
-
-            async def change(client: Any) -> Any:
-                if "custom_fields" in body:  # merged onto the service's current values
-                    current = await records.of(client, "get_{noun}")(record_id)
-                    body["custom_fields"] = {**current.custom_fields, **body["custom_fields"]}
-                return await records.of(client, "update_{noun}")(record_id, body, idempotency_key=key)
-
-            saved(store, _online(config, change), as_json, "Updated")
+            record = _online(config, lambda client: save_record(store, client, plural, body, record_id))
+            saved(store, record, as_json, "Updated")
 
     @group.command("delete", epilog=EXIT_CODES_HELP, help=f"Delete a {noun} on the service (online only); asks first unless --yes.")
     @click.argument("ref", metavar=ref_help)
     @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
     def delete(ref: str, yes: bool) -> None:
+        from warmline.records import delete_record
+
         config = open_config()
         with open_store(config) as store:
             record_id = records.resolve(store, ref)
@@ -932,9 +926,7 @@ def _record_commands(group: click.Group, records: Records) -> None:
             label = f"{plain(row.name)} ({record_id})" if row is not None and row.name else f"{noun} {record_id}"
             if not yes and not click.confirm(f"Delete {label}? This cannot be undone.", err=True):
                 raise CommandError("Nothing deleted.", EXIT_ERROR)
-            key = str(uuid.uuid4())
-            _online(config, lambda client: records.of(client, "delete_{noun}")(record_id, idempotency_key=key))
-            records.of(store, "delete_{plural}")([record_id])
+            _online(config, lambda client: delete_record(store, client, plural, record_id))
             click.echo(f"Deleted {label}.")
 
 
