@@ -15,6 +15,7 @@ from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog
 from warmline.tui.screens.prospecting.common import add_to_outreach, confirm, perform, start_job
+from warmline.tui.screens.prospecting.directory import RecordEditing, record_bindings
 from warmline.tui.screens.recommendations import is_web_link
 from warmline.tui.timefmt import relative
 
@@ -80,8 +81,28 @@ def research_text(job: Any, now: Any, zone: Any) -> Text:
     return text
 
 
-class CompanyScreen(CockpitScreen):
+class RecordPage(RecordEditing, CockpitScreen):
+    """A page showing one company or contact: e edits it, n creates another (shown next),
+    deleting it goes back to where the rep came from."""
+
+    def editable_record(self) -> Any:
+        return getattr(self, self._noun)
+
+    def records_changed(self, record_id: int, deleted: bool) -> None:
+        if deleted:
+            self.app.pop_screen()
+            refresh = getattr(self.app.screen, "reload", None)
+            if callable(refresh):
+                refresh()
+            return
+        setattr(self, f"{self._noun}_id", record_id)
+        self.reload()
+
+
+class CompanyScreen(RecordPage):
     """A saved company's page."""
+
+    ENTITY = "companies"
 
     DEFAULT_CSS = """
     CompanyScreen #company-page { padding: 0 1; }
@@ -98,6 +119,7 @@ class CompanyScreen(CockpitScreen):
         Binding("w", "add('warm')", "Add as warm", id="company.warm"),
         Binding("D", "remove_lead", "Remove from outreach", id="company.remove_lead"),
         Binding("o", "open_site", "Open website", id="company.open"),
+        *record_bindings("company", delete_keys="delete"),
     ]
 
     def __init__(self, company_id: int) -> None:
@@ -279,8 +301,10 @@ class CompanyScreen(CockpitScreen):
         self.cockpit.open_url(url)
 
 
-class ContactScreen(CockpitScreen):
+class ContactScreen(RecordPage):
     """A saved contact: who they are, how to reach them, their custom fields."""
+
+    ENTITY = "contacts"
 
     DEFAULT_CSS = """
     ContactScreen #contact-page { padding: 0 1; }
@@ -288,7 +312,7 @@ class ContactScreen(CockpitScreen):
 
     SCREEN_TITLE = "Contact"
 
-    BINDINGS = [Binding("o", "open_profile", "Open profile", id="contact.open")]
+    BINDINGS = [Binding("o", "open_profile", "Open profile", id="contact.open"), *record_bindings("contact")]
 
     def __init__(self, contact_id: int) -> None:
         super().__init__()

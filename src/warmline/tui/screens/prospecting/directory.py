@@ -1,6 +1,7 @@
 """Saved companies and contacts: browsed from the cache a page at a time (smooth at
 100,000 rows, like the lead list), filtered with `/`, marked with space; marked
-companies go into outreach or a research run."""
+companies go into outreach or a research run. Also the record forms (n new, e edit,
+D delete) shared by these lists and the company and contact pages."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input
@@ -19,7 +20,14 @@ from textual.widgets import Input
 from warmline.tui.columns import Column, cell, header, line
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.prospecting.common import SELECTED_MARK, Selection, add_to_outreach
+from warmline.tui.screens.dialogs import LineDialog
+from warmline.tui.screens.prospecting.common import (
+    SELECTED_MARK,
+    Selection,
+    add_to_outreach,
+    confirm,
+    reachable,
+)
 from warmline.tui.widgets.virtual_list import VirtualList
 
 MARKED = Style(color="cyan", bold=True)
@@ -99,6 +107,207 @@ class ContactRowFormatter:
         return line(CONTACT_COLUMNS, cells, width)
 
 
+# --- creating, editing and deleting records ----------------------------------------------------------
+
+COMPANY_FORM = (
+    ("name", "Name (required, up to 200 characters)"),
+    ("domain", "Domain"),
+    ("industry", "Industry"),
+    ("country", "Country"),
+    ("region", "Region"),
+    ("size", "Size (e.g. 51-200)"),
+    ("description", "Description"),
+    ("tags", "Tags (comma-separated)"),
+)
+CONTACT_FORM = (
+    ("first_name", "First name (a first or a last name is required)"),
+    ("last_name", "Last name"),
+    ("email", "Email"),
+    ("title", "Title"),
+    ("role", "Role (decision-maker, champion or influencer)"),
+    ("phone", "Phone"),
+    ("social_url", "Profile link"),
+    ("company_id", "Company id"),
+)
+FORMS = {"companies": COMPANY_FORM, "contacts": CONTACT_FORM}
+
+
+def form_text(value: Any) -> str:
+    """A record field as the form shows it: lists comma-separated, nothing as empty."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def form_value(name: str, raw: str) -> Any:
+    """A form field as the service takes it: tags a list, company_id a number, empty clears."""
+    from warmline.api.errors import InputError
+
+    if name == "tags":
+        return [tag.strip() for tag in raw.split(",") if tag.strip()]
+    if not raw:
+        return None
+    if name == "company_id":
+        if not raw.isdigit():
+            raise InputError("company_id", f"company_id must be a company id, a whole number (got {raw!r})")
+        return int(raw)
+    return raw
+
+
+def record_fields(entity: str, values: dict[str, str], record: Any = None) -> dict[str, Any]:
+    """What to send: on create the filled-in fields; on edit only the changed ones, so an
+    edit never overwrites what someone else changed in a field the rep did not touch."""
+    fields: dict[str, Any] = {}
+    for name, _ in FORMS[entity]:
+        raw = values.get(name, "").strip()
+        unchanged = raw == form_text(getattr(record, name, None)) if record is not None else not raw
+        if not unchanged:
+            fields[name] = form_value(name, raw)
+    return fields
+
+
+def record_label(entity: str, record: Any) -> str:
+    name = record.name if record is not None else ""
+    noun = "company" if entity == "companies" else "contact"
+    return f"{name} ({noun} {record.id})" if name else f"{noun} {record.id}"
+
+
+def record_problem(exc: Exception, doing: str) -> str:
+    """A failed record call in the rep's words."""
+    from warmline.api.errors import (
+        ConflictError,
+        InputError,
+        NotFoundError,
+        OfflineError,
+        ValidationFailed,
+    )
+
+    if isinstance(exc, OfflineError):
+        return f"Offline: {doing} needs the service. Try again when you are back online."
+    if isinstance(exc, NotFoundError):
+        return f"Could not finish {doing}: the service no longer has it (deleted elsewhere?). {exc}"
+    if isinstance(exc, ConflictError):
+        return f"The service refused {doing}: {exc}. A company in outreach must be removed from outreach (D on its page) first."
+    if isinstance(exc, InputError | ValidationFailed):
+        return f"The service refused {doing}: {exc}"
+    return f"Could not finish {doing}: {exc}"
+
+
+class RecordEditing:
+    """n new, e edit, D delete for a screen showing companies or contacts.
+
+    The calls are online-only (see `warmline.records`), so they run in a worker with the
+    sync engine's client; the screen redraws from the cache afterwards. A screen using it
+    sets `ENTITY` and has `editable_record()` (the record e and D act on, or None) and
+    `records_changed(record_id, deleted)` (redraw after a save or delete).
+    """
+
+    ENTITY = "companies"
+    cockpit: Any  # provided by the screen (CockpitScreen)
+    app: Any
+
+    @property
+    def _noun(self) -> str:
+        return "company" if self.ENTITY == "companies" else "contact"
+
+    def action_new_record(self) -> None:
+        self._open_form(None)
+
+    def action_edit_record(self) -> None:
+        record = self.editable_record()
+        if record is None:
+            self.cockpit.notify_plain(f"No {self._noun} to edit here.")
+            return
+        self._open_form(record)
+
+    def action_delete_record(self) -> None:
+        record = self.editable_record()
+        if record is None:
+            self.cockpit.notify_plain(f"No {self._noun} to delete here.")
+            return
+        label = record_label(self.ENTITY, record)
+        question = Text("Delete ").append_text(plain(label, "bold"))
+        question.append(" on the service?\nThis cannot be undone.")
+        confirm(self.cockpit, question, lambda: self._delete(record.id, label))
+
+    def _open_form(self, record: Any) -> None:
+        from warmline.api.errors import InputError
+        from warmline.records import check_fields
+
+        def submit(values: dict[str, str]) -> str | None:
+            try:
+                fields = record_fields(self.ENTITY, values, record)
+                if record is not None and not fields:
+                    self.cockpit.notify_plain("Nothing changed.")
+                    return None
+                check_fields(self.ENTITY, fields, creating=record is None)
+            except InputError as exc:
+                return str(exc)
+            self._save(fields, record)
+            return None
+
+        if record is None:
+            title = Text(f"New {self._noun} (saved on the service at once; needs a connection)")
+        else:
+            title = Text("Edit ").append_text(plain(record_label(self.ENTITY, record), "bold"))
+        initial = [(name, label, form_text(getattr(record, name, None))) for name, label in FORMS[self.ENTITY]]
+        self.app.push_screen(LineDialog(title, submit, initial))
+
+    def _client(self) -> Any:
+        """The sync engine's client, or None when the service is known to be out of reach."""
+        cockpit = self.cockpit
+        client = getattr(cockpit.sync, "client", None)
+        return client if client is not None and reachable(cockpit) else None
+
+    @work(exclusive=True, group="records", exit_on_error=False)
+    async def _save(self, fields: dict[str, Any], record: Any) -> None:
+        from warmline.api.errors import ApiError, OfflineError
+        from warmline.records import save_record
+
+        cockpit = self.cockpit
+        doing = f"creating the {self._noun}" if record is None else f"saving {record_label(self.ENTITY, record)}"
+        try:
+            client = self._client()
+            if client is None:
+                raise OfflineError("the service is out of reach")
+            saved = await save_record(cockpit.store, client, self.ENTITY, fields, None if record is None else record.id)
+        except ApiError as exc:
+            cockpit.notify_plain(record_problem(exc, doing), severity="warning")
+            return
+        name = saved.get("name") or " ".join(p for p in (saved.get("first_name"), saved.get("last_name")) if p)
+        cockpit.notify_plain(f"{'Created' if record is None else 'Saved'} {self._noun} {name} ({saved['id']}).")
+        self.records_changed(saved["id"], deleted=False)
+
+    @work(exclusive=True, group="records", exit_on_error=False)
+    async def _delete(self, record_id: int, label: str) -> None:
+        from warmline.api.errors import ApiError, OfflineError
+        from warmline.records import delete_record
+
+        cockpit = self.cockpit
+        try:
+            client = self._client()
+            if client is None:
+                raise OfflineError("the service is out of reach")
+            await delete_record(cockpit.store, client, self.ENTITY, record_id)
+        except ApiError as exc:
+            cockpit.notify_plain(record_problem(exc, f"deleting {label}"), severity="warning")
+            return
+        cockpit.notify_plain(f"Deleted {label}.")
+        self.records_changed(record_id, deleted=True)
+
+
+def record_bindings(prefix: str, delete_keys: str = "D,delete") -> list[Binding]:
+    """n/e/D for a screen, with ids under `prefix` (the keyboard reference lists them).
+    `delete_keys` differs where D already means something else (a company's page)."""
+    return [
+        Binding("n", "new_record", "New", id=f"{prefix}.new"),
+        Binding("e", "edit_record", "Edit", id=f"{prefix}.edit"),
+        Binding(delete_keys, "delete_record", "Delete", id=f"{prefix}.delete"),
+    ]
+
+
 class RecordListScreen(CockpitScreen):
     """A filterable list of saved records; subclasses say which records and how they look."""
 
@@ -157,6 +366,14 @@ class RecordListScreen(CockpitScreen):
     def reload(self) -> None:
         self.record_list.reload(keep_cursor=True)
 
+    def editable_record(self) -> Any:
+        return self.record_list.current
+
+    def records_changed(self, record_id: int, deleted: bool) -> None:
+        """The list redrawn from the cache after a record was saved or deleted."""
+        self.reload()
+        self.show_title()
+
     @on(VirtualList.Counted, "#record-list")
     def _counted(self) -> None:
         self.show_title()
@@ -186,8 +403,10 @@ class RecordListScreen(CockpitScreen):
         self.record_list.focus()
 
 
-class CompaniesScreen(RecordListScreen):
+class CompaniesScreen(RecordEditing, RecordListScreen):
     """Saved companies; mark some with space, then add them to outreach or research them."""
+
+    ENTITY = "companies"
 
     SCREEN_TITLE = "Companies"
     NOUN = "companies"
@@ -201,6 +420,7 @@ class CompaniesScreen(RecordListScreen):
         Binding("t", "research", "Research run", id="companies.research"),
         Binding("i", "app.open('lookup')", "Lookup", id="companies.lookup"),
         Binding("f", "app.open('deep_search')", "Deep search", id="companies.deep_search"),
+        *record_bindings("companies"),
         Binding("slash", "filter", "Filter", id="companies.filter"),
         Binding("escape", "clear_filter", "Clear filter / back", show=False, id="companies.clear_filter"),
     ]
@@ -257,8 +477,10 @@ class CompaniesScreen(RecordListScreen):
         self.app.push_screen(CompanyScreen(event.item.id))
 
 
-class ContactsScreen(RecordListScreen):
+class ContactsScreen(RecordEditing, RecordListScreen):
     """Saved contacts, by name; enter shows one."""
+
+    ENTITY = "contacts"
 
     SCREEN_TITLE = "Contacts"
     NOUN = "contacts"
@@ -266,6 +488,7 @@ class ContactsScreen(RecordListScreen):
     EMPTY = "No saved contacts yet. On a company's page, s searches for its people."
 
     BINDINGS = [
+        *record_bindings("contacts"),
         Binding("slash", "filter", "Filter", id="contacts.filter"),
         Binding("escape", "clear_filter", "Clear filter / back", show=False, id="contacts.clear_filter"),
     ]
