@@ -28,6 +28,14 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
     )
     from warmline.tui.screens.lead_list import LeadListScreen
     from warmline.tui.screens.outbox import OutboxScreen
+    from warmline.tui.screens.prospecting.company import CompanyScreen, ContactScreen
+    from warmline.tui.screens.prospecting.directory import CompaniesScreen, ContactsScreen
+    from warmline.tui.screens.prospecting.export import ExportDialog
+    from warmline.tui.screens.prospecting.hub import ProspectingScreen
+    from warmline.tui.screens.prospecting.lookup import EarlierLookups, LookupScreen
+    from warmline.tui.screens.prospecting.people import FoundContactsScreen
+    from warmline.tui.screens.prospecting.research import TemplatesScreen
+    from warmline.tui.screens.prospecting.searches import DeepSearchDialog, FoundCompaniesScreen
     from warmline.tui.screens.recommendations import RecommendationsScreen
     from warmline.tui.widgets.tables import RowTable
     from warmline.tui.widgets.virtual_list import VirtualList
@@ -42,7 +50,18 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
         ("Recommendations queue", list(RecommendationsScreen.BINDINGS)),
         ("Job monitor", list(JobsScreen.BINDINGS)),
         ("Outbox", list(OutboxScreen.BINDINGS)),
-        ("Tables (jobs, outbox, sections of a lead)", list(RowTable.BINDINGS)),
+        ("Prospecting", list(ProspectingScreen.BINDINGS)),
+        ("Company lookup", [*LookupScreen.BINDINGS, *EarlierLookups.BINDINGS]),
+        ("Company deep search", list(DeepSearchDialog.BINDINGS)),
+        ("Companies found by a deep search", list(FoundCompaniesScreen.BINDINGS)),
+        ("Companies", [*CompaniesScreen.BINDINGS, *VirtualList.BINDINGS]),
+        ("A company's page", list(CompanyScreen.BINDINGS)),
+        ("People found by a contact search", list(FoundContactsScreen.BINDINGS)),
+        ("Contacts", [*ContactsScreen.BINDINGS, *VirtualList.BINDINGS]),
+        ("A contact's page", list(ContactScreen.BINDINGS)),
+        ("Research templates", list(TemplatesScreen.BINDINGS)),
+        ("Export", list(ExportDialog.BINDINGS)),
+        ("Tables (jobs, outbox, prospecting, sections of a lead)", list(RowTable.BINDINGS)),
         ("Forms", list(FormDialog.BINDINGS)),
         ("Confirmation", list(ConfirmDialog.BINDINGS)),
         ("Help", list(HelpScreen.BINDINGS)),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
@@ -19,7 +19,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static, TextArea
 
+from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain
+
+if TYPE_CHECKING:
+    from warmline.tui.app import WarmlineApp
 
 Submit = Callable[[Any], "str | None"]
 """Runs the action with the form's values; returns an error message, or None when done."""
@@ -197,12 +201,16 @@ class DealDialog(FormDialog):
 
 
 class ConfirmDialog(ModalScreen[bool]):
-    """A yes/no question; `y` confirms, `n` or escape declines."""
+    """A yes/no question; `y` confirms, `n` or escape declines.
+
+    The box has a width of its own: its lines fill their container, so a box sized to
+    its content (`width: auto`) would collapse to nothing and hide the question.
+    """
 
     DEFAULT_CSS = """
     ConfirmDialog { align: center middle; }
     ConfirmDialog > Vertical {
-        width: auto;
+        width: 80%;
         max-width: 80;
         height: auto;
         border: round $warning;
@@ -227,3 +235,27 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+def confirm_lead_removal(cockpit: WarmlineApp, lead_id: int, company_name: str, removed: Callable[[], None]) -> None:
+    """Ask, then take a lead out of outreach; `removed` runs once the removal is queued.
+
+    The question names the company (a slip onto the wrong row is caught) and says what
+    removal gives back: the lead's signal slot. The removal is queued like every change,
+    so it works offline and is sent when sync is woken.
+    """
+    question = Text("Remove ").append_text(plain(company_name, "bold"))
+    question.append(" from outreach?\nThis frees its signal slot.")
+
+    def answered(yes: bool | None) -> None:
+        if not yes:
+            return
+        try:
+            cockpit.perform("remove_leads", [lead_id])
+        except ActionRefused as refused:
+            cockpit.notify_plain(str(refused), severity="warning")
+            return
+        cockpit.notify_plain(f"{company_name} removed from outreach; the service is told at the next sync.")
+        removed()
+
+    cockpit.push_screen(ConfirmDialog(question), answered)

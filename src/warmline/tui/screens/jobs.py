@@ -32,6 +32,8 @@ KIND_LABELS = {
     "generate_recommendations": "Recommendations",
 }
 FINISHED = ("completed", "failed")
+SEARCH_KINDS = ("deep_search", "contact_search")
+"""Jobs whose finds the rep acts on in a prospecting screen rather than only reads."""
 STATUS_STYLES = {"completed": "green", "failed": "bold red", "queued": "yellow", "pending": "yellow", "running": "cyan"}
 
 
@@ -143,7 +145,20 @@ class JobsScreen(CockpitScreen):
         if job.status not in FINISHED:
             self.cockpit.notify_plain(f"{kind_label(job.kind)} is {safe_text(job.status)}; results come when it completes.")
             return
-        self.app.push_screen(JobResultScreen(job))
+        self.app.push_screen(results_screen(job))
+
+
+def results_screen(job: Any) -> CockpitScreen:
+    """Where a finished job's results are shown: a completed search opens the prospecting
+    screen the rep can act on (mark, add to outreach); anything else, and a failed search
+    (whose error is what there is to read), the generic results view."""
+    if job.status == "completed" and job.kind in SEARCH_KINDS:
+        from warmline.tui.screens.prospecting.people import FoundContactsScreen
+        from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
+
+        screens: dict[str, type[CockpitScreen]] = {"deep_search": FoundCompaniesScreen, "contact_search": FoundContactsScreen}
+        return screens[job.kind](job.key)
+    return JobResultScreen(job)
 
 
 class JobResultScreen(CockpitScreen):

@@ -19,7 +19,13 @@ from warmline.tui.charts import is_ready, score_bar, sparkline
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
-from warmline.tui.screens.dialogs import DealDialog, DealValues, LineDialog, TextDialog
+from warmline.tui.screens.dialogs import (
+    DealDialog,
+    DealValues,
+    LineDialog,
+    TextDialog,
+    confirm_lead_removal,
+)
 from warmline.tui.timefmt import local_datetime, relative
 from warmline.tui.widgets.tables import RowTable
 from warmline.tui.widgets.text_line import TextLine
@@ -85,6 +91,7 @@ class LeadDetailScreen(CockpitScreen):
         Binding("R", "generate_recommendations", "Generate recs", id="detail.generate"),
         Binding("d", "edit_deal", "Deal", id="detail.deal"),
         Binding("plus", "add_competitor", "Add competitor", id="detail.add_competitor"),
+        Binding("D", "remove_lead", "Remove", id="detail.remove"),
     ]
 
     def __init__(self, lead_id: int) -> None:
@@ -402,6 +409,10 @@ class LeadDetailScreen(CockpitScreen):
         self.app.push_screen(LineDialog(
             "Add a competitor to monitor", submit, [("name", "Name", ""), ("domain", "Domain (optional)", "")]
         ))
+
+    def action_remove_lead(self) -> None:
+        """The lead leaves outreach, so its page closes: back to where the rep came from."""
+        confirm_lead_removal(self.cockpit, self.lead_id, self._lead_name(), self.action_back)
 
     def _selected(self, table_type: type[SectionTable], section: str, key_of: Any) -> Any:
         """The row of `section` (a list of the detail) under the cursor of its table."""

@@ -17,6 +17,7 @@ from warmline.tui.charts import score_bar_segments
 from warmline.tui.columns import Column, cell, header, line
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.dialogs import confirm_lead_removal
 from warmline.tui.sources import SORT_LABELS, LeadQuery, next_sort
 from warmline.tui.timefmt import Clock, relative
 from warmline.tui.widgets.text_line import TextLine
@@ -82,6 +83,7 @@ class LeadListScreen(CockpitScreen):
         Binding("s", "cycle_sort", "Sort", id="leads.sort"),
         Binding("slash", "filter", "Filter", id="leads.filter"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="leads.clear_filter"),
+        Binding("D", "remove_lead", "Remove", id="leads.remove"),
     ]
 
     def __init__(self) -> None:
@@ -179,6 +181,11 @@ class LeadListScreen(CockpitScreen):
         field.value = ""
         field.add_class("-hidden")
         self.lead_list.focus()
+
+    def action_remove_lead(self) -> None:
+        lead = self.lead_list.current
+        if lead is not None:
+            confirm_lead_removal(self.cockpit, lead.id, safe_text(lead.company_name), self.reload)
 
     @on(Input.Changed, "#lead-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
