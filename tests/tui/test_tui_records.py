@@ -1,0 +1,137 @@
+"""Creating, editing and deleting companies and contacts from the cockpit (n, e, D), against
+the in-process sandbox; the lists and pages redraw from the cache afterwards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import cockpit
+from test_tui_prospecting import LookupSync, sandbox_client, text_of
+
+from warmline.api import ServiceClient
+from warmline.api.errors import NotFoundError
+from warmline.store import Store
+from warmline.tui.screens.dialogs import LineDialog
+from warmline.tui.screens.prospecting.common import Question
+from warmline.tui.screens.prospecting.company import CompanyScreen, ContactScreen
+from warmline.tui.screens.prospecting.directory import CompaniesScreen, ContactsScreen
+
+
+@pytest.fixture
+def online(tmp_path: Path) -> Iterator[ServiceClient]:
+    yield from sandbox_client(tmp_path)
+
+
+def notes(app: Any) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def settle(app: Any, pilot: Any) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_a_company_is_created_edited_and_deleted_from_the_list(store: Store, online: ServiceClient) -> None:
+    app = cockpit(store, sync=LookupSync(online))
+    async with online, app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("C")
+        await pilot.pause()
+        assert isinstance(app.screen, CompaniesScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, LineDialog)
+        await pilot.press(*"Zephyr Tools", "tab", *"zephyr.example", "tab", "tab", "tab", "tab", "tab", "tab",
+                          *"nordics, saas", "ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CompaniesScreen)
+        (created,) = store.company_page("Zephyr")
+        assert created.domain == "zephyr.example" and created.tags == ["nordics", "saas"]
+        assert any("Created company Zephyr Tools" in n for n in notes(app))
+        app.screen.query_one("#record-filter").value = "Zephyr"  # the list shows it
+        await pilot.pause()
+        assert app.screen.record_list.current.id == created.id
+
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, LineDialog)
+        await pilot.press("tab", "tab", *"Logistics", "enter")
+        await settle(app, pilot)
+        assert store.get_company(created.id).industry == "Logistics"
+        assert (await online.get_company(created.id)).industry == "Logistics"
+
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, Question)
+        assert "Zephyr Tools" in app.screen.query_one("Static").render().plain
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert store.get_company(created.id) is None
+        assert app.screen.record_list.row_count == 0
+        with pytest.raises(NotFoundError):
+            await online.get_company(created.id)
+
+
+async def test_a_missing_name_keeps_the_form_open_and_sends_nothing(store: Store, online: ServiceClient) -> None:
+    app = cockpit(store, sync=LookupSync(online))
+    async with online, app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("C", "n", "tab", *"nameless.example", "ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, LineDialog)
+        assert "name" in app.screen.query_one("#dialog-error").render().plain
+    assert store.company_count() == 0
+
+
+async def test_offline_says_so_and_changes_nothing(store: Store) -> None:
+    store.upsert_companies([{"id": 41, "name": "Cached Co"}])
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("C", "n", *"Offline Co", "ctrl+s")
+        await settle(app, pilot)
+        assert any(n.startswith("Offline: creating the company needs the service") for n in notes(app))
+        await pilot.press("D", "y")
+        await settle(app, pilot)
+        assert any(n.startswith("Offline: deleting Cached Co (company 41)") for n in notes(app))
+    assert store.company_count() == 1 and store.get_company(41) is not None
+
+
+async def test_a_company_page_edits_and_deletes_its_company(store: Store, online: ServiceClient) -> None:
+    app = cockpit(store, sync=LookupSync(online))
+    async with online, app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("C", "n", *"Page Co", "ctrl+s")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CompanyScreen)
+        company_id = app.screen.company_id
+        await pilot.press("e", "tab", *"page.example", "enter")
+        await settle(app, pilot)
+        assert store.get_company(company_id).domain == "page.example"
+        await pilot.press("delete", "y")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CompaniesScreen)
+        assert store.get_company(company_id) is None
+
+
+async def test_a_contact_is_created_from_the_list_and_edited_and_deleted_on_its_page(
+    store: Store, online: ServiceClient
+) -> None:
+    app = cockpit(store, sync=LookupSync(online))
+    async with online, app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("K", "n", *"Ada", "tab", *"Lovelace", "tab", *"ada@example.com", "ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ContactsScreen)
+        (contact,) = store.contact_page()
+        assert contact.name == "Ada Lovelace" and contact.email == "ada@example.com"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ContactScreen)
+        await pilot.press("e", "tab", "tab", "tab", *"CTO", "enter")
+        await settle(app, pilot)
+        assert "Title: CTO" in text_of(app, "#contact-info")
+        await pilot.press("D", "y")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ContactsScreen)
+        assert store.contact_count() == 0
