@@ -119,7 +119,7 @@ class CompanyScreen(RecordPage):
         Binding("w", "add('warm')", "Add as warm", id="company.warm"),
         Binding("D", "remove_lead", "Remove from outreach", id="company.remove_lead"),
         Binding("o", "open_site", "Open website", id="company.open"),
-        *record_bindings("company", delete_keys="delete"),
+        *record_bindings("company", "company", delete_keys="delete"),
     ]
 
     def __init__(self, company_id: int) -> None:
@@ -312,7 +312,7 @@ class ContactScreen(RecordPage):
 
     SCREEN_TITLE = "Contact"
 
-    BINDINGS = [Binding("o", "open_profile", "Open profile", id="contact.open"), *record_bindings("contact")]
+    BINDINGS = [Binding("o", "open_profile", "Open profile", id="contact.open"), *record_bindings("contact", "contact")]
 
     def __init__(self, contact_id: int) -> None:
         super().__init__()

@@ -298,13 +298,14 @@ class RecordEditing:
         self.records_changed(record_id, deleted=True)
 
 
-def record_bindings(prefix: str, delete_keys: str = "D,delete") -> list[Binding]:
-    """n/e/D for a screen, with ids under `prefix` (the keyboard reference lists them).
-    `delete_keys` differs where D already means something else (a company's page)."""
+def record_bindings(prefix: str, noun: str, delete_keys: str = "D,delete") -> list[Binding]:
+    """n/e/D for a screen, with ids under `prefix`. Kept out of the footer, which is full
+    on these screens; `?` and the keyboard reference list them. `delete_keys` differs
+    where D already means something else (a company's page)."""
     return [
-        Binding("n", "new_record", "New", id=f"{prefix}.new"),
-        Binding("e", "edit_record", "Edit", id=f"{prefix}.edit"),
-        Binding(delete_keys, "delete_record", "Delete", id=f"{prefix}.delete"),
+        Binding("n", "new_record", f"New {noun}", show=False, id=f"{prefix}.new"),
+        Binding("e", "edit_record", f"Edit {noun}", show=False, id=f"{prefix}.edit"),
+        Binding(delete_keys, "delete_record", f"Delete {noun}", show=False, id=f"{prefix}.delete"),
     ]
 
 
@@ -420,7 +421,7 @@ class CompaniesScreen(RecordEditing, RecordListScreen):
         Binding("t", "research", "Research run", id="companies.research"),
         Binding("i", "app.open('lookup')", "Lookup", id="companies.lookup"),
         Binding("f", "app.open('deep_search')", "Deep search", id="companies.deep_search"),
-        *record_bindings("companies"),
+        *record_bindings("companies", "company"),
         Binding("slash", "filter", "Filter", id="companies.filter"),
         Binding("escape", "clear_filter", "Clear filter / back", show=False, id="companies.clear_filter"),
     ]
@@ -488,7 +489,7 @@ class ContactsScreen(RecordEditing, RecordListScreen):
     EMPTY = "No saved contacts yet. On a company's page, s searches for its people."
 
     BINDINGS = [
-        *record_bindings("contacts"),
+        *record_bindings("contacts", "contact"),
         Binding("slash", "filter", "Filter", id="contacts.filter"),
         Binding("escape", "clear_filter", "Clear filter / back", show=False, id="contacts.clear_filter"),
     ]
