@@ -135,3 +135,16 @@ async def test_a_contact_is_created_from_the_list_and_edited_and_deleted_on_its_
         await settle(app, pilot)
         assert isinstance(app.screen, ContactsScreen)
         assert store.contact_count() == 0
+
+
+async def test_deleting_a_company_in_outreach_is_refused_in_plain_words(store: Store, online: ServiceClient) -> None:
+    app = cockpit(store, sync=LookupSync(online))
+    async with online, app.run_test(size=(120, 40)) as pilot:
+        created = await online.create_company({"name": "Lead Co"})
+        await online.add_leads([created.id], "cold")
+        store.upsert_companies([created.model_dump(mode="json")])
+        await pilot.press("C", "D", "y")
+        await settle(app, pilot)
+        refusal = next(n for n in notes(app) if n.startswith("The service refused deleting Lead Co"))
+        assert "remove" in refusal.lower() and "outreach" in refusal
+        assert store.get_company(created.id) is not None
