@@ -169,9 +169,10 @@ def record_fields(entity: str, values: dict[str, str], record: Any = None) -> di
 
 
 def record_label(entity: str, record: Any) -> str:
-    name = record.name if record is not None else ""
-    noun = "company" if entity == "companies" else "contact"
-    return f"{name} ({noun} {record.id})" if name else f"{noun} {record.id}"
+    """How a record is named in questions and notifications: its name and id."""
+    from warmline.records import noun
+
+    return f"{record.name} ({noun(entity)} {record.id})" if record.name else f"{noun(entity)} {record.id}"
 
 
 def record_problem(exc: Exception, doing: str) -> str:
@@ -210,7 +211,9 @@ class RecordEditing:
 
     @property
     def _noun(self) -> str:
-        return "company" if self.ENTITY == "companies" else "contact"
+        from warmline.records import noun
+
+        return noun(self.ENTITY)
 
     def action_new_record(self) -> None:
         self._open_form(None)
