@@ -620,15 +620,26 @@ def live_ops(conn: sqlite3.Connection, lead_id: int | None, *, bulk: bool = True
 
 
 def rebase(conn: sqlite3.Connection, lead_id: int | None) -> None:
-    """Server state plus the live actions of this lead (or of no lead), in queue order."""
+    """Server state plus the live actions of this lead (or of no lead), in queue order.
+
+    Only the kinds the lead has live are re-applied: this runs once per delivered op, so
+    the statements of absent kinds would be most of the sync engine's cost per op.
+    """
+    live_kinds = {
+        row[0]
+        for row in conn.execute(
+            f"SELECT DISTINCT kind FROM outbox WHERE lead_id IS ? AND state IN {_LIVE}", (lead_id,)
+        )
+    }
     if lead_id is not None:
         restore_lead(conn, lead_id)
-        for kind in KINDS.values():
-            if kind.apply_all is not None:
+        for name, kind in KINDS.items():
+            if kind.apply_all is not None and name in live_kinds:
                 kind.apply_all(conn, lead_id, None)
     _drop_queued_jobs(conn, lead_id)
-    for op in live_ops(conn, lead_id, bulk=False):
-        KINDS[op.kind].apply(conn, op)
+    if any(KINDS[name].apply_all is None for name in live_kinds):
+        for op in live_ops(conn, lead_id, bulk=False):
+            KINDS[op.kind].apply(conn, op)
 
 
 def leads_with_live_ops(conn: sqlite3.Connection) -> set[int]:
