@@ -271,6 +271,10 @@ class WarmlineApp(App[None]):
 
     # -- navigation -----------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Without a cache (the first-run screen) there is nothing to open: hide those keys."""
+        return not (self.store is None and action == "open")
+
     def action_open(self, name: str) -> None:
         """Go to a top-level screen: back to it if it is open under this one, else on top.
 

@@ -39,9 +39,11 @@ class FirstRunScreen(Screen[None]):
 
     DEFAULT_CSS = """
     FirstRunScreen { align: center middle; }
+    FirstRunScreen KeyBar { dock: bottom; }
+    FirstRunScreen Center { height: auto; }
     FirstRunScreen Vertical {
-        width: auto;
-        max-width: 90;
+        width: 90;
+        max-width: 100%;
         height: auto;
         border: round $primary;
         padding: 1 2;
