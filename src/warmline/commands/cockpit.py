@@ -18,18 +18,23 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import click
 
-from warmline.commands.common import EXIT_BAD_INPUT, CommandError, make_client, open_config
+from warmline.commands.common import EXIT_BAD_INPUT, CommandError, make_engine, open_config
 
 SERVER_START_TIMEOUT = 120.0
 
 
 def open_cockpit(config: Any | None = None) -> None:
-    """Open the cockpit; with no API key configured, the first-run screen explains what to do."""
+    """Open the cockpit; with no API key configured, the first-run screen explains what to do.
+
+    The lead list paints from the cache first; the sync engine (the HTTP client, the
+    service's models, the scheduler) is built by the app after that first frame.
+    """
     from warmline.config import config_path
 
     config = config or open_config()
@@ -39,15 +44,13 @@ def open_cockpit(config: Any | None = None) -> None:
         run_first_run(config_path(), theme=config.theme)
         return
     from warmline.store import Store
-    from warmline.sync import SyncEngine
     from warmline.tui.app import run_cockpit
 
-    client = make_client(config)
     config.data_dir.mkdir(parents=True, exist_ok=True)
     store = Store(config.db_path)
     try:
-        engine = SyncEngine(store, client, concurrency=config.flush_concurrency)
-        run_cockpit(store, sync=engine, keymap=config.keymap, theme=config.theme, config_path=config_path())
+        run_cockpit(store, sync_factory=partial(make_engine, store, config), keymap=config.keymap,
+                    theme=config.theme, config_path=config_path())
     finally:
         store.close()
 
@@ -91,13 +94,12 @@ def _read_url(process: subprocess.Popen[str]) -> str:
 
 async def _first_sync(config: Any) -> Any:
     from warmline.store import Store
-    from warmline.sync import SyncEngine
 
-    client = make_client(config)
     store = Store(config.db_path)
     try:
-        async with client:
-            return await SyncEngine(store, client).run_once()
+        engine = make_engine(store, config)
+        async with engine.client:
+            return await engine.run_once()
     finally:
         store.close()
 

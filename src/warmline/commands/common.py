@@ -86,9 +86,11 @@ def make_client(config: Any, timeout: float | None = None) -> Any:
         raise CommandError(str(exc), EXIT_BAD_INPUT) from None
 
 
-def make_engine(store: Any, client: Any, config: Any) -> Any:
+def make_engine(store: Any, config: Any, client: Any = None) -> Any:
+    """The sync engine for `store`, over `client` or a new one made from `config`."""
     from warmline.sync import SyncEngine
 
+    client = make_client(config) if client is None else client
     return SyncEngine(store, client, concurrency=config.flush_concurrency)
 
 
@@ -145,7 +147,7 @@ def note(message: str) -> None:
 
 async def deliver(store: Any, client: Any, config: Any) -> Any:
     async with client:
-        return await make_engine(store, client, config).flush()
+        return await make_engine(store, config, client).flush()
 
 
 def queue_action(action: Callable[[], str]) -> str:

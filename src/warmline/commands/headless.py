@@ -95,7 +95,7 @@ def _print_pass(report: Any) -> None:
 
 async def _sync_once(store: Any, client: Any, config: Any) -> Any:
     async with client:
-        return await make_engine(store, client, config).run_once()
+        return await make_engine(store, config, client).run_once()
 
 
 async def _watch(store: Any, client: Any, config: Any) -> None:
@@ -105,7 +105,7 @@ async def _watch(store: Any, client: Any, config: Any) -> None:
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
             loop.add_signal_handler(sig, stop.set)
     async with client:
-        engine = make_engine(store, client, config)
+        engine = make_engine(store, config, client)
         last: list[str] = []
 
         def show(status: Any) -> None:
@@ -213,7 +213,7 @@ def detail_json(detail: Any) -> dict[str, Any]:
 
 async def _refresh_one(store: Any, client: Any, config: Any, lead_id: int) -> Any:
     async with client:
-        engine = make_engine(store, client, config)
+        engine = make_engine(store, config, client)
         await engine.refresh_lead(lead_id)
         return engine.status.current
 

@@ -77,7 +77,7 @@ def _refresh(store: Any, config: Any, read: Callable[[Any], Awaitable[Any]]) -> 
 
     async def go() -> Any:
         async with make_client(config, QUICK_TIMEOUT) as client:
-            engine = make_engine(store, client, config)
+            engine = make_engine(store, config, client)
             await read(engine)
             return engine.status.current
 

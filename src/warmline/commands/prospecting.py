@@ -153,7 +153,7 @@ async def _follow(store: Any, client: Any, config: Any, op_id: str, wait: bool, 
     from warmline.prospecting import deliver_start, wait_for_job
 
     async with client:
-        engine = make_engine(store, client, config)
+        engine = make_engine(store, config, client)
         if wait:
             return await wait_for_job(engine, store, op_id, on_update=update)
         return await deliver_start(engine, store, op_id)
@@ -484,7 +484,7 @@ def contacts_add(job_id: int, contact_ids: tuple[int, ...], as_json: bool) -> No
 
 async def _refresh_templates(store: Any, client: Any, config: Any) -> Any:
     async with client:
-        engine = make_engine(store, client, config)
+        engine = make_engine(store, config, client)
         await engine.refresher.templates()
 
 
@@ -734,7 +734,7 @@ def _list_records(records: Records, search: str, limit: int | None, refresh: boo
         filters = where(store)
         if refresh:
             try:
-                count = _online(config, lambda client: records.of(make_engine(store, client, config).refresher, "{plural}")())
+                count = _online(config, lambda client: records.of(make_engine(store, config, client).refresher, "{plural}")())
                 note(f"Fetched {count} {records.plural}.")
             except (ApiError, CommandError) as exc:
                 note(f"Showing the cached {records.plural} ({exc})")

@@ -7,6 +7,7 @@ times, and so the first paint comes from the cache before any network work start
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable, Hashable
 from datetime import tzinfo
@@ -83,6 +84,7 @@ class WarmlineApp(App[None]):
         *,
         actions: Any = None,
         sync: SyncHandle | None = None,
+        sync_factory: Callable[[], SyncHandle] | None = None,
         config_path: Path | None = None,
         clock: Clock = utc_now,
         zone: tzinfo | None = None,
@@ -100,6 +102,8 @@ class WarmlineApp(App[None]):
         self._reader_lock = threading.Lock()
         self._actions = actions
         self.sync = sync
+        self._sync_factory = sync_factory
+        self._revalidate_later: list[int] = []
         self.clock = clock
         self.zone = zone or local_zone()
         self.opener = opener
@@ -162,7 +166,7 @@ class WarmlineApp(App[None]):
             self.call_after_refresh(self._check_keymap)
         self.poll_status()
         self.set_interval(self._status_interval, self.poll_status)
-        if self.sync is not None:
+        if self.sync is not None or self._sync_factory is not None:
             self.call_after_refresh(self._start_sync)
 
     def _check_keymap(self) -> None:
@@ -177,13 +181,35 @@ class WarmlineApp(App[None]):
                 severity="warning",
             )
 
-    async def _start_sync(self) -> None:
+    def _start_sync(self) -> None:
+        self.run_worker(self._run_sync(), name="sync", exclusive=True, exit_on_error=False)
+
+    async def _run_sync(self) -> None:
+        """Start syncing once the first frame is on screen.
+
+        With a factory, the engine is built here, in a thread: the HTTP client and the
+        service's models take a few hundred milliseconds to import, which the rep should
+        not wait for before seeing the cache.
+        """
+        if self.sync is None and self._sync_factory is not None:
+            factory, self._sync_factory = self._sync_factory, None
+            try:
+                self.sync = await asyncio.to_thread(factory)
+            except Exception as exc:  # a config the client refuses: say so, keep the cache
+                self.notify_plain(f"Sync is off: {exc}", severity="error")
+                return
+            for lead_id in self._revalidate_later:
+                self.revalidate_lead(lead_id)
+            self._revalidate_later.clear()
         if self.sync is not None:
-            self.run_worker(self.sync.start(), name="sync", exclusive=True, exit_on_error=False)
+            await self.sync.start()
 
     def revalidate_lead(self, lead_id: int) -> None:
         """The rep opened a lead: it paints from the cache at once, and its fresh detail is
         fetched in the background; the screen reloads when the cache changes."""
+        if self.sync is None and self._sync_factory is not None:
+            self._revalidate_later.append(lead_id)  # the engine is still being built
+            return
         refresh = getattr(self.sync, "refresh_lead", None)
         if refresh is not None:
             self.run_worker(refresh(lead_id), name=f"refresh-lead-{lead_id}", exclusive=True,
