@@ -192,12 +192,13 @@ class WarmlineApp(App[None]):
         not wait for before seeing the cache.
         """
         if self.sync is None and self._sync_factory is not None:
-            factory, self._sync_factory = self._sync_factory, None
             try:
-                self.sync = await asyncio.to_thread(factory)
+                self.sync = await asyncio.to_thread(self._sync_factory)
             except Exception as exc:  # a config the client refuses: say so, keep the cache
                 self.notify_plain(f"Sync is off: {exc}", severity="error")
                 return
+            finally:
+                self._sync_factory = None
             for lead_id in self._revalidate_later:
                 self.revalidate_lead(lead_id)
             self._revalidate_later.clear()

@@ -1,0 +1,74 @@
+"""The cockpit paints from the cache before the sync engine exists: `warmline` hands the
+app a factory, and the app builds the engine in a thread after the first frame. A lead
+opened in between is revalidated once the engine is there; a factory that fails says so
+and leaves the cache usable."""
+
+from __future__ import annotations
+
+import threading
+
+from conftest import cockpit
+from test_tui_flows import KESTREL, RecordingSync
+
+from warmline.store import Store
+from warmline.tui.screens.lead_detail import LeadDetailScreen
+from warmline.tui.screens.lead_list import LeadListScreen
+
+
+async def test_the_engine_is_built_off_the_event_loop_after_the_first_frame(store: Store) -> None:
+    built: list[threading.Thread] = []
+    sync = RecordingSync()
+
+    def factory() -> RecordingSync:
+        built.append(threading.current_thread())
+        return sync
+
+    app = cockpit(store, sync_factory=factory)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        assert app.sync is sync and sync.started
+        assert built and built[0] is not threading.main_thread()
+        app.after_action()  # an action queued after start-up wakes the engine as usual
+        assert sync.wakes == 1
+    assert sync.stopped
+
+
+async def test_a_lead_opened_before_the_engine_is_ready_is_revalidated_once_it_is(store: Store) -> None:
+    release = threading.Event()
+    sync = RecordingSync()
+
+    def slow_factory() -> RecordingSync:
+        release.wait(10)
+        return sync
+
+    app = cockpit(store, sync_factory=slow_factory)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.open_lead(KESTREL)
+        await pilot.pause()
+        assert isinstance(app.screen, LeadDetailScreen)  # painted from the cache meanwhile
+        assert sync.refreshed == [] and app._revalidate_later == [KESTREL]
+        release.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        assert sync.refreshed == [KESTREL]
+    assert sync.stopped
+
+
+async def test_a_factory_that_fails_is_reported_and_the_cache_stays_usable(store: Store) -> None:
+    def refusing_factory() -> RecordingSync:
+        raise ValueError("Refusing plain http:// for api.example: the API key would travel unencrypted.")
+
+    app = cockpit(store, sync_factory=refusing_factory)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.sync is None
+        messages = [str(n.message) for n in app._notifications]
+        assert any(m.startswith("Sync is off: Refusing plain http://") for m in messages)
+        assert isinstance(app.screen, LeadListScreen)
+        assert app.screen.lead_list.row_count > 0
+        app.after_action()  # queuing still works; it is delivered when sync runs again
