@@ -4,7 +4,6 @@ refresh of unchanged server data changes nothing."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +45,9 @@ STEPS = st.one_of(
 def _comparable(value: Any) -> Any:
     """A view without local row ids (a rebuild may number pending rows differently) and
     without the time of the last fetch (a refresh legitimately moves it)."""
-    if dataclasses.is_dataclass(value):
+    if hasattr(value, "_fields"):
         skip = ("local_id", "detail_fetched_at")
-        return {f.name: _comparable(getattr(value, f.name)) for f in dataclasses.fields(value) if f.name not in skip}
+        return {name: _comparable(getattr(value, name)) for name in value._fields if name not in skip}
     if isinstance(value, list):
         return [_comparable(v) for v in value]
     if isinstance(value, dict):

@@ -24,7 +24,6 @@ import contextlib
 import signal
 import sys
 from collections.abc import Iterator
-from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
@@ -206,7 +205,9 @@ def leads_command(status: str | None, as_json: bool) -> None:
 
 
 def detail_json(detail: Any) -> dict[str, Any]:
-    data = asdict(detail)
+    from warmline.store.rows import plain_data
+
+    data = plain_data(detail)
     data["lead"] = lead_json(detail.lead)
     return data
 

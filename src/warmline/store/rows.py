@@ -1,6 +1,10 @@
 """What the store hands to the cockpit, the CLI and the sync engine: plain frozen records.
 
-They are built from SQLite rows by `build`, which picks the dataclass's fields by name, so
+They are named tuples rather than dataclasses: as light to build for a page of 100,000
+leads, and about ten times cheaper to define, which every start of the cockpit pays
+before its first paint (16 frozen dataclasses cost ~13 ms to create).
+
+They are built from SQLite rows by `build`, which picks the record's fields by name, so
 a query only has to name its columns like the fields. `pending` on a detail item means a
 queued action made it and the server has not confirmed it yet; `failed` means that action
 was set aside with a server message (see the outbox).
@@ -9,9 +13,8 @@ was set aside with a server message (see the outbox).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -28,13 +31,24 @@ EFFECT_STATES = (PENDING, IN_FLIGHT, AMBIGUOUS, FAILED)
 
 @cache
 def _field_names(cls: type) -> frozenset[str]:
-    return frozenset(f.name for f in fields(cls))
+    return frozenset(cls._fields)  # type: ignore[attr-defined]
 
 
 def build(cls: type[T], row: dict[str, Any]) -> T:
-    """An instance of dataclass `cls` from the row's columns of the same names."""
+    """An instance of record `cls` from the row's columns of the same names."""
     names = _field_names(cls)
     return cls(**{k: v for k, v in row.items() if k in names})
+
+
+def plain_data(value: Any) -> Any:
+    """A record as plain dicts and lists (nested records too), for JSON output."""
+    if hasattr(value, "_asdict"):
+        return {name: plain_data(item) for name, item in value._asdict().items()}
+    if isinstance(value, list | tuple):
+        return [plain_data(item) for item in value]
+    if isinstance(value, dict):
+        return {key: plain_data(item) for key, item in value.items()}
+    return value
 
 
 def loads(text: str | None, default: Any = None) -> Any:
@@ -47,8 +61,7 @@ def loads(text: str | None, default: Any = None) -> Any:
         return default
 
 
-@dataclass(frozen=True, slots=True)
-class LeadRow:
+class LeadRow(NamedTuple):
     """One line of the lead list. Counts include what the rep queued locally."""
 
     id: int
@@ -67,8 +80,7 @@ class LeadRow:
     failed_ops: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class MonitoringPage:
+class MonitoringPage(NamedTuple):
     id: int
     url: str | None
     label: str | None
@@ -79,8 +91,7 @@ class MonitoringPage:
     pending: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class KeyContact:
+class KeyContact(NamedTuple):
     contact_id: int
     first_name: str | None
     last_name: str | None
@@ -96,8 +107,7 @@ class KeyContact:
         return " ".join(p for p in (self.first_name, self.last_name) if p)
 
 
-@dataclass(frozen=True, slots=True)
-class Competitor:
+class Competitor(NamedTuple):
     local_id: int
     id: int | None
     name: str
@@ -109,8 +119,7 @@ class Competitor:
     op_state: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Touchpoint:
+class Touchpoint(NamedTuple):
     local_id: int
     id: int | None
     description: str
@@ -126,8 +135,7 @@ class Touchpoint:
         return self.id is None
 
 
-@dataclass(frozen=True, slots=True)
-class Note:
+class Note(NamedTuple):
     local_id: int
     id: int | None
     content: str
@@ -140,8 +148,7 @@ class Note:
         return self.id is None
 
 
-@dataclass(frozen=True, slots=True)
-class Recommendation:
+class Recommendation(NamedTuple):
     id: int
     lead_id: int
     company_name: str
@@ -155,8 +162,7 @@ class Recommendation:
     created_at: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class RecommendationProgress:
+class RecommendationProgress(NamedTuple):
     completed: int
     dismissed: int
     total: int
@@ -166,16 +172,14 @@ class RecommendationProgress:
         return max(0, self.total - self.completed - self.dismissed)
 
 
-@dataclass(frozen=True, slots=True)
-class ScorePoint:
+class ScorePoint(NamedTuple):
     """The warming score just after an activity (or now, for the last point)."""
 
     at: str
     score: int
 
 
-@dataclass(frozen=True, slots=True)
-class LeadDetail:
+class LeadDetail(NamedTuple):
     lead: LeadRow
     company: dict[str, Any]
     signal_scan_status: str | None
@@ -193,11 +197,10 @@ class LeadDetail:
     recommendations: list[Recommendation]
     score_history: list[ScorePoint]
     detail_fetched_at: float | None
-    raw: dict[str, Any] = field(default_factory=dict)
+    raw: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class Op:
+class Op(NamedTuple):
     """One queued action. `op_id` is also the request's Idempotency-Key."""
 
     seq: int
@@ -231,8 +234,7 @@ class Op:
         return build(cls, data)
 
 
-@dataclass(frozen=True, slots=True)
-class OutboxCounts:
+class OutboxCounts(NamedTuple):
     pending: int
     in_flight: int
     ambiguous: int
@@ -244,8 +246,7 @@ class OutboxCounts:
         return self.pending + self.in_flight + self.ambiguous
 
 
-@dataclass(frozen=True, slots=True)
-class Job:
+class Job(NamedTuple):
     key: int
     kind: str
     remote_id: str | None
@@ -276,8 +277,7 @@ class Job:
         return build(cls, data)
 
 
-@dataclass(frozen=True, slots=True)
-class CompanyRow:
+class CompanyRow(NamedTuple):
     id: int
     name: str
     domain: str | None
@@ -299,8 +299,7 @@ class CompanyRow:
         return build(cls, data)
 
 
-@dataclass(frozen=True, slots=True)
-class ContactRow:
+class ContactRow(NamedTuple):
     id: int
     company_id: int | None
     first_name: str | None
@@ -325,8 +324,7 @@ class ContactRow:
         return build(cls, data)
 
 
-@dataclass(frozen=True, slots=True)
-class ResearchTemplate:
+class ResearchTemplate(NamedTuple):
     id: str
     name: str
     description: str | None

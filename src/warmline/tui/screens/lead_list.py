@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.segment import Segment
 from rich.style import Style
@@ -11,17 +11,18 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Input
 
 from warmline.tui.charts import score_bar_segments
 from warmline.tui.columns import Column, cell, header, line
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.dialogs import confirm_lead_removal
 from warmline.tui.sources import SORT_LABELS, LeadQuery, next_sort
 from warmline.tui.timefmt import Clock, relative
 from warmline.tui.widgets.text_line import TextLine
 from warmline.tui.widgets.virtual_list import VirtualList
+
+if TYPE_CHECKING:
+    from textual.widgets import Input
 
 READY_MARK = "★"
 TABS = (("cold", "1 cold"), ("warm", "2 warm"), (None, "3 all"))
@@ -164,6 +165,8 @@ class LeadListScreen(CockpitScreen):
 
     async def action_filter(self) -> None:
         """Show the filter field; it is mounted on first use, not at start-up (paint first)."""
+        from textual.widgets import Input
+
         fields = self.query("#lead-filter")
         if fields:
             field = fields.first(Input)
@@ -177,7 +180,7 @@ class LeadListScreen(CockpitScreen):
         fields = self.query("#lead-filter")
         if not fields or (fields.first().has_class("-hidden") and not self._text):
             return
-        field = fields.first(Input)
+        field = fields.first()
         field.value = ""
         field.add_class("-hidden")
         self.lead_list.focus()
@@ -185,16 +188,20 @@ class LeadListScreen(CockpitScreen):
     def action_remove_lead(self) -> None:
         lead = self.lead_list.current
         if lead is not None:
+            from warmline.tui.screens.dialogs import confirm_lead_removal
+
             confirm_lead_removal(self.cockpit, lead.id, safe_text(lead.company_name), self.reload)
 
-    @on(Input.Changed, "#lead-filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
-        self._text = event.value.strip()
-        self._apply_query()
+    # The filter field's messages, by handler name: `textual.widgets.Input` is imported
+    # when the field is first shown, not before the first paint.
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "lead-filter":
+            self._text = event.value.strip()
+            self._apply_query()
 
-    @on(Input.Submitted, "#lead-filter")
-    def _filter_done(self) -> None:
-        self.lead_list.focus()
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "lead-filter":
+            self.lead_list.focus()
 
     @on(VirtualList.Selected, "#lead-list")
     def _open_lead(self, event: VirtualList.Selected) -> None:
