@@ -33,9 +33,13 @@ def open_cockpit(config: Any | None = None) -> None:
     """Open the cockpit; with no API key configured, the first-run screen explains what to do.
 
     The lead list paints from the cache first; the sync engine (the HTTP client, the
-    service's models, the scheduler) is built by the app after that first frame.
+    service's models, the scheduler) is built by the app after that first frame, and the
+    garbage collector waits for it too (see `warmline.startup`).
     """
     from warmline.config import config_path
+    from warmline.startup import hold_collection
+
+    hold_collection()
 
     config = config or open_config()
     if not config.has_api_key:

@@ -21,6 +21,7 @@ from textual.command import Provider
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from warmline.startup import release_collection
 from warmline.tui.bindings import screen_bindings
 from warmline.tui.feed import status_from_store
 from warmline.tui.refusals import ActionRefused, refusals
@@ -154,6 +155,7 @@ class WarmlineApp(App[None]):
         return LeadListScreen()
 
     def on_mount(self) -> None:
+        self.call_after_refresh(release_collection)  # held by `warmline` while it starts
         if self.store is None:
             return
         if self._requested_theme not in self.available_themes:

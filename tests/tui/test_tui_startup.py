@@ -1,15 +1,18 @@
-"""The cockpit paints from the cache before the sync engine exists: `warmline` hands the
+"""Start-up: the cockpit paints from the cache before the sync engine exists: `warmline` hands the
 app a factory, and the app builds the engine in a thread after the first frame. A lead
 opened in between is revalidated once the engine is there; a factory that fails says so
-and leaves the cache usable."""
+and leaves the cache usable. The garbage collector, held while `warmline` starts, runs
+again once the first frame is drawn."""
 
 from __future__ import annotations
 
+import gc
 import threading
 
 from conftest import cockpit
 from test_tui_flows import KESTREL, RecordingSync
 
+from warmline.startup import hold_collection
 from warmline.store import Store
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 from warmline.tui.screens.lead_list import LeadListScreen
@@ -72,3 +75,25 @@ async def test_a_factory_that_fails_is_reported_and_the_cache_stays_usable(store
         assert isinstance(app.screen, LeadListScreen)
         assert app.screen.lead_list.row_count > 0
         app.after_action()  # queuing still works; it is delivered when sync runs again
+
+
+async def test_the_collector_held_during_start_up_runs_again_after_the_first_frame(store: Store) -> None:
+    hold_collection()
+    try:
+        app = cockpit(store)
+        assert not gc.isenabled()
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert gc.isenabled()
+            assert gc.get_freeze_count() > 0
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+async def test_an_app_started_without_the_hold_leaves_the_collector_alone(store: Store) -> None:
+    frozen = gc.get_freeze_count()
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert gc.isenabled() and gc.get_freeze_count() == frozen
