@@ -11,7 +11,6 @@ every morning) imports none of them before its first paint.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 
 import click
 
@@ -27,6 +26,8 @@ class CommandModules(click.Group):
     def _register(self) -> None:
         if self._registered:
             return
+        import pkgutil
+
         self._registered = True
         for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
             module = importlib.import_module(f"{commands.__name__}.{info.name}")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
-import secrets
 import shutil
 import subprocess
 import sys
@@ -62,6 +61,8 @@ def open_cockpit(config: Any | None = None) -> None:
 @contextmanager
 def running_sandbox(db: Path, *, companies: int, leads: int, seed: int, job_seconds: float) -> Iterator[tuple[str, str]]:
     """Start `warmline sandbox` on a free loopback port; yields (base URL, API key)."""
+    import secrets
+
     api_key = f"demo-{secrets.token_hex(12)}"
     command = [
         sys.executable, "-m", "warmline", "sandbox", "--host", "127.0.0.1", "--port", "0",

@@ -6,8 +6,7 @@ what the status bar shows is read from here, not from memory.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from warmline.store.clock import iso
 from warmline.store.database import Database
@@ -20,8 +19,7 @@ RATE_LIMITED_UNTIL = "rate_limited_until"
 LAST_ERROR = "last_error"
 
 
-@dataclass(frozen=True, slots=True)
-class SyncStatus:
+class SyncStatus(NamedTuple):
     """What the status bar shows. `online` is None before the first contact."""
 
     online: bool | None

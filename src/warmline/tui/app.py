@@ -22,7 +22,6 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from warmline.startup import release_collection
-from warmline.tui.bindings import screen_bindings
 from warmline.tui.feed import status_from_store
 from warmline.tui.refusals import ActionRefused, refusals
 from warmline.tui.safe import safe_text
@@ -351,6 +350,7 @@ class WarmlineApp(App[None]):
         self.run_worker(lambda: opener(url), thread=True, exit_on_error=False, name="open-url")
 
     def action_help(self) -> None:
+        from warmline.tui.bindings import screen_bindings
         from warmline.tui.screens.help import HelpScreen
 
         if isinstance(self.screen, HelpScreen):

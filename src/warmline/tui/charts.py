@@ -7,7 +7,7 @@ different leads can be compared at a glance.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
@@ -19,8 +19,7 @@ TARGET = "│"
 SPARKS = "▁▂▃▄▅▆▇█"
 
 
-@dataclass(frozen=True)
-class BarStyles:
+class BarStyles(NamedTuple):
     """Colours of a score bar; screens pass theme colours in, tests use the defaults."""
 
     filled: Style = Style(color="yellow")

@@ -8,7 +8,7 @@ A list row is drawn for every visible line on every scroll, so it skips `rich.te
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -19,8 +19,7 @@ GAP = Segment(" ")
 ELLIPSIS = "…"
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(NamedTuple):
     """A column; `width=0` marks the one flexible column (at least `min_width` cells)."""
 
     title: str

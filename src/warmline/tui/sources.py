@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 LEAD_SORTS = ("gap", "score", "activity")
 SORT_LABELS = {"gap": "gap to target", "score": "warming score", "activity": "last activity"}
 
 
-@dataclass(frozen=True)
-class LeadQuery:
+class LeadQuery(NamedTuple):
     """One view of the lead list: a status tab, a company-name filter and a sort.
 
     `counter` gives the store to count on (the virtual list counts off the event loop; a

@@ -6,8 +6,8 @@ sync engine, or from a test; `describe()` turns it into words without any widget
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from typing import NamedTuple
 
 from warmline.tui.timefmt import clock_time, parse_ts, relative
 
@@ -19,8 +19,7 @@ AUTH_FAILED = "auth_failed"
 UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True)
-class SyncStatus:
+class SyncStatus(NamedTuple):
     """A snapshot of the sync state as the rep should see it."""
 
     state: str = UNKNOWN
@@ -32,8 +31,7 @@ class SyncStatus:
     finished_jobs: int = 0
 
 
-@dataclass(frozen=True)
-class StatusPart:
+class StatusPart(NamedTuple):
     """One segment of the status line and the colour role it takes (for the theme)."""
 
     text: str
