@@ -409,7 +409,7 @@ def main() -> None:
 
     if shutil.which("tmux") is None:
         sys.exit("tmux is needed for the real-terminal first-paint figures (apt-get install tmux)")
-    runs = 5 if args.quick else 15
+    runs = 7 if args.quick else 25
     directory = args.keep or Path(tempfile.mkdtemp(prefix="warmline-bench-"))
     directory.mkdir(parents=True, exist_ok=True)
     print(f"Warmline cockpit bench (caches in {directory})")
