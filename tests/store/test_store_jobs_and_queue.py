@@ -42,6 +42,13 @@ def test_contact_search_results_are_kept_for_picking(store: Store) -> None:
     assert store.found_contacts(job.key) == [{"id": 91, "first_name": "Ola"}]
 
 
+def test_a_failed_job_that_found_nothing_has_no_summary_but_a_partial_find_is_kept(store: Store) -> None:
+    failed = {"status": "failed", "error": "Plan limit reached"}
+    assert store.record_job("contact_search", 4, {**failed, "contacts": []}).result_summary is None
+    assert store.record_job("deep_search", 5, {**failed, "found_count": 3}).result_summary == "3 companies found"
+    assert store.record_job("contact_search", 6, {"status": "completed", "contacts": []}).result_summary == "0 contacts found"
+
+
 def test_signal_scan_status_follows_its_job(store: Store, lead_item) -> None:
     store.upsert_leads([lead_item(1)])
     store.record_job("signal_scan", 1, {"status": "running", "progress": 50}, lead_id=1)

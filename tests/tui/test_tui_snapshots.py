@@ -130,6 +130,13 @@ def test_job_results(snap_compare, store: Store, size) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES)
+def test_job_results_of_a_failed_search(snap_compare, store: Store, size) -> None:
+    """The generic results view: a finished job's kind, times and the service's error."""
+    record_jobs(store)
+    assert snap_compare(cockpit(store), terminal_size=size, press=["J", "j", "enter"])
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_outbox_with_a_failure(snap_compare, offline_store: Store, size) -> None:
     assert snap_compare(cockpit(offline_store), terminal_size=size, press=["O"])
 

@@ -45,23 +45,37 @@ def is_terminal(status: str) -> bool:
 
 
 def result_summary(kind: str, answer: Mapping[str, Any]) -> str | None:
-    """A one-line summary for the job monitor, from what the answer carries."""
-    if kind == JOB_DEEP_SEARCH:
-        found = answer.get("found_count")
-        if found is None and isinstance(answer.get("companies"), list):
-            found = len(answer["companies"])
-        return None if found is None else f"{found} companies found"
-    if kind == JOB_CONTACT_SEARCH and isinstance(answer.get("contacts"), list):
-        return f"{len(answer['contacts'])} contacts found"
-    if kind == JOB_RESEARCH_RUN and isinstance(answer.get("results"), list):
-        return f"{len(answer['results'])} companies enriched"
-    if kind == JOB_SIGNAL_SCAN and answer.get("pages_found") is not None:
-        return f"{answer['pages_found']} sources found"
+    """A one-line summary for the job monitor, from what the answer carries.
+
+    A failed job that found nothing has no summary: "0 contacts found" next to the
+    service's error would only repeat it less clearly.
+    """
+    found = _found(kind, answer)
+    if found is not None:
+        count, what = found
+        failed = str(answer.get("status", "")).lower() == "failed"
+        return None if failed and not count else f"{count} {what}"
     if kind == JOB_COMPANY_RESEARCH and isinstance(answer.get("results"), Mapping):
         summary = answer["results"].get("summary")
         return summary if isinstance(summary, str) else None
     message = answer.get("message")
     return message if isinstance(message, str) else None
+
+
+def _found(kind: str, answer: Mapping[str, Any]) -> tuple[Any, str] | None:
+    """How many things the job found and what they are, when its answer says."""
+    if kind == JOB_DEEP_SEARCH:
+        found = answer.get("found_count")
+        if found is None and isinstance(answer.get("companies"), list):
+            found = len(answer["companies"])
+        return None if found is None else (found, "companies found")
+    if kind == JOB_CONTACT_SEARCH and isinstance(answer.get("contacts"), list):
+        return len(answer["contacts"]), "contacts found"
+    if kind == JOB_RESEARCH_RUN and isinstance(answer.get("results"), list):
+        return len(answer["results"]), "companies enriched"
+    if kind == JOB_SIGNAL_SCAN and answer.get("pages_found") is not None:
+        return answer["pages_found"], "sources found"
+    return None
 
 
 class JobsStore(Database):
