@@ -18,7 +18,7 @@ from typing import Any
 from warmline_sandbox import companies, jobs, quotas
 from warmline_sandbox.clock import Clock
 from warmline_sandbox.db import dumps, iso, loads
-from warmline_sandbox.errors import ApiError, bad_request, not_found
+from warmline_sandbox.errors import ApiError, not_found
 from warmline_sandbox.records import ensure_field
 
 SCHEMA = """
@@ -131,11 +131,16 @@ def start_run(
     conn: sqlite3.Connection, template: dict[str, Any], company_ids: list[int], *, api_key: str, clock: Clock,
     seconds: float, seed: int,
 ) -> dict[str, Any]:
-    """Start a run; every company must be saved; costs one enrichment per company."""
+    """Start a run; every company must be saved; costs one enrichment per company.
+
+    An unknown company is docs/wire.md's 404 `Company not found` (like every other id that
+    names nothing); `errors` says which ids, so a rep running 100 companies can fix the list.
+    """
     ids = list(dict.fromkeys(company_ids))
     missing = [cid for cid in ids if companies.get_company(conn, cid) is None]
     if missing:
-        raise bad_request("company_ids", f"{companies.COMPANY_NOT_FOUND}: {', '.join(map(str, missing[:20]))}")
+        detail = f"{companies.COMPANY_NOT_FOUND}: {', '.join(map(str, missing[:20]))}"
+        raise ApiError(404, companies.COMPANY_NOT_FOUND, errors=[{"field": "company_ids", "message": detail}])
     quotas.consume(conn, api_key, "company_enrichments", len(ids))
     params = {"template_id": template["id"], "company_ids": ids, "seed": seed}
     job = jobs.create_job(conn, "research_run", api_key, params, now=clock.now(), seconds=seconds)

@@ -121,6 +121,8 @@ async def test_company_research_finishes_with_findings(sandbox: Sandbox) -> None
         await client.get_company_research(other, started.search_id)
     with pytest.raises(NotFoundError, match="^Company not found$"):
         await client.start_company_research(987_654)
+    with pytest.raises(NotFoundError, match="^Company not found$"):
+        await client.get_company_research(987_654, started.search_id)
 
 
 async def test_contact_search_finds_people_and_adds_them_once(sandbox: Sandbox) -> None:

@@ -83,6 +83,10 @@ async def test_unknown_template_or_run_is_not_found_without_falling_back(
         await client.get_research_run(missing)
     with pytest.raises(NotFoundError, match="Research template not found"):
         await client.start_research_run([1], template_name="No Such Template")
+    known = await new_company(client, "Known Company")
+    with pytest.raises(NotFoundError, match="^Company not found$") as unknown_company:
+        await client.start_research_run([known, 987_654], template_name="ICP fit")
+    assert unknown_company.value.status == 404
     assert only_family(sandbox, family), "a real not-found must not send the client to the other family"
 
 

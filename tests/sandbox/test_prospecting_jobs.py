@@ -7,6 +7,7 @@ import httpx
 from warmline_sandbox.clock import ManualClock
 
 JOB_NOT_FOUND = {"success": False, "message": "Job not found", "errors": None}
+COMPANY_NOT_FOUND = {"success": False, "message": "Company not found", "errors": None}
 
 
 async def new_company(client: httpx.AsyncClient, name: str = "Fjord Freight", domain: str = "fjordfreight.test") -> int:
@@ -69,8 +70,13 @@ async def test_company_deep_research(client: httpx.AsyncClient, clock: ManualClo
     assert "Fjord Freight" in done["results"]["summary"]
     assert any("pricing" in fact for fact in done["results"]["key_facts"])
     assert done["results"]["sources"][0] == {"title": "Fjord Freight website", "url": "https://fjordfreight.test/"}
-    assert (await client.get(f"/v1/companies/{company_id + 1}/deep-search/{body['search_id']}")).status_code == 404
-    assert (await client.post("/v1/companies/999999/deep-search")).status_code == 404
+    other = await new_company(client, "Other Freight", "otherfreight.test")
+    assert (await client.get(f"/v1/companies/{other}/deep-search/{body['search_id']}")).json() == JOB_NOT_FOUND
+    assert (await client.get(f"/v1/companies/{company_id}/deep-search/999999")).json() == JOB_NOT_FOUND
+    for unknown in (client.get(f"/v1/companies/999999/deep-search/{body['search_id']}"),
+                    client.post("/v1/companies/999999/deep-search")):
+        answer = await unknown
+        assert (answer.status_code, answer.json()) == (404, COMPANY_NOT_FOUND), "the company is named first"
 
 
 async def test_contact_search_and_add(client: httpx.AsyncClient, clock: ManualClock) -> None:

@@ -7,6 +7,7 @@ import re
 import httpx
 import pytest
 
+from warmline_sandbox import research
 from warmline_sandbox.clock import ManualClock
 
 TYPE_CHECKS = {
@@ -84,7 +85,10 @@ async def test_run_rules(client: httpx.AsyncClient) -> None:
     for company_ids in ([], list(range(1, 102))):
         response = await client.post("/v1/research/run", json={"template_name": "ICP fit", "company_ids": company_ids})
         assert response.status_code == 400
-    missing = await client.post("/v1/research/run", json={"template_name": "ICP fit", "company_ids": [ids[0], 99999999]})
-    assert missing.status_code == 400 and missing.json()["errors"][0]["field"] == "company_ids"
+    for path, body in (("/v1/research/run", {"template_name": "ICP fit"}),
+                       (f"/v1/research-templates/{research.template_id_for('ICP fit')}/run", {})):
+        missing = await client.post(path, json={**body, "company_ids": [ids[0], 99999999]})
+        assert (missing.status_code, missing.json()["message"]) == (404, "Company not found"), path
+        assert missing.json()["errors"] == [{"field": "company_ids", "message": "Company not found: 99999999"}]
     run = await client.get("/v1/research/runs/unknown-run")
     assert (run.status_code, run.json()["message"]) == (404, "Research run not found")

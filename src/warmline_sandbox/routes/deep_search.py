@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Annotated, Any
 
 from fastapi import APIRouter
@@ -45,8 +46,7 @@ def poll_deep_search(job_id: IdPath, ctx: Ctx) -> dict[str, Any]:
              summary="Start deep research of one company (1 deep search)")
 def start_company_research(company_id: IdPath, ctx: Ctx, body: CompanyResearchBody | None = None) -> dict[str, Any]:
     with ctx.db.transaction() as conn:
-        if companies.get_company(conn, company_id) is None:
-            raise not_found(companies.COMPANY_NOT_FOUND)
+        _require_company(conn, company_id)
         return deep_search.start_research(
             conn, company_id, body.focus if body else None,
             api_key=ctx.api_key, clock=ctx.clock, seconds=ctx.settings.job_seconds,
@@ -56,7 +56,15 @@ def start_company_research(company_id: IdPath, ctx: Ctx, body: CompanyResearchBo
 @router.get("/v1/companies/{company_id}/deep-search/{search_id}", summary="Get a company deep research's results")
 def poll_company_research(company_id: IdPath, search_id: IdPath, ctx: Ctx) -> dict[str, Any]:
     with ctx.db.transaction() as conn:
+        _require_company(conn, company_id)
         job = jobs.observe(conn, search_id, ctx.clock, kind="company_research")
         if job is None or job["params"]["company_id"] != company_id:
             raise not_found(deep_search.JOB_NOT_FOUND)
         return deep_search.research_view(job)
+
+
+def _require_company(conn: sqlite3.Connection, company_id: int) -> None:
+    """The path names a company first: an unknown one is `Company not found`, as on every
+    `/v1/companies/:id` path, before its searches are looked at (then `Job not found`)."""
+    if companies.get_company(conn, company_id) is None:
+        raise not_found(companies.COMPANY_NOT_FOUND)
