@@ -1,7 +1,8 @@
 """`create_app(settings)`: one sandbox server, ready to serve or to test in-process.
 
-Middleware, outermost first: rate limit (headers on every answer), faults, idempotency,
-then FastAPI's own error handling and the routes. The outreach part comes from
+Middleware, outermost first: rate limit (headers on every answer), unexpected errors
+(a 500 envelope, so it gets those headers too), faults, idempotency, then FastAPI's own
+error handling and the routes. The outreach part comes from
 `warmline_sandbox.outreach`, which exports `router`, `SCHEMA` (its tables) and
 `seed_outreach` (called by `seed.py`).
 """
@@ -29,7 +30,7 @@ from warmline_sandbox import (
 from warmline_sandbox.auth import generate_key, known_keys, register_key
 from warmline_sandbox.clock import Clock, SystemClock
 from warmline_sandbox.db import Database, init_schema, iso
-from warmline_sandbox.errors import install_error_handlers
+from warmline_sandbox.errors import UnexpectedErrorMiddleware, install_error_handlers
 from warmline_sandbox.faults import FaultInjector, FaultMiddleware
 from warmline_sandbox.idempotency import IdempotencyMiddleware
 from warmline_sandbox.ratelimit import RateLimiter, RateLimitMiddleware
@@ -113,6 +114,7 @@ def create_app(settings: SandboxSettings, clock: Clock | None = None) -> FastAPI
         app.add_middleware(IdempotencyMiddleware, db=db, clock=clock)
     if settings.faults.active:
         app.add_middleware(FaultMiddleware, injector=FaultInjector(settings.faults, settings.seed))
+    app.add_middleware(UnexpectedErrorMiddleware)
     limit, window = settings.rate_limit
     app.add_middleware(RateLimitMiddleware, limiter=RateLimiter(limit, window, clock))
 

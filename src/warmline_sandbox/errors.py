@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger("warmline_sandbox")
 
@@ -154,11 +155,9 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(ApiError(409, "The change conflicts with related records"))
 
     async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
-        if getattr(exc, "injected_fault", False):
-            # A fault injected on purpose (a dropped connection in-process): not a bug to log.
-            return error_response(ApiError(500, "Internal server error"))
-        log.exception("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
-        return error_response(ApiError(500, "Internal server error"))
+        # Last resort for a failure outside `UnexpectedErrorMiddleware` (in the rate limiter
+        # itself) or an injected dropped connection on its way out to the caller.
+        return internal_error(exc, request.method, request.url.path)
 
     app.add_exception_handler(ApiError, on_api_error)
     app.add_exception_handler(RequestValidationError, on_validation)
@@ -166,3 +165,43 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(OverflowError, on_overflow)
     app.add_exception_handler(sqlite3.IntegrityError, on_integrity)
     app.add_exception_handler(Exception, on_unexpected)
+
+
+def internal_error(exc: Exception, method: str, path: str) -> JSONResponse:
+    """The 500 envelope; logs the exception unless it is a fault injected on purpose."""
+    if not getattr(exc, "injected_fault", False):
+        log.exception("unexpected error on %s %s", method, path, exc_info=exc)
+    return error_response(ApiError(500, "Internal server error"))
+
+
+class UnexpectedErrorMiddleware:
+    """Answer an unexpected exception with the 500 envelope from INSIDE the other middlewares.
+
+    Starlette runs a handler registered for `Exception` in its outermost layer, outside every
+    middleware, so a 500 left without the `X-RateLimit-*` headers docs/wire.md promises on
+    every answer. Installed just inside the rate limiter, this makes a 500 an ordinary answer
+    that gets them. Two exceptions still pass through: an injected dropped connection (the
+    caller must see a dropped connection, not an answer) and one raised after the answer
+    began (nothing can be said any more).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception as exc:
+            if started or getattr(exc, "injected_fault", False):
+                raise
+            await internal_error(exc, scope["method"], scope["path"])(scope, receive, send)

@@ -44,3 +44,25 @@ async def test_over_the_limit_is_429_until_the_window_resets(app_factory, client
         clock.advance(6)
         again = await client.get("/v1/companies", params={"per_page": 1})
         assert again.status_code == 200 and again.headers["x-ratelimit-remaining"] == "2"
+
+
+async def test_an_unexpected_500_carries_the_headers_and_is_not_replayed(app, clock: ManualClock) -> None:  # noqa: ANN001
+    calls: list[str] = []
+
+    def boom() -> None:
+        calls.append("boom")
+        raise RuntimeError("a bug in a handler")
+
+    app.add_api_route("/v1/test-boom", boom, methods=["GET", "POST"])
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    headers = {"Authorization": "Bearer test-key", "Idempotency-Key": "op-1"}
+    async with httpx.AsyncClient(transport=transport, base_url="http://sandbox", headers=headers) as client:
+        answers = [await client.get("/v1/test-boom"), await client.post("/v1/test-boom", json={}),
+                   await client.post("/v1/test-boom", json={})]
+    for answer in answers:
+        assert answer.status_code == 500
+        assert answer.json() == {"success": False, "message": "Internal server error", "errors": None}
+        assert all(name in answer.headers for name in RATE_HEADERS), answer.request.method
+        assert int(answer.headers["x-ratelimit-reset"]) == int(clock.now().timestamp()) + 60
+    assert [int(a.headers["x-ratelimit-remaining"]) for a in answers] == [599, 598, 597]
+    assert calls == ["boom"] * 3, "a 500 under an Idempotency-Key is not stored: the retry runs again"
