@@ -191,7 +191,8 @@ def test_core_and_commands_stay_free_of_the_terminal_ui() -> None:
     """The cockpit's palette calls these too; the headless commands must not pull in Textual."""
     code = (
         "import json, sys\n"
-        "import warmline.prospecting, warmline.exporting, warmline.commands.prospecting, warmline.commands.export\n"
+        "import warmline.prospecting, warmline.exporting, warmline.commands.export\n"
+        "import warmline.commands.prospecting, warmline.commands.records, warmline.commands.outreach\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'warmline_sandbox'))))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)

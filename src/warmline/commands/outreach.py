@@ -5,6 +5,8 @@ They attach to the `outreach` group of `warmline.commands.prospecting` (which ho
 and `remove`), so that every operation of the spec is reachable from one place. Each one
 queues an action through `warmline.actions` like `log` does, then tries a quick delivery:
 they all work offline, and bad input (the spec's limits, an unknown lead or id) exits 2.
+`scan` and `generate` start a job, sent and followed (`--wait`) like the prospecting jobs
+through `warmline.commands.jobs_wait`.
 The listings (`scan-status`, `recs`) read the cache, refreshed first when online.
 """
 
@@ -35,7 +37,8 @@ from warmline.commands.common import (
     short_id,
     try_delivery,
 )
-from warmline.commands.prospecting import _job_outcome, _run_job, outreach_group
+from warmline.commands.jobs_wait import job_outcome, run_job
+from warmline.commands.prospecting import outreach_group
 
 # The command modules are registered through their COMMANDS lists; these commands join
 # the `outreach` group that prospecting.py already lists.
@@ -61,12 +64,12 @@ def _queue_job(lead_ref: str, what: str, action: Action, wait: bool, follow_up: 
         lead = resolve_lead(store, lead_ref)
         op_id = queue_action(lambda: action(store, lead.id))
         click.echo(plain(f"Queued {what} on {lead.company_name} (op {short_id(op_id)})."))
-        job = _run_job(store, config, op_id, what, wait, False)
+        job = run_job(store, config, op_id, what, wait, False)
 
         def hint(_job: Any, _found: list[dict[str, Any]]) -> None:
             click.echo(f"See it with `warmline outreach {follow_up} {lead.id}`.")
 
-        _job_outcome(store, op_id, job, what, False, lambda _job: [], hint)
+        job_outcome(store, op_id, job, what, False, lambda _job: [], hint)
 
 
 def _refresh(store: Any, config: Any, read: Callable[[Any], Awaitable[Any]]) -> None:

@@ -1,0 +1,56 @@
+"""Direct requests from a command: the operations that are not queued, since their answer
+is the point (instant lookup, a research template, company and contact records, their
+field schemas and tags). A failed request becomes the command's error with its documented
+exit code (docs/cli.md), so `lookup`, `research show` and the record commands fail alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from warmline.commands.common import (
+    EXIT_AUTH,
+    EXIT_BAD_INPUT,
+    EXIT_ERROR,
+    EXIT_OFFLINE,
+    CommandError,
+    make_client,
+    plain,
+)
+
+
+def api_failure(exc: Exception) -> CommandError:
+    """A failed request as the command's error, with its documented exit code."""
+    from warmline.api.errors import (
+        AuthError,
+        InputError,
+        NotFoundError,
+        OfflineError,
+        ValidationFailed,
+    )
+
+    if isinstance(exc, OfflineError):
+        return CommandError(f"Offline: this needs the service ({exc})", EXIT_OFFLINE)
+    if isinstance(exc, AuthError):
+        return CommandError(f"The service refused the API key: {exc}", EXIT_AUTH)
+    if isinstance(exc, InputError | ValidationFailed | NotFoundError):
+        return CommandError(plain(exc), EXIT_BAD_INPUT)
+    return CommandError(plain(exc), EXIT_ERROR)
+
+
+def direct_request(config: Any, work: Callable[[Any], Any]) -> Any:
+    """Run `await work(client)` against the service now (not queued: it answers at once)."""
+    from warmline.api.errors import ApiError
+
+    client = make_client(config)
+
+    async def go() -> Any:
+        async with client:
+            return await work(client)
+
+    try:
+        return asyncio.run(go())
+    except ApiError as exc:
+        raise api_failure(exc) from None

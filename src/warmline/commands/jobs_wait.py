@@ -1,0 +1,131 @@
+"""Starting a queued job from a command and, with `--wait`, following it until it ends.
+
+Shared by every command that starts a job (deep search, contact search, company research,
+research run in `prospecting`; signal scan and recommendation generation in `outreach`),
+so that they all say the same things, fail with the same exit codes, and poll through the
+sync engine's job poller at the spec's 5-10 s interval.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from warmline.commands.common import (
+    EXIT_AUTH,
+    EXIT_ERROR,
+    EXIT_OFFLINE,
+    QUICK_TIMEOUT,
+    CommandError,
+    echo_json,
+    job_json,
+    make_client,
+    make_engine,
+    plain,
+    short_id,
+)
+
+Results = Callable[[Any], list[dict[str, Any]]]
+ShowResults = Callable[[Any, list[dict[str, Any]]], None]
+
+
+def say(as_json: bool, message: str) -> None:
+    """Progress words go to stdout, or to stderr when stdout carries JSON."""
+    click.echo(plain(message), err=as_json)
+
+
+@contextmanager
+def _progress(label: str) -> Iterator[Callable[[Any], None]]:
+    """A progress bar on stderr (a plain line when stderr is not a terminal)."""
+    with click.progressbar(length=100, label=label, file=sys.stderr, show_eta=False) as bar:
+        shown = [0]
+
+        def update(job: Any) -> None:
+            bar.label = f"{label} ({plain(job.status)})"
+            target = 100 if not job.active else max(0, min(100, job.progress or 0))
+            if target > shown[0]:
+                bar.update(target - shown[0])
+                shown[0] = target
+
+        yield update
+
+
+async def _follow(store: Any, client: Any, config: Any, op_id: str, wait: bool, update: Callable[[Any], None] | None) -> Any:
+    from warmline.prospecting import deliver_start, wait_for_job
+
+    async with client:
+        engine = make_engine(store, config, client)
+        if wait:
+            return await wait_for_job(engine, store, op_id, on_update=update)
+        return await deliver_start(engine, store, op_id)
+
+
+def run_job(store: Any, config: Any, op_id: str, what: str, wait: bool, as_json: bool) -> Any:
+    """Send a queued job start and, with `wait`, follow the job; None when it stays queued.
+
+    Without `wait` a quick timeout keeps the command snappy: the start is queued already,
+    so a slow service only means the next sync sends it.
+    """
+    from warmline.api.errors import AuthError, OfflineError
+    from warmline.prospecting import StartRefused
+
+    if not config.api_key:
+        if wait:
+            raise CommandError(f"Queued the {what}, but no API key is configured to start it.", EXIT_AUTH)
+        say(as_json, "Queued; no API key is configured, so it will start once one is.")
+        return None
+    try:
+        if wait and not as_json:
+            with _progress(what.capitalize()) as update:
+                return asyncio.run(_follow(store, make_client(config), config, op_id, True, update))
+        return asyncio.run(_follow(store, make_client(config, None if wait else QUICK_TIMEOUT), config, op_id, wait, None))
+    except OfflineError as exc:
+        if wait:
+            raise CommandError(f"Queued; offline, so it will start when online: {exc}", EXIT_OFFLINE) from None
+        say(as_json, "Queued; offline now, it will start when online (`warmline sync`).")
+    except AuthError as exc:
+        raise CommandError(f"Queued; the service refused the API key: {exc}", EXIT_AUTH) from None
+    except StartRefused as exc:
+        raise CommandError(
+            f"The service refused to start the {what}: {plain(exc)}\n"
+            f"Fix it with `warmline outbox retry {short_id(op_id)}` or `warmline outbox discard {short_id(op_id)}`.",
+            EXIT_ERROR,
+        ) from None
+    return None
+
+
+def job_outcome(
+    store: Any,
+    op_id: str,
+    job: Any,
+    what: str,
+    as_json: bool,
+    results: Results,
+    show: ShowResults,
+) -> None:
+    """Print what became of a job start: queued, started, or ended (with its results).
+
+    `results` reads a completed job's findings (they become the JSON `results`) and `show`
+    prints them for a person; a job that ended any other way fails the command (exit 1).
+    """
+    from warmline.prospecting import job_for_op
+
+    job = job or job_for_op(store, op_id)
+    ended = job is not None and not job.active and job.status.lower() == "completed"
+    found = results(job) if ended else []
+    if as_json:
+        echo_json({"op_id": op_id, "job": job_json(job) if job else None, "results": found})
+    elif job is not None and job.remote_id is not None:
+        if job.active:
+            click.echo(f"Started {what} {job.remote_id} ({plain(job.status)}). Follow it with `warmline jobs`.")
+        elif ended:
+            summary = f": {plain(job.result_summary)}" if job.result_summary else "."
+            click.echo(f"The {what} {job.remote_id} completed{summary}")
+            show(job, found)
+    if job is not None and not job.active and not ended:
+        raise CommandError(f"The {what} {job.remote_id} ended {plain(job.status)}: {plain(job.error or 'no reason given')}", EXIT_ERROR)
