@@ -33,7 +33,8 @@ def test_cockpit_does_not_import_sandbox() -> None:
 # "Start-up"): none of these; they load after it or on first use.
 LATER = [
     "httpx", "pydantic", "apscheduler", "warmline.api", "warmline.sync", "warmline.actions",
-    "warmline.commands.headless", "warmline.commands.prospecting", "warmline.tui.screens.dialogs",
+    "warmline.commands.headless", "warmline.commands.prospecting", "warmline.commands.records",
+    "warmline.commands.outreach", "warmline.commands.jobs_wait", "warmline.commands.direct", "warmline.tui.screens.dialogs",
     "warmline.tui.screens.lead_detail", "warmline.tui.commands", "textual.widgets._text_area",
 ]
 
