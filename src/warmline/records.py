@@ -11,11 +11,16 @@ Never imports Textual or Rich.
 
 from __future__ import annotations
 
+import json
+import math
 import uuid
 from collections.abc import Mapping
+from datetime import date
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from warmline.api import limits
+from warmline.api.errors import InputError
 from warmline.store import Store
 from warmline.sync.requests import dump
 
@@ -38,6 +43,85 @@ def check_fields(entity: str, fields: Mapping[str, Any], *, creating: bool) -> d
     """
     check = limits.check_company_fields if noun(entity) == "company" else limits.check_contact_fields
     return check(dict(fields), creating=creating)
+
+
+# How a custom field of each schema type is written as one line of text (the wire's types:
+# text, number, boolean, date, url, list). A type the schema names but we do not know is text.
+CUSTOM_FIELD_FORMATS: dict[str, str] = {
+    "text": "text",
+    "number": "number",
+    "boolean": "boolean: yes or no",
+    "date": "date: YYYY-MM-DD",
+    "url": "url: https://...",
+    "list": "list: items separated by ;",
+}
+LIST_SEPARATOR = ";"
+TRUE_WORDS = ("yes", "true")
+FALSE_WORDS = ("no", "false")
+
+
+def custom_field_format(field: Mapping[str, Any]) -> str:
+    """How a value of this schema field is typed (`number`, `boolean: yes or no`, ...)."""
+    return CUSTOM_FIELD_FORMATS.get(field.get("type") or "text", "text")
+
+
+def custom_text(value: Any) -> str:
+    """A custom field value as one line of text, the inverse of `custom_value`, so a value
+    shown in a form and left alone reads back as the same text."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return TRUE_WORDS[0] if value else FALSE_WORDS[0]
+    if isinstance(value, list):
+        return f"{LIST_SEPARATOR} ".join(custom_text(item) for item in value)
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def custom_value(field: Mapping[str, Any], text: str) -> Any:
+    """One line of text as the value of a custom field of the schema, by the field's type;
+    empty text is None (no value). Raises `InputError` naming the field and what it takes."""
+    text = text.strip()
+    if not text:
+        return None
+    kind = field.get("type") or "text"
+    key = str(field["key"])
+    label = f"{field.get('name') or key} ({key})"
+    if kind == "number":
+        return _number(key, label, text)
+    if kind == "boolean":
+        if text.lower() in TRUE_WORDS or text.lower() in FALSE_WORDS:
+            return text.lower() in TRUE_WORDS
+        raise InputError(key, f"{label} must be yes or no (got {text!r})")
+    if kind == "date":
+        try:
+            return date.fromisoformat(text).isoformat()
+        except ValueError:
+            raise InputError(key, f"{label} must be a date as YYYY-MM-DD (got {text!r})") from None
+    if kind == "url":
+        parts = urlsplit(text)
+        if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+            raise InputError(key, f"{label} must be a web address starting with https:// or http:// (got {text!r})")
+        return text
+    if kind == "list":
+        return [item.strip() for item in text.split(LIST_SEPARATOR) if item.strip()]
+    return text
+
+
+def _number(key: str, label: str, text: str) -> int | float:
+    """A whole number stays whole (42, not 42.0); infinities and NaN are not numbers here."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = float(text)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
+        raise InputError(key, f"{label} must be a number (got {text!r})")
+    return number
 
 
 async def save_record(

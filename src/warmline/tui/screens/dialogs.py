@@ -15,7 +15,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static, TextArea
 
@@ -125,18 +125,37 @@ class TextDialog(FormDialog):
         return self.query_one("#dialog-text", TextArea).text.strip()
 
 
-class LineDialog(FormDialog):
-    """One or more single-line fields; enter in the last field sends."""
+LINE_HINT = "enter or ctrl+s send · escape cancel"
 
-    def __init__(self, title: Text | str, submit: Submit, fields: list[tuple[str, str, str]]) -> None:
-        """`fields` are (name, label, initial value)."""
-        super().__init__(title, submit, hint="enter or ctrl+s send · escape cancel")
+
+class LineDialog(FormDialog):
+    """One or more single-line fields; enter in the last field sends.
+
+    The fields scroll between the title and the error and help lines, so a long form (a
+    record with its custom fields) keeps its error and help in view on a small terminal.
+    """
+
+    DEFAULT_CSS = """
+    LineDialog #dialog-fields { height: auto; max-height: 60vh; }
+    """
+
+    def __init__(
+        self,
+        title: Text | str,
+        submit: Submit,
+        fields: list[tuple[str, str, str]],
+        *,
+        hint: str = LINE_HINT,
+    ) -> None:
+        """`fields` are (name, label, initial value); `name` is part of the input's id."""
+        super().__init__(title, submit, hint=hint)
         self._fields = fields
 
     def compose_fields(self) -> ComposeResult:
-        for name, label, initial in self._fields:
-            yield Label(Text(label))
-            yield Input(initial, id=f"field-{name}")
+        with VerticalScroll(id="dialog-fields"):
+            for name, label, initial in self._fields:
+                yield Label(Text(label))
+                yield Input(initial, id=f"field-{name}")
 
     def on_mount(self) -> None:
         self.query(Input).first().focus()
@@ -240,12 +259,16 @@ class ConfirmDialog(ModalScreen[bool]):
 def confirm_lead_removal(cockpit: WarmlineApp, lead_id: int, company_name: str, removed: Callable[[], None]) -> None:
     """Ask, then take a lead out of outreach; `removed` runs once the removal is queued.
 
-    The question names the company (a slip onto the wrong row is caught) and says what
-    removal gives back: the lead's signal slot. The removal is queued like every change,
-    so it works offline and is sent when sync is woken.
+    The one removal question of the cockpit (lead list, lead page, company page). It names
+    the company, so a slip onto the wrong row is caught, and says only what the spec says
+    removal does besides: a site signal slot, taken when a signal scan was started, is
+    freed. The removal is queued like every change, so it works offline.
     """
+    # The cockpit's yes/no dialog; imported here because that module imports this one.
+    from warmline.tui.screens.prospecting.common import Question
+
     question = Text("Remove ").append_text(plain(company_name, "bold"))
-    question.append(" from outreach?\nThis frees its signal slot.")
+    question.append(" from outreach?\nIf a signal scan was started for it, its site signal slot is freed.")
 
     def answered(yes: bool | None) -> None:
         if not yes:
@@ -258,4 +281,4 @@ def confirm_lead_removal(cockpit: WarmlineApp, lead_id: int, company_name: str, 
         cockpit.notify_plain(f"{company_name} removed from outreach; the service is told at the next sync.")
         removed()
 
-    cockpit.push_screen(ConfirmDialog(question), answered)
+    cockpit.push_screen(Question(question), answered)

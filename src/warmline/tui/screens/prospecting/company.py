@@ -13,8 +13,8 @@ from textual.widgets import Static
 
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.dialogs import LineDialog
-from warmline.tui.screens.prospecting.common import add_to_outreach, confirm, perform, start_job
+from warmline.tui.screens.dialogs import LineDialog, confirm_lead_removal
+from warmline.tui.screens.prospecting.common import add_to_outreach, confirm, start_job
 from warmline.tui.screens.prospecting.directory import RecordEditing, record_bindings
 from warmline.tui.screens.recommendations import is_web_link
 from warmline.tui.timefmt import relative
@@ -281,16 +281,7 @@ class CompanyScreen(RecordPage):
         if lead_id is None:
             self.cockpit.notify_plain(f"{self._company_name()} is not in outreach.")
             return
-        question = Text("Remove ").append_text(plain(self._company_name(), "bold"))
-        question.append(" from outreach?\nIts warming history stays on the service; its signal slot is freed.")
-
-        def remove() -> None:
-            error = perform(self.cockpit, "remove_leads", [lead_id])
-            if error:
-                self.cockpit.notify_plain(error, severity="warning")
-            self.reload()
-
-        confirm(self.cockpit, question, remove)
+        confirm_lead_removal(self.cockpit, lead_id, self._company_name(), self.reload)
 
     def action_open_site(self) -> None:
         domain = safe_text(self.company.domain).strip() if self.company is not None else ""

@@ -20,7 +20,7 @@ from textual.widgets import Input
 from warmline.tui.columns import Column, cell, header, line
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.dialogs import LineDialog
+from warmline.tui.screens.dialogs import LINE_HINT, LineDialog
 from warmline.tui.screens.prospecting.common import (
     SELECTED_MARK,
     Selection,
@@ -156,16 +156,64 @@ def form_value(name: str, raw: str) -> Any:
     return raw
 
 
-def record_fields(entity: str, values: dict[str, str], record: Any = None) -> dict[str, Any]:
+def record_fields(
+    entity: str, values: dict[str, str], record: Any = None, schema: Sequence[dict[str, Any]] = ()
+) -> dict[str, Any]:
     """What to send: on create the filled-in fields; on edit only the changed ones, so an
-    edit never overwrites what someone else changed in a field the rep did not touch."""
+    edit never overwrites what someone else changed in a field the rep did not touch.
+    Raises `InputError` for a custom field value its type does not take."""
     fields: dict[str, Any] = {}
     for name, _ in FORMS[entity]:
         raw = values.get(name, "").strip()
-        unchanged = raw == form_text(getattr(record, name, None)) if record is not None else not raw
-        if not unchanged:
+        if raw != form_text(getattr(record, name, None)):
             fields[name] = form_value(name, raw)
+    custom = custom_changes(values, record, schema)
+    if custom:
+        fields["custom_fields"] = custom
     return fields
+
+
+# --- custom fields in the record forms ----------------------------------------------------------
+
+CUSTOM_FIELDS_HINT = f"{LINE_HINT} · a custom field left as shown is unchanged; emptied, it is cleared"
+
+
+def custom_input(index: int) -> str:
+    """The form name of the schema's `index`-th custom field (keys may not be valid ids)."""
+    return f"custom-{index}"
+
+
+def custom_label(field: dict[str, Any]) -> str:
+    """A custom field's input label: the schema's name and how its type is typed."""
+    from warmline.records import custom_field_format
+
+    return f"{safe_text(field.get('name') or field['key'])} ({custom_field_format(field)})"
+
+
+def custom_changes(values: dict[str, str], record: Any, schema: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The custom fields whose text differs from what the form showed: the value typed, or
+    None for one the rep emptied. Text left as shown (empty included) is not sent, so an
+    edit never clears a value by accident, and the service keeps the fields not listed."""
+    from warmline.records import custom_text, custom_value
+
+    current = getattr(record, "custom_fields", None) or {}
+    changes: dict[str, Any] = {}
+    for index, field in enumerate(schema):
+        raw = values.get(custom_input(index), "").strip()
+        if raw != custom_text(current.get(field["key"])).strip():
+            changes[field["key"]] = custom_value(field, raw)
+    return changes
+
+
+def form_inputs(entity: str, record: Any, schema: Sequence[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    """The form's (name, label, initial text): the record's fields, then one per custom field."""
+    from warmline.records import custom_text
+
+    inputs = [(name, label, form_text(getattr(record, name, None))) for name, label in FORMS[entity]]
+    current = getattr(record, "custom_fields", None) or {}
+    for index, field in enumerate(schema):
+        inputs.append((custom_input(index), custom_label(field), custom_text(current.get(field["key"]))))
+    return inputs
 
 
 def record_label(entity: str, record: Any) -> str:
@@ -239,9 +287,11 @@ class RecordEditing:
         from warmline.api.errors import InputError
         from warmline.records import check_fields
 
+        schema = self.cockpit.store.field_schemas(self.ENTITY)
+
         def submit(values: dict[str, str]) -> str | None:
             try:
-                fields = record_fields(self.ENTITY, values, record)
+                fields = record_fields(self.ENTITY, values, record, schema)
                 if record is not None and not fields:
                     self.cockpit.notify_plain("Nothing changed.")
                     return None
@@ -255,8 +305,8 @@ class RecordEditing:
             title = Text(f"New {self._noun} (saved on the service at once; needs a connection)")
         else:
             title = Text("Edit ").append_text(plain(record_label(self.ENTITY, record), "bold"))
-        initial = [(name, label, form_text(getattr(record, name, None))) for name, label in FORMS[self.ENTITY]]
-        self.app.push_screen(LineDialog(title, submit, initial))
+        hint = CUSTOM_FIELDS_HINT if schema else LINE_HINT
+        self.app.push_screen(LineDialog(title, submit, form_inputs(self.ENTITY, record, schema), hint=hint))
 
     def _client(self) -> Any:
         """The sync engine's client, or None when the service is known to be out of reach."""
