@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 import anyio
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from warmline_sandbox import limits as L
 from warmline_sandbox.asgi_util import (
     CapturedResponse,
     capture,
@@ -44,7 +45,6 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
 """
 
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
-MAX_KEY_LENGTH = 255
 _NOT_STORED = {401, 429}
 _REPLAY_HEADER = (b"idempotent-replayed", b"true")
 # Headers describing this one answer rather than the stored result.
@@ -91,9 +91,9 @@ class IdempotencyMiddleware:
         if scope["type"] != "http" or scope["method"] not in MUTATING or not idem_key or not api_key:
             await self.app(scope, receive, send)
             return
-        if len(idem_key) > MAX_KEY_LENGTH:
+        if len(idem_key) > L.IDEMPOTENCY_KEY_MAX_CHARS:
             error = ApiError(400, "Idempotency-Key is too long", errors=[
-                {"field": "Idempotency-Key", "message": f"at most {MAX_KEY_LENGTH} characters"}])
+                {"field": "Idempotency-Key", "message": f"at most {L.IDEMPOTENCY_KEY_MAX_CHARS} characters"}])
             await error_response(error)(scope, receive, send)
             return
         body, disconnected = await read_body(receive)

@@ -7,8 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Query
 
-MAX_PER_PAGE = 200
-MAX_PAGE = 1_000_000
+from warmline_sandbox import limits as L
 
 
 @dataclass(frozen=True)
@@ -22,8 +21,8 @@ class Page:
 
 
 def page_params(
-    page: int = Query(1, ge=1, le=MAX_PAGE, description="1-based page number"),
-    per_page: int = Query(50, ge=1, le=MAX_PER_PAGE, description="items per page"),
+    page: int = Query(1, ge=1, le=L.PAGE_MAX, description="1-based page number"),
+    per_page: int = Query(50, ge=1, le=L.PER_PAGE_MAX, description="items per page"),
 ) -> Page:
     return Page(page=page, per_page=per_page)
 

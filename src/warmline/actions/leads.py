@@ -193,12 +193,13 @@ def toggle_monitoring_page(store: Store, lead_id: int, page_id: int, enabled: bo
 @validator(kinds.ADD_COMPETITOR, editable=("name", "domain"))
 def _valid_competitor(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     domain = p.get("domain")
-    if domain is not None and (not isinstance(domain, str) or not domain.strip()):
+    domain = limits.check_competitor_domain(domain.strip() if isinstance(domain, str) else domain)
+    if domain == "":
         raise InputError("domain", "domain must be text, or left out")
     return {
         "lead_id": require_lead(store, p.get("lead_id")),
         "name": limits.check_competitor_name(p.get("name")),
-        "domain": domain.strip() if isinstance(domain, str) else None,
+        "domain": domain,
     }
 
 
@@ -248,7 +249,8 @@ def _valid_remove(store: Store, p: dict[str, Any]) -> dict[str, Any]:
 
 def remove_leads(store: Store, lead_ids: Iterable[int]) -> list[str]:
     """Remove leads from outreach (frees their signal slots): one op per lead, all or none."""
-    ids = limits.check_id_list("lead_ids", lead_ids)
+    # No cap on how many: each lead is its own op, sent as a request naming only that lead.
+    ids = limits.check_id_list("lead_ids", lead_ids, max_items=None)
     with store.write():
         return [queue(store, kinds.REMOVE_LEAD, {"lead_id": i}, lead_id=i) for i in dict.fromkeys(ids)]
 

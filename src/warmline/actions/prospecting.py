@@ -12,7 +12,6 @@ from typing import Any
 
 from warmline.actions.queue import queue, validator
 from warmline.api import limits
-from warmline.api.errors import InputError
 from warmline.store import Store
 from warmline.store import effects as kinds
 
@@ -103,11 +102,9 @@ def start_research_run(
 def _valid_company_research(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     payload: dict[str, Any] = {"company_id": limits.check_id("company_id", p.get("company_id"))}
     focus = p.get("focus")
-    if focus is not None:
-        if not isinstance(focus, str):
-            raise InputError("focus", "focus must be text")
-        if focus.strip():
-            payload["focus"] = focus.strip()
+    focus = limits.check_focus(focus.strip() if isinstance(focus, str) else focus)
+    if focus:
+        payload["focus"] = focus
     return payload
 
 

@@ -1,10 +1,13 @@
-"""The spec's input limits, checked before anything is sent or stored.
+"""The spec's input limits, and ours where it is silent, checked before anything is sent
+or stored.
 
 Both the client (before a request) and `warmline.actions` (before a local write) call these,
 so a rep sees "note must be at most 10000 characters" at once instead of an op that fails
 in the outbox an hour later. Each check returns the value to send (normalised where that is
 harmless, e.g. a currency code upper-cased) and raises `InputError` naming the field and the
-limit. The constants are public so screens can show counters ("4812 / 5000").
+limit. The constants are public so screens can show counters ("4812 / 5000"). The limits
+the spec leaves open (deal value, closed reason, ids per request, record field lengths...)
+are our choices, written in docs/wire.md "Limits" and served by the sandbox.
 """
 
 from __future__ import annotations
@@ -39,6 +42,45 @@ PER_PAGE_MAX = 200
 LEAD_STATUSES = ("cold", "warm")
 CONTACT_ROLES = ("decision-maker", "champion", "influencer")
 
+# Ours, where the spec is silent (docs/wire.md "Limits"). The sandbox holds the same numbers
+# in `warmline_sandbox.limits`; tests/contract/test_contract_wire_limits.py fails if the two
+# ever differ.
+ID_MAX = 2**63 - 1
+PAGE_MAX = 1_000_000
+IDS_PER_REQUEST_MAX = 500
+DEAL_VALUE_MAX = 1_000_000_000_000
+MAX_CLOSED_REASON_CHARS = 1000
+MAX_DOMAIN_CHARS = 253
+LOOKUP_QUERY_MAX_CHARS = 1000
+LOOKUP_KEYWORD_MAX_CHARS = 200
+LOOKUP_KEYWORDS_MAX = 50
+MAX_FOCUS_CHARS = 500
+MAX_TEMPLATE_ID_CHARS = 100
+MAX_TEMPLATE_NAME_CHARS = 200
+TAGS_MAX = 100
+MAX_TAG_CHARS = 100
+MAX_CUSTOM_FIELD_KEY_CHARS = 100
+MAX_FILTER_CHARS = 200
+"""A list's `search`, `industry`, `country` filters; its `tag` filter is MAX_TAG_CHARS."""
+IDEMPOTENCY_KEY_MAX_CHARS = 255
+COMPANY_FIELD_MAX_CHARS = {
+    "name": MAX_COMPANY_NAME_CHARS,
+    "domain": 200,
+    "industry": 200,
+    "country": 200,
+    "region": 200,
+    "size": 50,
+    "description": 10_000,
+}
+CONTACT_FIELD_MAX_CHARS = {
+    "first_name": 100,
+    "last_name": 100,
+    "email": 254,
+    "title": 200,
+    "social_url": 500,
+    "phone": 50,
+}
+
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
 
 
@@ -57,9 +99,11 @@ def check_int_range(field: str, value: Any, low: int, high: int) -> int:
 
 
 def check_id(field: str, value: Any) -> int:
-    """A positive integer identifier."""
+    """A positive integer identifier, small enough to name something stored."""
     if not _is_int(value) or value < 1:
         raise InputError(field, f"{field} must be a positive whole number (got {value!r})")
+    if value > ID_MAX:
+        raise InputError(field, f"{field} must be at most {ID_MAX} (got {value})")
     return value
 
 
@@ -78,8 +122,9 @@ def check_text(field: str, text: Any, max_chars: int, min_chars: int = 1) -> str
     return text
 
 
-def check_id_list(field: str, ids: Any, max_items: int | None = None) -> list[int]:
-    """A non-empty list of positive integer ids, at most max_items long when given."""
+def check_id_list(field: str, ids: Any, max_items: int | None = IDS_PER_REQUEST_MAX) -> list[int]:
+    """A non-empty list of positive integer ids, at most max_items long (None: any length,
+    for callers that never send the whole list in one request)."""
     if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
         raise InputError(field, f"{field} must be a list of ids")
     values = list(ids)
@@ -90,11 +135,24 @@ def check_id_list(field: str, ids: Any, max_items: int | None = None) -> list[in
     for value in values:
         if not _is_int(value) or value < 1:
             raise InputError(field, f"{field} must contain only positive whole numbers (got {value!r})")
+        if value > ID_MAX:
+            raise InputError(field, f"{field} must contain only ids up to {ID_MAX} (got {value})")
     return values
 
 
+def check_optional_text(field: str, text: Any, max_chars: int) -> str | None:
+    """Optional text of at most max_chars characters (None stays None)."""
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise InputError(field, f"{field} must be text (got {type(text).__name__})")
+    if len(text) > max_chars:
+        raise InputError(field, f"{field} must be at most {max_chars} characters (got {len(text)})")
+    return text
+
+
 def check_lookup_query(query: Any) -> str:
-    """A lookup query: at least 3 characters once surrounding spaces are removed."""
+    """A lookup query: 3-1000 characters once surrounding spaces are removed."""
     if not isinstance(query, str):
         raise InputError("query", f"query must be text (got {type(query).__name__})")
     stripped = query.strip()
@@ -102,7 +160,21 @@ def check_lookup_query(query: Any) -> str:
         raise InputError(
             "query", f"query must be at least {LOOKUP_QUERY_MIN_CHARS} characters (got {len(stripped)})"
         )
-    return stripped
+    return check_text("query", stripped, LOOKUP_QUERY_MAX_CHARS)
+
+
+def check_keywords(field: str, keywords: list[str] | None) -> None:
+    """A lookup filter: at most 50 keywords of 1-200 characters each."""
+    if keywords is None:
+        return
+    if isinstance(keywords, str) or not isinstance(keywords, list):
+        raise InputError(field, f"{field} must be a list of keywords")
+    if len(keywords) > LOOKUP_KEYWORDS_MAX:
+        raise InputError(
+            field, f"{field} must contain at most {LOOKUP_KEYWORDS_MAX} keywords (got {len(keywords)})"
+        )
+    for keyword in keywords:
+        check_text(field, keyword, LOOKUP_KEYWORD_MAX_CHARS)
 
 
 def check_lookup(
@@ -114,6 +186,8 @@ def check_lookup(
 ) -> str | None:
     """A lookup needs a query or at least one filter; returns the query to send (or None)."""
     cleaned = check_lookup_query(query) if query is not None else None
+    for field, keywords in (("industries", industries), ("countries", countries), ("regions", regions)):
+        check_keywords(field, keywords)
     if cleaned is None and not (industries or countries or regions):
         raise InputError(
             "query", "lookup needs a query of at least 3 characters or one of industries, countries, regions"
@@ -139,11 +213,14 @@ def check_deep_search(
 def check_research_run(
     template_id: str | None, template_name: str | None, company_ids: Any
 ) -> list[int]:
-    """A research run: template_id or template_name, and 1-100 company ids."""
+    """A research run: template_id (up to 100 characters) or template_name (up to 200),
+    and 1-100 company ids."""
     has_id = isinstance(template_id, str) and bool(template_id.strip())
     has_name = isinstance(template_name, str) and bool(template_name.strip())
     if not (has_id or has_name):
         raise InputError("template_id", "a research run needs template_id or template_name")
+    check_optional_text("template_id", template_id, MAX_TEMPLATE_ID_CHARS)
+    check_optional_text("template_name", template_name, MAX_TEMPLATE_NAME_CHARS)
     return check_id_list("company_ids", company_ids, RESEARCH_RUN_MAX_COMPANIES)
 
 
@@ -175,10 +252,11 @@ def check_lead_status(status: Any) -> str:
 
 
 def check_contact_roles(roles: Any) -> list[str]:
-    """Contact search roles: each one of decision-maker, champion, influencer."""
+    """Contact search roles: each one of decision-maker, champion, influencer, named once
+    (a repeat is dropped: it asks for nothing more, and the service takes at most three)."""
     if isinstance(roles, str) or not isinstance(roles, Iterable):
         raise InputError("roles", "roles must be a list")
-    values = list(roles)
+    values = list(dict.fromkeys(roles))
     for role in values:
         if role not in CONTACT_ROLES:
             raise InputError("roles", f"roles must be among {', '.join(CONTACT_ROLES)} (got {role!r})")
@@ -193,11 +271,13 @@ def check_currency(code: Any) -> str:
 
 
 def check_deal_value(value: Any) -> float | int:
-    """A deal value: a finite number, zero or more."""
+    """A deal value: a finite number from 0 to 1e12."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise InputError("deal_value", f"deal_value must be a number (got {value!r})")
     if value < 0:
         raise InputError("deal_value", f"deal_value must be 0 or more (got {value})")
+    if value > DEAL_VALUE_MAX:
+        raise InputError("deal_value", f"deal_value must be at most {DEAL_VALUE_MAX:,} (got {value:,})")
     return value
 
 
@@ -222,9 +302,7 @@ def check_deal(
     if won and lost:
         raise InputError("won", "a deal cannot be marked both won and lost")
     if closed_reason is not None:
-        if not isinstance(closed_reason, str):
-            raise InputError("closed_reason", "closed_reason must be text")
-        body["closed_reason"] = closed_reason
+        body["closed_reason"] = check_optional_text("closed_reason", closed_reason, MAX_CLOSED_REASON_CHARS)
     if not body:
         raise InputError(
             "deal", "a deal update needs at least one of deal_value, deal_currency, won, lost, closed_reason"
@@ -251,10 +329,22 @@ def check_competitor_name(name: Any) -> str:
     return check_text("name", name, MAX_COMPANY_NAME_CHARS)
 
 
+def check_competitor_domain(domain: Any) -> str | None:
+    """A competitor's domain: optional, at most 253 characters (the longest DNS name)."""
+    return check_optional_text("domain", domain, MAX_DOMAIN_CHARS)
+
+
+def check_focus(focus: Any) -> str | None:
+    """What a per-company research should look at: optional, at most 500 characters."""
+    return check_optional_text("focus", focus, MAX_FOCUS_CHARS)
+
+
 def check_page(page: Any, per_page: Any) -> tuple[int, int]:
-    """Pagination: page 1 or more, per_page 1-200."""
+    """Pagination: page 1 to 1,000,000, per_page 1-200."""
     if not _is_int(page) or page < 1:
         raise InputError("page", f"page must be 1 or more (got {page!r})")
+    if page > PAGE_MAX:
+        raise InputError("page", f"page must be at most {PAGE_MAX} (got {page})")
     return page, check_int_range("per_page", per_page, PER_PAGE_MIN, PER_PAGE_MAX)
 
 
@@ -277,8 +367,9 @@ CONTACT_FIELDS = frozenset(
 )
 
 
-def _check_record_keys(kind: str, fields: Any, allowed: frozenset[str]) -> dict[str, Any]:
-    """A mapping of known record fields; custom ones belong under `custom_fields`."""
+def _check_record_keys(kind: str, fields: Any, allowed: frozenset[str], max_chars: dict[str, int]) -> dict[str, Any]:
+    """A mapping of known record fields within their lengths; custom ones belong under
+    `custom_fields` (at most 100 characters a key), tags at most 100 of 1-100 characters."""
     if not isinstance(fields, dict):
         raise InputError(kind, f"{kind} fields must be a mapping of field names to values")
     unknown = sorted(set(fields) - allowed)
@@ -288,18 +379,38 @@ def _check_record_keys(kind: str, fields: Any, allowed: frozenset[str]) -> dict[
             f"unknown {kind} field {unknown[0]!r}; known fields are {', '.join(sorted(allowed))} "
             "(put your own fields under custom_fields)",
         )
-    if "tags" in fields and (
-        not isinstance(fields["tags"], list) or not all(isinstance(t, str) for t in fields["tags"])
-    ):
-        raise InputError("tags", "tags must be a list of text")
-    if "custom_fields" in fields and not isinstance(fields["custom_fields"], dict):
-        raise InputError("custom_fields", "custom_fields must be a mapping")
+    for field, limit in max_chars.items():
+        check_optional_text(field, fields.get(field), limit)
+    if "tags" in fields:
+        _check_tags(fields["tags"])
+    if "custom_fields" in fields:
+        _check_custom_keys(fields["custom_fields"])
     return dict(fields)
+
+
+def _check_tags(tags: Any) -> None:
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise InputError("tags", "tags must be a list of text")
+    if len(tags) > TAGS_MAX:
+        raise InputError("tags", f"tags must be at most {TAGS_MAX} (got {len(tags)})")
+    for tag in tags:
+        if not 1 <= len(tag) <= MAX_TAG_CHARS:
+            raise InputError("tags", f"each tag must be 1-{MAX_TAG_CHARS} characters (got {len(tag)})")
+
+
+def _check_custom_keys(custom_fields: Any) -> None:
+    if not isinstance(custom_fields, dict):
+        raise InputError("custom_fields", "custom_fields must be a mapping")
+    for key in custom_fields:
+        if not isinstance(key, str) or not 1 <= len(key) <= MAX_CUSTOM_FIELD_KEY_CHARS:
+            raise InputError(
+                "custom_fields", f"custom field names must be 1-{MAX_CUSTOM_FIELD_KEY_CHARS} characters (got {key!r:.40})"
+            )
 
 
 def check_company_fields(fields: Any, *, creating: bool) -> dict[str, Any]:
     """A company body: known fields only; a name (1-200 characters) required on create."""
-    body = _check_record_keys("company", fields, COMPANY_FIELDS)
+    body = _check_record_keys("company", fields, COMPANY_FIELDS, COMPANY_FIELD_MAX_CHARS)
     if creating or "name" in body:
         check_company_name(body.get("name"))
     if not creating and not body:
@@ -309,7 +420,7 @@ def check_company_fields(fields: Any, *, creating: bool) -> dict[str, Any]:
 
 def check_contact_fields(fields: Any, *, creating: bool) -> dict[str, Any]:
     """A contact body: known fields only; a first or last name required on create."""
-    body = _check_record_keys("contact", fields, CONTACT_FIELDS)
+    body = _check_record_keys("contact", fields, CONTACT_FIELDS, CONTACT_FIELD_MAX_CHARS)
     if creating:
         check_contact_name(body.get("first_name"), body.get("last_name"))
     elif not body:

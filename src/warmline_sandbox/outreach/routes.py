@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
+from warmline_sandbox import limits as L
 from warmline_sandbox.deps import Ctx
 from warmline_sandbox.outreach import engagement, leads, log, people, scans
 from warmline_sandbox.outreach.detail import finish_due_outreach_jobs, lead_detail
@@ -24,7 +25,6 @@ LEADS = "/v1/outreach/leads"
 LEAD = LEADS + "/{lead_id}"
 
 LeadStatus = Literal["cold", "warm"]
-MAX_IDS = 500
 
 
 class Body(BaseModel):
@@ -32,12 +32,12 @@ class Body(BaseModel):
 
 
 class AddLeadsBody(Body):
-    company_ids: Annotated[list[Id], Field(min_length=1, max_length=MAX_IDS)]
+    company_ids: Annotated[list[Id], Field(min_length=1, max_length=L.IDS_PER_REQUEST_MAX)]
     lead_status: LeadStatus
 
 
 class RemoveLeadsBody(Body):
-    lead_ids: Annotated[list[Id], Field(min_length=1, max_length=MAX_IDS)]
+    lead_ids: Annotated[list[Id], Field(min_length=1, max_length=L.IDS_PER_REQUEST_MAX)]
 
 
 class StatusBody(Body):
@@ -45,7 +45,7 @@ class StatusBody(Body):
 
 
 class TargetScoreBody(Body):
-    target_score: Annotated[int, Field(ge=1, le=100, strict=True)]
+    target_score: Annotated[int, Field(ge=1, le=L.TARGET_SCORE_MAX, strict=True)]
 
 
 class SelectionBody(Body):
@@ -57,27 +57,27 @@ class PinBody(Body):
 
 
 class ActivityBody(Body):
-    description: Annotated[str, Field(min_length=1, max_length=5000)]
+    description: Annotated[str, Field(min_length=1, max_length=L.ACTIVITY_MAX_CHARS)]
     contact_id: Id | None = None
 
 
 class NoteBody(Body):
-    content: Annotated[str, Field(min_length=1, max_length=10_000)]
+    content: Annotated[str, Field(min_length=1, max_length=L.NOTE_MAX_CHARS)]
 
 
 class DealBody(Body):
     """Only the fields sent are changed; a field sent as null is treated as not sent."""
 
-    deal_value: Annotated[float, Field(ge=0, le=1e12, allow_inf_nan=False)] | None = None
+    deal_value: Annotated[float, Field(ge=0, le=L.DEAL_VALUE_MAX, allow_inf_nan=False)] | None = None
     deal_currency: Annotated[str, Field(pattern=r"^[A-Za-z]{3}$")] | None = None
     won: Annotated[bool, Field(strict=True)] | None = None
     lost: Annotated[bool, Field(strict=True)] | None = None
-    closed_reason: Annotated[str, Field(max_length=1000)] | None = None
+    closed_reason: Annotated[str, Field(max_length=L.CLOSED_REASON_MAX_CHARS)] | None = None
 
 
 class CompetitorBody(Body):
-    name: Annotated[str, Field(min_length=1, max_length=200)]
-    domain: Annotated[str, Field(max_length=253)] | None = None
+    name: Annotated[str, Field(min_length=1, max_length=L.NAME_MAX_CHARS)]
+    domain: Annotated[str, Field(max_length=L.DOMAIN_MAX_CHARS)] | None = None
 
 
 @router.get(LEADS, summary="List cold or warm leads with pagination")

@@ -9,12 +9,13 @@ from fastapi import APIRouter, Query
 from pydantic import Field
 
 from warmline_sandbox import companies, jobs
+from warmline_sandbox import limits as L
 from warmline_sandbox.deps import Ctx
 from warmline_sandbox.errors import ApiError, conflict, not_found
 from warmline_sandbox.pagination import PageQuery, paginated
 from warmline_sandbox.params import IdPath
 from warmline_sandbox.records import field_schema
-from warmline_sandbox.routes.records import LongText, RecordBody, ShortText
+from warmline_sandbox.routes.records import RecordBody
 
 router = APIRouter(tags=["companies"])
 
@@ -23,17 +24,17 @@ COMPANY_JOB_KINDS = ("deep_search", "research_run")
 
 
 class CompanyUpdate(RecordBody):
-    name: Annotated[str, Field(min_length=1, max_length=200)] | None = None
-    domain: ShortText | None = None
-    industry: ShortText | None = None
-    country: ShortText | None = None
-    region: ShortText | None = None
-    size: Annotated[str, Field(max_length=50)] | None = None
-    description: LongText | None = None
+    name: Annotated[str, Field(min_length=1, max_length=L.COMPANY_FIELD_MAX_CHARS["name"])] | None = None
+    domain: Annotated[str, Field(max_length=L.COMPANY_FIELD_MAX_CHARS["domain"])] | None = None
+    industry: Annotated[str, Field(max_length=L.COMPANY_FIELD_MAX_CHARS["industry"])] | None = None
+    country: Annotated[str, Field(max_length=L.COMPANY_FIELD_MAX_CHARS["country"])] | None = None
+    region: Annotated[str, Field(max_length=L.COMPANY_FIELD_MAX_CHARS["region"])] | None = None
+    size: Annotated[str, Field(max_length=L.COMPANY_FIELD_MAX_CHARS["size"])] | None = None
+    description: Annotated[str, Field(max_length=L.COMPANY_FIELD_MAX_CHARS["description"])] | None = None
 
 
 class CompanyCreate(CompanyUpdate):
-    name: Annotated[str, Field(min_length=1, max_length=200)]
+    name: Annotated[str, Field(min_length=1, max_length=L.COMPANY_FIELD_MAX_CHARS["name"])]
 
 
 def _found(company: dict[str, Any] | None) -> dict[str, Any]:
@@ -46,10 +47,10 @@ def _found(company: dict[str, Any] | None) -> dict[str, Any]:
 def list_companies(
     ctx: Ctx,
     page: PageQuery,
-    search: Annotated[str | None, Query(max_length=200, description="name or domain contains")] = None,
-    industry: Annotated[str | None, Query(max_length=200)] = None,
-    country: Annotated[str | None, Query(max_length=200)] = None,
-    tag: Annotated[str | None, Query(max_length=100)] = None,
+    search: Annotated[str | None, Query(max_length=L.FILTER_MAX_CHARS, description="name or domain contains")] = None,
+    industry: Annotated[str | None, Query(max_length=L.FILTER_MAX_CHARS)] = None,
+    country: Annotated[str | None, Query(max_length=L.FILTER_MAX_CHARS)] = None,
+    tag: Annotated[str | None, Query(max_length=L.TAG_MAX_CHARS)] = None,
 ) -> dict[str, Any]:
     with ctx.db.transaction() as conn:
         jobs.finish_due(conn, ctx.clock, COMPANY_JOB_KINDS)

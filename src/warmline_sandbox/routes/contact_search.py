@@ -11,6 +11,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from warmline_sandbox import contact_search, jobs
+from warmline_sandbox import limits as L
 from warmline_sandbox.contacts import Role
 from warmline_sandbox.deps import Ctx
 from warmline_sandbox.errors import ApiError, not_found, short_errors
@@ -25,7 +26,7 @@ class ContactSearchBody(BaseModel):
 
 
 class AddContactsBody(BaseModel):
-    contact_ids: Annotated[list[Id], Field(max_length=500)]
+    contact_ids: Annotated[list[Id], Field(max_length=L.IDS_PER_REQUEST_MAX)]
 
 
 @router.post("/v1/contacts/search", status_code=201, summary="Start a contact search for a company (1 deep search)")

@@ -8,27 +8,27 @@ from fastapi import APIRouter, Query
 from pydantic import Field, model_validator
 
 from warmline_sandbox import companies, contacts
+from warmline_sandbox import limits as L
 from warmline_sandbox.contacts import Role
-from warmline_sandbox.db import MAX_INT
 from warmline_sandbox.deps import Ctx
 from warmline_sandbox.errors import bad_request, not_found
 from warmline_sandbox.pagination import PageQuery, paginated
 from warmline_sandbox.params import Id, IdPath
 from warmline_sandbox.records import field_schema
-from warmline_sandbox.routes.records import RecordBody, ShortText
+from warmline_sandbox.routes.records import RecordBody
 
 router = APIRouter(tags=["contacts"])
 
 
 class ContactUpdate(RecordBody):
     company_id: Id | None = None
-    first_name: Annotated[str, Field(max_length=100)] | None = None
-    last_name: Annotated[str, Field(max_length=100)] | None = None
-    email: Annotated[str, Field(max_length=254)] | None = None
-    title: ShortText | None = None
+    first_name: Annotated[str, Field(max_length=L.CONTACT_FIELD_MAX_CHARS["first_name"])] | None = None
+    last_name: Annotated[str, Field(max_length=L.CONTACT_FIELD_MAX_CHARS["last_name"])] | None = None
+    email: Annotated[str, Field(max_length=L.CONTACT_FIELD_MAX_CHARS["email"])] | None = None
+    title: Annotated[str, Field(max_length=L.CONTACT_FIELD_MAX_CHARS["title"])] | None = None
     role: Role | None = None
-    social_url: Annotated[str, Field(max_length=500)] | None = None
-    phone: Annotated[str, Field(max_length=50)] | None = None
+    social_url: Annotated[str, Field(max_length=L.CONTACT_FIELD_MAX_CHARS["social_url"])] | None = None
+    phone: Annotated[str, Field(max_length=L.CONTACT_FIELD_MAX_CHARS["phone"])] | None = None
 
 
 class ContactCreate(ContactUpdate):
@@ -54,9 +54,9 @@ def _check_company(conn: Any, company_id: int | None) -> None:
 def list_contacts(
     ctx: Ctx,
     page: PageQuery,
-    search: Annotated[str | None, Query(max_length=200, description="name, email or title contains")] = None,
-    company_id: Annotated[int | None, Query(ge=1, le=MAX_INT)] = None,
-    tag: Annotated[str | None, Query(max_length=100)] = None,
+    search: Annotated[str | None, Query(max_length=L.FILTER_MAX_CHARS, description="name, email or title contains")] = None,
+    company_id: Annotated[int | None, Query(ge=1, le=L.ID_MAX)] = None,
+    tag: Annotated[str | None, Query(max_length=L.TAG_MAX_CHARS)] = None,
 ) -> dict[str, Any]:
     with ctx.db.read() as conn:
         items, total = contacts.list_contacts(

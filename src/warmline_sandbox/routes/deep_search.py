@@ -9,6 +9,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from warmline_sandbox import companies, deep_search, jobs
+from warmline_sandbox import limits as L
 from warmline_sandbox.deps import Ctx
 from warmline_sandbox.errors import not_found
 from warmline_sandbox.params import IdPath
@@ -17,12 +18,12 @@ router = APIRouter(tags=["deep search"])
 
 
 class DeepSearchBody(BaseModel):
-    query: Annotated[str, Field(min_length=3, max_length=1000)]
-    max_results: Annotated[int, Field(ge=1, le=100)] = 20
+    query: Annotated[str, Field(min_length=L.QUERY_MIN_CHARS, max_length=L.DEEP_SEARCH_QUERY_MAX_CHARS)]
+    max_results: Annotated[int, Field(ge=1, le=L.DEEP_SEARCH_MAX_RESULTS)] = 20
 
 
 class CompanyResearchBody(BaseModel):
-    focus: Annotated[str, Field(max_length=500)] | None = None
+    focus: Annotated[str, Field(max_length=L.FOCUS_MAX_CHARS)] | None = None
 
 
 @router.post("/v1/companies/deep-search", status_code=201, summary="Start a company deep search (1 deep search)")

@@ -7,24 +7,25 @@ from typing import Annotated, Any
 from fastapi import APIRouter
 from pydantic import BaseModel, Field, model_validator
 
+from warmline_sandbox import limits as L
 from warmline_sandbox.deps import Ctx
 from warmline_sandbox.lookup import instant_lookup
 from warmline_sandbox.search import Criteria
 
 router = APIRouter(tags=["lookup"])
 
-Keyword = Annotated[str, Field(min_length=1, max_length=200)]
-Keywords = Annotated[list[Keyword], Field(max_length=50)]
+Keyword = Annotated[str, Field(min_length=1, max_length=L.LOOKUP_KEYWORD_MAX_CHARS)]
+Keywords = Annotated[list[Keyword], Field(max_length=L.LOOKUP_KEYWORDS_MAX)]
 
 
 class LookupBody(BaseModel):
-    query: Annotated[str, Field(min_length=3, max_length=1000)] | None = None
+    query: Annotated[str, Field(min_length=L.QUERY_MIN_CHARS, max_length=L.LOOKUP_QUERY_MAX_CHARS)] | None = None
     broaden_search: bool = False
     industries: Keywords = []
     countries: Keywords = []
     regions: Keywords = []
     save: bool = False
-    limit: Annotated[int, Field(ge=1, le=100)] = 25
+    limit: Annotated[int, Field(ge=1, le=L.LOOKUP_LIMIT_MAX)] = 25
 
     @model_validator(mode="after")
     def _something_to_look_for(self) -> LookupBody:

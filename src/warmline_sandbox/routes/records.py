@@ -6,11 +6,10 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from warmline_sandbox import limits as L
 from warmline_sandbox.records import merge_tags
 
-Tag = Annotated[str, Field(min_length=1, max_length=100)]
-ShortText = Annotated[str, Field(max_length=200)]
-LongText = Annotated[str, Field(max_length=10_000)]
+Tag = Annotated[str, Field(min_length=1, max_length=L.TAG_MAX_CHARS)]
 
 
 class RecordBody(BaseModel):
@@ -18,8 +17,8 @@ class RecordBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    tags: Annotated[list[Tag], Field(max_length=100)] | None = None
-    custom_fields: dict[Annotated[str, Field(min_length=1, max_length=100)], Any] | None = None
+    tags: Annotated[list[Tag], Field(max_length=L.TAGS_MAX)] | None = None
+    custom_fields: dict[Annotated[str, Field(min_length=1, max_length=L.CUSTOM_FIELD_KEY_MAX_CHARS)], Any] | None = None
 
     @field_validator("tags")
     @classmethod

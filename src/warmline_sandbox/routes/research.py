@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, Field
 
+from warmline_sandbox import limits as L
 from warmline_sandbox import research
 from warmline_sandbox.deps import Ctx
 from warmline_sandbox.errors import not_found
@@ -19,13 +20,13 @@ from warmline_sandbox.params import Id
 
 router = APIRouter(tags=["research"])
 
-CompanyIds = Annotated[list[Id], Field(min_length=1, max_length=100)]
-TextId = Annotated[str, Path(min_length=1, max_length=100)]
+CompanyIds = Annotated[list[Id], Field(min_length=1, max_length=L.RESEARCH_MAX_COMPANIES)]
+TextId = Annotated[str, Path(min_length=1, max_length=L.TEMPLATE_ID_MAX_CHARS)]
 
 
 class RunBody(BaseModel):
-    template_id: Annotated[str, Field(min_length=1, max_length=100)] | None = None
-    template_name: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    template_id: Annotated[str, Field(min_length=1, max_length=L.TEMPLATE_ID_MAX_CHARS)] | None = None
+    template_name: Annotated[str, Field(min_length=1, max_length=L.NAME_MAX_CHARS)] | None = None
     company_ids: CompanyIds
 
 
