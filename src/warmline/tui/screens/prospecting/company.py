@@ -143,8 +143,11 @@ class CompanyScreen(RecordPage):
         self.query_one(f"#{widget_id}", Static).update(text)
 
     def lead_id(self) -> int | None:
-        """The lead this company is in outreach as, if any (read from the cache)."""
-        return self.cockpit.store.scalar("SELECT id FROM leads WHERE company_id = ? LIMIT 1", (self.company_id,))
+        """The lead this company is in outreach as, if any (read from the cache); a lead whose
+        removal is queued (hidden) is out of outreach already, as on the lead list."""
+        return self.cockpit.store.scalar(
+            "SELECT id FROM leads WHERE company_id = ? AND hidden = 0 LIMIT 1", (self.company_id,)
+        )
 
     def reload(self) -> None:
         store = self.cockpit.store
