@@ -58,6 +58,19 @@ QUEUED: list[tuple[str, Callable[[Store], Any], str, dict[str, Any]]] = [
      "start_research_run", {"company_ids": [101], "template_name": "Other"}),
     ("start_company_research", lambda s: actions.start_company_research(s, 101, focus="pricing"),
      "start_company_research", {"company_id": 101, "focus": "pricing"}),
+    # the last value of each of our wire limits (docs/wire.md "Limits") still goes through
+    ("update_deal_at_limits", lambda s: actions.update_deal(s, WARM, deal_value=10**12, lost=True,
+                                                          closed_reason="r" * 1000),
+     "update_deal", {"lead_id": WARM, "deal_value": 10**12, "lost": True, "closed_reason": "r" * 1000}),
+    ("add_to_outreach_at_limit", lambda s: actions.add_to_outreach(s, range(1, 501)),
+     "add_to_outreach", {"company_ids": list(range(1, 501)), "lead_status": "cold"}),
+    ("add_found_contacts_at_limit", lambda s: actions.add_found_contacts(s, 5, range(1, 501)),
+     "add_found_contacts", {"job_id": 5, "contact_ids": list(range(1, 501))}),
+    ("add_competitor_domain_at_limit", lambda s: actions.add_competitor(s, COLD, "NewCo", "d" * 253),
+     "add_competitor", {"lead_id": COLD, "name": "NewCo", "domain": "d" * 253}),
+    ("start_company_research_focus_at_limit",
+     lambda s: actions.start_company_research(s, 101, focus=" " + "f" * 500 + " "),
+     "start_company_research", {"company_id": 101, "focus": "f" * 500}),
 ]
 
 
@@ -68,6 +81,14 @@ def test_each_action_queues_one_op_with_the_request(store: Store, name, call, ki
     assert (op.kind, op.payload, op.state, op.attempts) == (kind, payload, "pending", 0)
     assert op.lead_id == payload.get("lead_id")
     assert [o.op_id for o in store.outbox_rows()] == [op_id]
+
+
+def test_removing_many_leads_has_no_per_request_cap(store: Store) -> None:
+    """Each lead is its own op naming only itself, so the 500-ids-per-request cap never applies."""
+    for lead_id in range(3, 503):
+        store.upsert_lead_detail({"id": lead_id, "company_id": 1000 + lead_id, "company_name": f"Lead {lead_id}",
+                                  "lead_status": "cold", "warming_score": 0})
+    assert len(actions.remove_leads(store, range(1, 503))) == 502
 
 
 def test_remove_leads_queues_one_op_per_lead(store: Store) -> None:
@@ -109,6 +130,17 @@ REFUSED: list[tuple[str, Callable[[Store], Any], str]] = [
     ("research no template", lambda s: actions.start_research_run(s, [1]), "template_id"),
     ("research too many", lambda s: actions.start_research_run(s, range(1, 102), template_id="t"), "company_ids"),
     ("remove unknown lead", lambda s: actions.remove_leads(s, [COLD, 999]), "lead_id"),
+    # our wire limits (docs/wire.md "Limits"): refused at once, not failed in the outbox later
+    ("deal value too large", lambda s: actions.update_deal(s, WARM, deal_value=10**12 + 1), "deal_value"),
+    ("closed reason too long", lambda s: actions.update_deal(s, WARM, lost=True, closed_reason="r" * 1001),
+     "closed_reason"),
+    ("outreach too many companies", lambda s: actions.add_to_outreach(s, range(1, 502)), "company_ids"),
+    ("outreach id too large", lambda s: actions.add_to_outreach(s, [2**63]), "company_ids"),
+    ("found contacts too many", lambda s: actions.add_found_contacts(s, 5, range(1, 502)), "contact_ids"),
+    ("competitor domain too long", lambda s: actions.add_competitor(s, COLD, "NewCo", "d" * 254), "domain"),
+    ("research focus too long", lambda s: actions.start_company_research(s, 101, focus="f" * 501), "focus"),
+    ("research template name too long",
+     lambda s: actions.start_research_run(s, [1], template_name="T" * 201), "template_name"),
 ]
 
 

@@ -44,6 +44,31 @@ from warmline.api.errors import InputError
         (lambda: L.check_page(0, 50), "page", "1 or more"),
         (lambda: L.check_page(1, 201), "per_page", "between 1 and 200 (got 201)"),
         (lambda: L.check_id("lead_id", 0), "lead_id", "positive whole number"),
+        # ours, where the spec is silent (docs/wire.md "Limits")
+        (lambda: L.check_id("lead_id", 2**63), "lead_id", f"at most {2**63 - 1}"),
+        (lambda: L.check_page(1_000_001, 50), "page", "at most 1000000"),
+        (lambda: L.check_deal(deal_value=10**12 + 1), "deal_value", "at most 1,000,000,000,000"),
+        (lambda: L.check_deal(lost=True, closed_reason="r" * 1001), "closed_reason", "at most 1000 characters"),
+        (lambda: L.check_deal(closed_reason=5), "closed_reason", "must be text"),
+        (lambda: L.check_id_list("company_ids", range(1, 502)), "company_ids", "at most 500 ids (got 501)"),
+        (lambda: L.check_contact_ids([2**63]), "contact_ids", "ids up to"),
+        (lambda: L.check_lookup("q" * 1001, None, None, None), "query", "at most 1000 characters"),
+        (lambda: L.check_lookup(None, ["k"] * 51, None, None), "industries", "at most 50 keywords (got 51)"),
+        (lambda: L.check_lookup(None, None, ["c" * 201], None), "countries", "at most 200 characters"),
+        (lambda: L.check_lookup(None, None, None, [""]), "regions", "must not be empty"),
+        (lambda: L.check_research_run("t" * 101, None, [1]), "template_id", "at most 100 characters"),
+        (lambda: L.check_research_run(None, "T" * 201, [1]), "template_name", "at most 200 characters"),
+        (lambda: L.check_competitor_domain("d" * 254), "domain", "at most 253 characters"),
+        (lambda: L.check_focus("f" * 501), "focus", "at most 500 characters"),
+        (lambda: L.check_company_fields({"name": "A", "size": "s" * 51}, creating=True), "size", "at most 50"),
+        (lambda: L.check_company_fields({"description": "d" * 10_001}, creating=False), "description", "10000"),
+        (lambda: L.check_contact_fields({"last_name": "A", "email": "e" * 255}, creating=True), "email", "254"),
+        (lambda: L.check_contact_fields({"phone": "1" * 51}, creating=False), "phone", "at most 50"),
+        (lambda: L.check_company_fields({"name": "A", "tags": ["t"] * 101}, creating=True), "tags", "at most 100"),
+        (lambda: L.check_company_fields({"tags": ["t" * 101]}, creating=False), "tags", "1-100 characters"),
+        (lambda: L.check_company_fields({"tags": [""]}, creating=False), "tags", "1-100 characters"),
+        (lambda: L.check_contact_fields({"custom_fields": {"k" * 101: 1}}, creating=False), "custom_fields",
+         "1-100 characters"),
     ],
 )
 def test_limit_violations_name_field_and_limit(call, field, fragment) -> None:
@@ -70,4 +95,14 @@ def test_valid_values_come_back_ready_to_send() -> None:
         "won": False,
     }
     assert L.check_contact_roles(("champion",)) == ["champion"]
+    assert L.check_contact_roles(["champion", "influencer", "champion", "champion"]) == ["champion", "influencer"]
+    assert L.check_deal(deal_value=10**12, closed_reason="r" * 1000) == {
+        "deal_value": 10**12, "closed_reason": "r" * 1000}
+    assert L.check_id_list("lead_ids", range(1, 501)) == list(range(1, 501))
+    assert len(L.check_id_list("lead_ids", range(1, 1001), max_items=None)) == 1000
+    assert L.check_id("lead_id", 2**63 - 1) == 2**63 - 1
+    assert L.check_page(1_000_000, 200) == (1_000_000, 200)
+    assert L.check_competitor_domain(None) is None and L.check_focus("f" * 500) == "f" * 500
+    record = {"name": "A", "tags": [f"t{n}" for n in range(100)], "custom_fields": {"k" * 100: 1}}
+    assert L.check_company_fields(record, creating=True) == record
     L.check_contact_name(None, "Doe")
