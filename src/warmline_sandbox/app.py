@@ -85,6 +85,7 @@ def open_database(settings: SandboxSettings, clock: Clock) -> Database:
     db = Database(settings.db_path)
     with db.read() as conn:
         init_schema(conn, *SCHEMAS)
+        outreach.add_missing_columns(conn)
     started = time.perf_counter()
     with db.transaction() as conn:
         if seed.seed_database(conn, settings, clock.now()):

@@ -6,14 +6,17 @@ empty (the app may seed demo leads).
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
 
-from warmline_sandbox import quotas
+from warmline_sandbox import outreach, quotas
 from warmline_sandbox.clock import ManualClock
+from warmline_sandbox.outreach.tables import ADDED_COLUMNS
 from warmline_sandbox.settings import SandboxSettings
 
 LEADS = "/v1/outreach/leads"
@@ -496,6 +499,47 @@ async def test_complete_awards_points_and_dismisses_same_target(
     assert (again.status_code, again.json()) == (404, REC_NOT_FOUND)
     twin = await client.post(f"{LEADS}/{lead_id}/recommendations/{twins[0]}/complete")
     assert (twin.status_code, twin.json()) == (404, REC_NOT_FOUND)
+
+
+async def test_completing_a_recommendation_logs_it_for_the_contact_it_concerns(
+    client: httpx.AsyncClient, clock: ManualClock
+) -> None:
+    """Spec: a touchpoint's `contact_id` is the contact the activity concerns, and signal scans
+    monitor key contacts' social accounts: engaging with a post there concerns that contact."""
+    lead_id = await new_lead(client)
+    contact_id = await new_contact(client, lead_id)
+    assert (await client.post(f"{LEADS}/{lead_id}/signal-scan", json={})).status_code == 201
+    clock.advance(10)
+    pages = (await detail(client, lead_id))["monitoring_pages"]
+
+    async def complete_one_from(source: dict[str, Any]) -> dict[str, Any]:
+        for page in pages:
+            selected = {"is_selected": page["id"] == source["id"]}
+            await client.patch(f"{LEADS}/{lead_id}/monitoring-pages/{page['id']}", json=selected)
+        recs = (await generated(client, clock, lead_id))["recommendations"]
+        rec = next(r for r in recs if r["source_page_label"] == source["label"])
+        done = await client.post(f"{LEADS}/{lead_id}/recommendations/{rec['id']}/complete")
+        assert done.status_code == 200, done.text
+        return (await detail(client, lead_id))["touchpoints"][0]
+
+    contacts_account = next(p for p in pages if p["url"] == "https://social.example/dana")
+    assert contacts_account["page_type"] == "contact_social"
+    assert (await complete_one_from(contacts_account))["contact_id"] == contact_id
+    blog = next(p for p in pages if p["page_type"] == "blog")
+    assert (await complete_one_from(blog))["contact_id"] is None, "a company page concerns no contact"
+
+
+def test_an_older_database_gets_the_contact_columns(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "old.sqlite3")
+    old_schema = outreach.SCHEMA.replace("    contact_id INTEGER,\n", "").replace(",\n    contact_id INTEGER\n", "\n")
+    conn.executescript("CREATE TABLE companies (id INTEGER PRIMARY KEY);" + old_schema)
+    columns = {t: [row[1] for row in conn.execute(f"PRAGMA table_info({t})")] for t, _, _ in ADDED_COLUMNS}
+    assert all("contact_id" not in names for names in columns.values()), "the old schema lacks them"
+    for _ in range(2):
+        outreach.add_missing_columns(conn)
+    for table, column, _ in ADDED_COLUMNS:
+        assert [row[1] for row in conn.execute(f"PRAGMA table_info({table})")][-1] == column
+    conn.close()
 
 
 async def test_dismiss_then_complete_fails(client: httpx.AsyncClient, clock: ManualClock) -> None:

@@ -1,6 +1,7 @@
 """Recommendations of a lead: generating them (a job), listing, completing, dismissing.
 
-Completing one awards warming points, logs the action in the activity log and dismisses
+Completing one awards warming points, logs the action in the activity log (concerning the
+contact whose social account the recommendation came from, if any) and dismisses
 the lead's other ACTIVE recommendations on the same target (there is only one post to
 comment on). Only active recommendations can be completed or dismissed; anything else is
 the spec's `Recommendation not found or already dismissed`.
@@ -25,7 +26,7 @@ from warmline_sandbox.outreach.recommendations import (
     completion_points,
     generate,
 )
-from warmline_sandbox.outreach.scans import monitoring_pages
+from warmline_sandbox.outreach.scans import monitoring_pages, page_rows
 
 GENERATION_KIND = "recommendation_generation"
 RECOMMENDATION_NOT_FOUND = "Recommendation not found or already dismissed"
@@ -72,8 +73,8 @@ def finish_generation(
     if lead is None:
         raise jobs.JobFailed(LEAD_NOT_FOUND)
     pages = [
-        SourcePage(p["id"], p["url"], p["label"], p["page_type"], p["score"])
-        for p in monitoring_pages(conn, lead_id, enabled_only=True)
+        SourcePage(p["id"], p["url"], p["label"], p["page_type"], p["score"], p["contact_id"])
+        for p in page_rows(conn, lead_id, enabled_only=True)
     ]
     suggestions = generate(
         int(job["params"].get("seed", 0)), lead_id, lead["lead_status"], pages, lead["generations"]
@@ -96,8 +97,8 @@ def insert_recommendation(
         return None
     cursor = conn.execute(
         "INSERT INTO outreach_recommendations (lead_id, action_type, target_url, "
-        "suggested_comment, priority, engagement_reason, source_page_label, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "suggested_comment, priority, engagement_reason, source_page_label, created_at, contact_id) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             lead_id,
             suggestion.action_type,
@@ -107,6 +108,7 @@ def insert_recommendation(
             suggestion.engagement_reason,
             suggestion.source_page_label,
             iso(now),
+            suggestion.contact_id,
         ),
     )
     return int(cursor.lastrowid or 0)
@@ -165,7 +167,7 @@ def complete(conn: sqlite3.Connection, lead_id: int, rec_id: int, now: datetime)
         f"{rec['action_type'].replace('_', ' ').capitalize()} ({rec['source_page_label']}): "
         f"{rec['target_url']}",
         ACTION_ACTIVITY_TYPES.get(rec["action_type"], "other"),
-        None,
+        _concerned_contact(conn, rec["contact_id"]),
         points,
         now,
     )
@@ -176,6 +178,15 @@ def complete(conn: sqlite3.Connection, lead_id: int, rec_id: int, now: datetime)
         "warming_score": warming_score,
         "auto_dismissed": others,
     }
+
+
+def _concerned_contact(conn: sqlite3.Connection, contact_id: int | None) -> int | None:
+    """The activity's `contact_id` (spec: "contact the activity concerns"): the contact whose
+    social account the recommendation came from, while that contact still exists."""
+    if contact_id is None:
+        return None
+    found = conn.execute("SELECT 1 FROM contacts WHERE id = ?", (contact_id,)).fetchone()
+    return contact_id if found else None
 
 
 def dismiss(conn: sqlite3.Connection, lead_id: int, rec_id: int, now: datetime) -> dict[str, Any]:

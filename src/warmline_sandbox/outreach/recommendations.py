@@ -88,6 +88,8 @@ class SourcePage:
     label: str
     page_type: str
     score: int
+    contact_id: int | None = None
+    """Whose social account the page is, if a contact's."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,8 @@ class SuggestedAction:
     priority: str
     engagement_reason: str
     source_page_label: str
+    contact_id: int | None = None
+    """The contact the engagement concerns: the owner of the source page, if a contact."""
 
 
 def generate(
@@ -128,6 +132,7 @@ def generate(
                     priority=_priority(page.score, action),
                     engagement_reason=_reason(page, topic),
                     source_page_label=page.label,
+                    contact_id=page.contact_id,
                 )
             )
     return suggestions[:MAX_PER_GENERATION]

@@ -150,10 +150,11 @@ def store_pages(
     for page in found:
         conn.execute(
             "INSERT INTO outreach_pages "
-            "(lead_id, url, label, page_type, score, is_selected, last_checked_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (lead_id, url) DO UPDATE SET "
+            "(lead_id, url, label, page_type, score, is_selected, last_checked_at, contact_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (lead_id, url) DO UPDATE SET "
             "label = excluded.label, page_type = excluded.page_type, score = excluded.score, "
-            "is_selected = excluded.is_selected, last_checked_at = excluded.last_checked_at",
+            "is_selected = excluded.is_selected, last_checked_at = excluded.last_checked_at, "
+            "contact_id = excluded.contact_id",
             (
                 lead_id,
                 page.url,
@@ -162,19 +163,26 @@ def store_pages(
                 page.score,
                 int(selected.get(page.url, page.is_selected)),
                 iso(now),
+                page.contact_id,
             ),
         )
+
+
+def page_rows(
+    conn: sqlite3.Connection, lead_id: int, *, enabled_only: bool = False
+) -> list[sqlite3.Row]:
+    """The lead's sources as stored (with the contact owning each), best-scored first."""
+    only = " AND is_selected" if enabled_only else ""
+    return conn.execute(
+        f"SELECT * FROM outreach_pages WHERE lead_id = ?{only} ORDER BY score DESC, id", (lead_id,)
+    ).fetchall()
 
 
 def monitoring_pages(
     conn: sqlite3.Connection, lead_id: int, *, enabled_only: bool = False
 ) -> list[dict[str, Any]]:
-    """The lead's sources, best-scored first."""
-    only = " AND is_selected" if enabled_only else ""
-    rows = conn.execute(
-        f"SELECT * FROM outreach_pages WHERE lead_id = ?{only} ORDER BY score DESC, id", (lead_id,)
-    ).fetchall()
-    return [_page(row) for row in rows]
+    """The lead's sources as docs/wire.md shows them, best-scored first."""
+    return [_page(row) for row in page_rows(conn, lead_id, enabled_only=enabled_only)]
 
 
 def toggle_page(

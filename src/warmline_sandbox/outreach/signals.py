@@ -8,6 +8,7 @@ a test run can be repeated.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Sequence
@@ -73,6 +74,8 @@ class DiscoveredPage:
     page_type: str
     score: int
     is_selected: bool
+    contact_id: int | None = None
+    """The contact whose social account this is (contact_social pages only)."""
 
 
 def discover_pages(
@@ -121,15 +124,13 @@ def _contact_page(person: ScanContact, company_slug: str, rng: random.Random) ->
     )
     low, high = _ROLE_SCORES.get(person.role or "", (3, 7))
     label = f"{name} ({person.title}) on LinkedIn" if person.title else f"{name} on LinkedIn"
-    return DiscoveredPage(url, label, "contact_social", rng.randint(low, high), False)
+    return DiscoveredPage(url, label, "contact_social", rng.randint(low, high), False, person.id)
 
 
 def _with_selection(pages: list[DiscoveredPage]) -> list[DiscoveredPage]:
     """Pre-select the sources worth watching: every well-scored one and at least the top few."""
     return [
-        DiscoveredPage(
-            p.url, p.label, p.page_type, p.score, p.score >= SELECTED_SCORE or i < MIN_SELECTED
-        )
+        dataclasses.replace(p, is_selected=p.score >= SELECTED_SCORE or i < MIN_SELECTED)
         for i, p in enumerate(pages)
     ]
 

@@ -11,6 +11,8 @@ key; only the signal slot remembers which key's plan it was taken from, so remov
 lead gives it back to that key.
 """
 
+import sqlite3
+
 TABLES = """
 CREATE TABLE IF NOT EXISTS outreach_leads (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -37,6 +39,7 @@ CREATE TABLE IF NOT EXISTS outreach_pages (
     score INTEGER NOT NULL,
     is_selected INTEGER NOT NULL DEFAULT 0,
     last_checked_at TEXT,
+    contact_id INTEGER,
     UNIQUE (lead_id, url)
 );
 CREATE TABLE IF NOT EXISTS outreach_recommendations (
@@ -50,7 +53,8 @@ CREATE TABLE IF NOT EXISTS outreach_recommendations (
     source_page_label TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'active',
     created_at TEXT NOT NULL,
-    resolved_at TEXT
+    resolved_at TEXT,
+    contact_id INTEGER
 );
 CREATE INDEX IF NOT EXISTS outreach_recommendations_lead
     ON outreach_recommendations (lead_id, status);
@@ -100,3 +104,20 @@ END;
 """
 
 SCHEMA = TABLES + SLOT_TRIGGER
+
+# Columns added after their table was first released: a database made before gets them when
+# opened (`add_missing_columns`); the CREATE TABLE statements above have them for new ones.
+# `contact_id` is the contact whose social account a monitoring page is, and so the contact a
+# recommendation drawn from that page, and the activity of completing it, concern.
+ADDED_COLUMNS = (
+    ("outreach_pages", "contact_id", "INTEGER"),
+    ("outreach_recommendations", "contact_id", "INTEGER"),
+)
+
+
+def add_missing_columns(conn: sqlite3.Connection) -> None:
+    """Bring an older sandbox database up to ADDED_COLUMNS (idempotent)."""
+    for table, column, declaration in ADDED_COLUMNS:
+        present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if column not in present:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
