@@ -446,7 +446,7 @@ class ServiceClient:
         limits.check_id("company_id", company_id)
         return await self._send_object(
             "POST", f"/v1/companies/{company_id}/deep-search", models.CompanyResearch, "search_id",
-            body=_drop_none({"focus": focus}), idempotency_key=idempotency_key,
+            body=_drop_none({"focus": limits.check_focus(focus)}), idempotency_key=idempotency_key,
         )
 
     async def get_company_research(self, company_id: int, search_id: int) -> models.CompanyResearch:
@@ -734,7 +734,7 @@ class ServiceClient:
     async def add_competitor(
         self, lead_id: int, name: str, domain: str | None = None, *, idempotency_key: str | None = None
     ) -> models.Competitor:
-        body = _drop_none({"name": limits.check_competitor_name(name), "domain": domain})
+        body = _drop_none({"name": limits.check_competitor_name(name), "domain": limits.check_competitor_domain(domain)})
         return await self._lead_send(
             "POST", lead_id, "/competitors", models.Competitor, "id", body, idempotency_key,
             key="competitor",
