@@ -133,7 +133,8 @@ async def test_offline_then_back_by_the_probe(live) -> None:
     engine.wake()
     await until(lambda: engine.connection.offline)
     assert store.get_op(op_id).state == "pending"
-    assert store.sync_status().online is False
+    # The engine writes its status to the store off the loop, just after it flips.
+    await until(lambda: store.sync_status().online is False)
     transport.down = False
     await until(lambda: store.get_op(op_id).state == "done", timeout=5)
     assert "offline" in states and states[-1] in ("online", "syncing")

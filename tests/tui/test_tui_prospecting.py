@@ -21,8 +21,7 @@ from conftest import Opened, cockpit
 
 from warmline.api import ServiceClient
 from warmline.store import Store
-from warmline.tui.screens.dialogs import LineDialog
-from warmline.tui.screens.prospecting.common import Question
+from warmline.tui.screens.dialogs import ConfirmDialog, LineDialog
 from warmline.tui.screens.prospecting.company import CompanyScreen, ContactScreen
 from warmline.tui.screens.prospecting.directory import CompaniesScreen, ContactsScreen
 from warmline.tui.screens.prospecting.export import ExportDialog
@@ -240,7 +239,7 @@ async def test_companies_page_from_the_cache_filter_mark_and_add_as_cold(prospec
         assert "2 marked" in text_of(app, "#screen-title")
         await pilot.press("c")
         await pilot.pause()
-        assert isinstance(app.screen, Question)
+        assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
         await pilot.pause()
     (op,) = prospect_store.outbox_rows()
@@ -265,7 +264,7 @@ async def test_company_page_shows_custom_fields_research_and_people_and_removes_
         assert not prospect_store.outbox_rows()
         await pilot.press("D")
         await pilot.pause()
-        assert isinstance(app.screen, Question)
+        assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
         await pilot.pause()
         (op,) = prospect_store.outbox_rows()
@@ -280,7 +279,7 @@ async def test_contact_search_from_a_company_costs_a_deep_search_and_queues_offl
         await pilot.pause()
         await pilot.press("s")
         await pilot.pause()
-        assert isinstance(app.screen, Question)
+        assert isinstance(app.screen, ConfirmDialog)
         assert "This uses 1 deep search from your plan." in app.screen.query("Static").first().render().plain
         await pilot.press("y")
         await pilot.pause()
@@ -411,7 +410,7 @@ async def test_research_run_from_the_palette_names_its_companies(prospect_store:
         assert "no cached company matches" in text_of(app, "#dialog-error")
         await pilot.press("end", "ctrl+u", *"kestrel, 500", "enter")
         await pilot.pause()
-        assert isinstance(app.screen, Question)
+        assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
         await pilot.pause()
     (op,) = prospect_store.outbox_rows()

@@ -14,8 +14,7 @@ from test_tui_prospecting import LookupSync, sandbox_client, text_of
 from warmline.api import ServiceClient
 from warmline.api.errors import NotFoundError
 from warmline.store import Store
-from warmline.tui.screens.dialogs import LineDialog
-from warmline.tui.screens.prospecting.common import Question
+from warmline.tui.screens.dialogs import ConfirmDialog, LineDialog
 from warmline.tui.screens.prospecting.company import CompanyScreen, ContactScreen
 from warmline.tui.screens.prospecting.directory import CompaniesScreen, ContactsScreen
 
@@ -64,7 +63,7 @@ async def test_a_company_is_created_edited_and_deleted_from_the_list(store: Stor
 
         await pilot.press("D")
         await pilot.pause()
-        assert isinstance(app.screen, Question)
+        assert isinstance(app.screen, ConfirmDialog)
         assert "Zephyr Tools" in app.screen.query_one("Static").render().plain
         await pilot.press("y")
         await settle(app, pilot)

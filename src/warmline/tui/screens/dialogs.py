@@ -264,9 +264,6 @@ def confirm_lead_removal(cockpit: WarmlineApp, lead_id: int, company_name: str, 
     removal does besides: a site signal slot, taken when a signal scan was started, is
     freed. The removal is queued like every change, so it works offline.
     """
-    # The cockpit's yes/no dialog; imported here because that module imports this one.
-    from warmline.tui.screens.prospecting.common import Question
-
     question = Text("Remove ").append_text(plain(company_name, "bold"))
     question.append(" from outreach?\nIf a signal scan was started for it, its site signal slot is freed.")
 
@@ -281,4 +278,4 @@ def confirm_lead_removal(cockpit: WarmlineApp, lead_id: int, company_name: str, 
         cockpit.notify_plain(f"{company_name} removed from outreach; the service is told at the next sync.")
         removed()
 
-    cockpit.push_screen(Question(question), answered)
+    cockpit.push_screen(ConfirmDialog(question), answered)

@@ -78,18 +78,6 @@ def reachable(cockpit: WarmlineApp) -> bool:
     return cockpit.sync_status.state not in (OFFLINE, AUTH_FAILED)
 
 
-class Question(ConfirmDialog):
-    """The cockpit's yes/no dialog, sized to its text.
-
-    `ConfirmDialog` sizes its box to its content (`width: auto`) while its lines fill
-    their container, so the box collapses to nothing; this gives the box a width.
-    """
-
-    DEFAULT_CSS = """
-    Question > Vertical { width: 80%; max-width: 80; }
-    """
-
-
 def confirm(cockpit: WarmlineApp, question: Text, then: Callable[[], None]) -> None:
     """Ask `question` (y/n); run `then` on yes. Used before anything that spends quota."""
 
@@ -97,7 +85,7 @@ def confirm(cockpit: WarmlineApp, question: Text, then: Callable[[], None]) -> N
         if yes:
             then()
 
-    cockpit.push_screen(Question(question), answered)
+    cockpit.push_screen(ConfirmDialog(question), answered)
 
 
 def perform(cockpit: WarmlineApp, action: str, *args: Any, **kwargs: Any) -> str | None:
