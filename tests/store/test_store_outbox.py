@@ -80,6 +80,26 @@ def test_first_sent_at_is_kept_across_attempts(two_leads: Store, clock) -> None:
     assert (op.first_sent_at, op.attempts) == (first, 2)
 
 
+def test_a_released_claim_is_as_it_was_before_it_was_claimed(two_leads: Store, clock) -> None:
+    a1 = note(two_leads, 1, "a1")
+    two_leads.mark_in_flight(a1)
+    two_leads.mark_ambiguous(a1, error="timed out")
+    before = two_leads.get_op(a1)
+    [claimed] = two_leads.claim_due(clock() + 1)
+    assert two_leads.get_op(a1).attempts == 2
+    clock.advance(5)
+    assert two_leads.release_claim(claimed, "offline")
+    after = two_leads.get_op(a1)
+    assert (after.state, after.attempts, after.first_sent_at) == (before.state, before.attempts, before.first_sent_at)
+    assert (after.next_attempt_at, after.last_error, after.claimed_by) == (clock(), "offline", None)
+    assert not two_leads.release_claim(claimed)  # only an op still in flight is released
+
+    b1 = note(two_leads, 2, "b1")
+    [fresh] = [op for op in two_leads.claim_due(clock()) if op.op_id == b1]
+    two_leads.release_claim(fresh)
+    assert two_leads.get_op(b1).undoable  # never sent: still the rep's to take back
+
+
 def test_an_op_cannot_be_claimed_twice(two_leads: Store) -> None:
     a1 = note(two_leads, 1, "a1")
     assert two_leads.mark_in_flight(a1)

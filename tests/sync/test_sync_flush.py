@@ -189,6 +189,8 @@ async def test_offline_keeps_the_op_and_goes_offline(
     report = await engine.flush()
     op = store.get_op(op_id)
     assert report.offline and op.state == "pending" and op.next_attempt_at <= clock()
+    # It never reached the service: not an attempt, so the rep can still undo it.
+    assert (op.attempts, op.first_sent_at, op.undoable) == (0, None, True)
     assert engine.connection.offline
     assert store.sync_status().online is False
     # Back online: the probe succeeds and the op goes at once.

@@ -197,6 +197,25 @@ class OutboxStore(Database):
             due = self.due_ops(now, limit, ignore_backoff=ignore_backoff)
             return [op for op in due if self._claim(conn, op.op_id)]
 
+    def release_claim(self, op: Op, error: str | None = None) -> bool:
+        """A claimed op that was not tried goes back exactly as it was claimed (`op` is the
+        op as `claim_due` returned it: before the claim), due at once.
+
+        For ops claimed ahead and never sent, sends that never reached the service
+        (offline), and sends refused for our key before the service looked at them: none
+        applied anything, so the attempt count and first send time are restored, and the
+        op stays undoable and keeps its id when edited, like an op never sent.
+        """
+        now = self.clock()
+        with self.write() as conn:
+            released = conn.execute(
+                "UPDATE outbox SET state = ?, attempts = ?, first_sent_at = ?, next_attempt_at = ?,"
+                " last_error = coalesce(?, last_error), claimed_by = NULL, updated_at = ?"
+                " WHERE op_id = ? AND state = 'in_flight'",
+                (op.state, op.attempts, op.first_sent_at, now, error, iso(now), op.op_id),
+            ).rowcount
+        return released == 1
+
     def mark_done(self, op_id: str, result: Mapping[str, Any] | None = None) -> bool:
         """The server has the op: fold its answer into the cache. False if already done or gone."""
         return self.mark_done_many([(op_id, result)]) == 1

@@ -266,20 +266,13 @@ class Flusher:
             for o in outcomes:
                 if o.kind == RETRY:
                     self.store.mark_retry(o.op.op_id, o.next_attempt_at, o.message, o.not_before)
-                elif o.kind == PUT_BACK:
-                    self._put_back(o.op, o.message)
+                elif o.kind == PUT_BACK:  # not tried: not an attempt
+                    self.store.release_claim(o.op, o.message)
                 elif o.kind == AMBIGUOUS_OUTCOME:
                     self.store.mark_ambiguous(o.op.op_id, o.next_attempt_at, o.message)
                 elif o.kind == FAILED:
                     self.store.mark_failed(o.op.op_id, o.message or "refused by the service")
 
-    def _put_back(self, op: Op, message: str | None) -> None:
-        """Not sent: the op returns to the state it was claimed from, due at once."""
-        now = self.clock()
-        if op.state == AMBIGUOUS:
-            self.store.mark_ambiguous(op.op_id, now, message)
-        else:
-            self.store.mark_retry(op.op_id, now, message, op.not_before)
 
     def _tell(self, outcomes: list[Outcome], report: FlushReport) -> None:
         for outcome in outcomes:
