@@ -176,3 +176,18 @@ async def test_an_action_queued_by_another_process_goes_without_a_wake(live, tmp
     op_id = note(other, "From the CLI")
     other.close()
     await until(lambda: store.get_op(op_id).state == "done", timeout=3)  # the flush interval is an hour
+
+
+async def test_synced_means_the_service_answered(live) -> None:
+    """'synced 10 s ago' is the last exchange with the service, not the last pass: an idle
+    flush or one that finds the service gone does not move it; a refresh does."""
+    engine, store, transport = live
+    await engine.flush()  # nothing to send
+    assert store.sync_status().last_sync_at is None
+    assert await engine.refresh_leads() is not None
+    synced = store.sync_status().last_sync_at
+    assert synced is not None
+    transport.down = True
+    note(store, "Written offline")
+    assert (await engine.flush()).offline
+    assert store.sync_status().last_sync_at == synced

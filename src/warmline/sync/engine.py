@@ -283,7 +283,9 @@ class SyncEngine:
         elif report.attempted:
             self.connection.reached()
         changes: dict[str, Any] = {"syncing": False, "rate_limited_until": self._rate_limited_until()}
-        if not report.offline and not report.auth_error:
+        if report.attempted and not report.offline and not report.auth_error:
+            # Only an exchange with the service is a sync: a pass with nothing to send
+            # proves nothing ("offline · synced just now" would be a lie).
             changes["last_sync_at"] = self.clock()
         await self._blocking(self.status.update, **changes)
         return report
@@ -329,6 +331,7 @@ class SyncEngine:
             await self._blocking(self.status.update, last_error=str(exc))
             return None
         self.connection.reached()
+        await self._blocking(self.status.update, last_sync_at=self.clock())
         return result
 
     def _rate_limited_until(self) -> float | None:
