@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tui_wire_data as W
 from conftest import cockpit
 from textual.widgets import Checkbox, Input
 
@@ -144,3 +145,27 @@ async def test_add_competitor_and_note(store: Store) -> None:
         assert notes.index("Wants a pilot in Q1") < notes.index("Prefers email over calls")
         assert "(pending)" in notes
         assert kinds(store) == ["add_competitor", "add_note"]
+
+
+async def test_a_lead_whose_detail_was_never_fetched_says_so(empty_store: Store) -> None:
+    """Offline, a lead known only from the list must not look like a lead with no activity."""
+    empty_store.upsert_leads(W.lead_items())  # the list only: no detail fetched yet
+    app = cockpit(empty_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_detail(app, pilot, KESTREL)  # 6 activities on the service
+        assert "Details not loaded yet" in screen.query_one("#detail-company").render().plain
+        activity = screen.query_one("#detail-activity").render().plain
+        assert "6 more logged on the service, not loaded yet" in activity
+        assert "No activity logged yet" not in activity
+        await pilot.press("a", *"Called Dana about pricing", "ctrl+s")
+        await pilot.pause()
+        activity = screen.query_one("#detail-activity").render().plain
+        assert "Called Dana about pricing" in activity
+        assert "6 more logged on the service" in activity  # the queued one is not counted twice
+
+    empty_store.upsert_lead_detail(W.lead_detail(3))
+    app = cockpit(empty_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_detail(app, pilot, KESTREL)
+        assert "not loaded yet" not in screen.query_one("#detail-company").render().plain
+        assert "not loaded yet" not in screen.query_one("#detail-activity").render().plain

@@ -169,6 +169,10 @@ class LeadDetailScreen(CockpitScreen):
         if company.get("description"):
             text.append("\n")
             text.append_text(plain(company["description"], "dim", multiline=True))
+        if self.detail.detail_fetched_at is None:
+            # Only the lead list's fields are cached: say so rather than show empty sections
+            # as if the lead had no activity, sources or contacts.
+            text.append("\nDetails not loaded yet: they arrive when this lead is synced.", style="italic yellow")
         self._section("detail-company", text)
 
     def _show_score(self) -> None:
@@ -240,7 +244,12 @@ class LeadDetailScreen(CockpitScreen):
     def _show_activity(self) -> None:
         touchpoints = self.detail.touchpoints
         text = Text()
-        if not touchpoints:
+        # Before the detail is fetched, the only touchpoints cached are the rep's queued ones,
+        # and the list's count includes them.
+        unloaded = 0
+        if self.detail.detail_fetched_at is None:
+            unloaded = max(0, (self.detail.lead.activity_count or 0) - len(touchpoints))
+        if not touchpoints and not unloaded:
             text.append("No activity logged yet; a logs one.", style="dim")
         now, zone = self.cockpit.clock(), self.cockpit.zone
         for index, touchpoint in enumerate(touchpoints[:20]):
@@ -253,6 +262,9 @@ class LeadDetailScreen(CockpitScreen):
             text.append_text(op_marker(touchpoint.op_state, touchpoint.pending))
             text.append(" ")
             text.append_text(plain(touchpoint.description))
+        if unloaded:
+            text.append("\n" if touchpoints else "")
+            text.append(f"{unloaded} more logged on the service, not loaded yet", style="dim")
         self._section("detail-activity", text)
 
     def _heading(self, widget_id: str, title: str, count: int, keys: str, empty: str) -> None:
