@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import pytest
-from conftest import cockpit
+from conftest import cockpit, fill
 from textual.command import CommandList
 
 from warmline.tui.app import WarmlineApp
@@ -11,6 +11,8 @@ from warmline.tui.keys import keyboard_reference
 from warmline.tui.screens.help import HelpScreen
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.themes import ThemeFileError, load_theme_file, load_themes
+from warmline.tui.widgets.key_bar import KeyBar
+from warmline.tui.widgets.status_line import StatusLine
 
 
 async def test_first_run_screen_explains_how_to_set_a_key() -> None:
@@ -128,3 +130,24 @@ async def test_palette_switches_theme(store) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert app.theme == "warmline-light"
+
+
+SCREEN_NAMES = ["leads", "recommendations", "jobs", "outbox", "prospecting", "companies", "contacts", "research"]
+
+
+@pytest.mark.parametrize("filled", [False, True], ids=["empty", "filled"])
+async def test_status_line_and_key_bar_sit_at_the_bottom_of_every_screen(empty_store, filled: bool) -> None:
+    """Even when a screen's body is a short empty-state text, not right under it."""
+    if filled:
+        fill(empty_store)
+    app = cockpit(empty_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for name in SCREEN_NAMES:
+            app.action_open(name)
+            await pilot.pause()
+            status, keys = app.screen.query_one(StatusLine), app.screen.query_one(KeyBar)
+            assert (status.region.y, keys.region.y) == (22, 23), name
+        app.open_lead(101)
+        await pilot.pause()
+        assert app.screen.query_one(KeyBar).region.y == 23

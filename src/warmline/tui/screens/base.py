@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, cast
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.screen import Screen
 
 from warmline.tui.widgets.key_bar import KeyBar
@@ -36,8 +37,10 @@ class CockpitScreen(Screen[None]):
         yield TextLine(Text(self.SCREEN_TITLE), id="screen-title")
         yield from self.compose_body()
         cockpit = self.cockpit
-        yield StatusLine(cockpit.sync_status, clock=cockpit.clock, zone=cockpit.zone)
-        yield KeyBar()
+        # Docked together at the bottom, so they stay there on a screen whose body is short.
+        with Vertical(id="screen-foot"):
+            yield StatusLine(cockpit.sync_status, clock=cockpit.clock, zone=cockpit.zone)
+            yield KeyBar()
 
     def compose_body(self) -> ComposeResult:
         yield from ()

@@ -74,6 +74,13 @@ class CompetitorsTable(SectionTable):
     ]
 
 
+LEAD_ACTIONS = frozenset({
+    "log_activity", "add_note", "set_status", "set_target", "signal_scan",
+    "generate_recommendations", "edit_deal", "add_competitor", "remove_lead",
+})
+"""The screen's own actions on its lead (the `detail.*` bindings)."""
+
+
 class LeadDetailScreen(CockpitScreen):
     """The lead's page. Keys act on the lead; table keys act on the focused row."""
 
@@ -98,6 +105,10 @@ class LeadDetailScreen(CockpitScreen):
         super().__init__()
         self.lead_id = lead_id
         self.detail: Any = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A lead that is not in the cache has nothing to act on: only its way back shows."""
+        return self.detail is not None or action not in LEAD_ACTIONS
 
     def compose_body(self) -> ComposeResult:
         yield Static(id="detail-missing", classes="empty-state")
@@ -130,6 +141,7 @@ class LeadDetailScreen(CockpitScreen):
     def reload(self) -> None:
         self.detail = self.cockpit.store.lead_detail(self.lead_id)
         missing = self.detail is None
+        self.refresh_bindings()
         self.query_one("#detail-columns").display = not missing
         self.query_one("#detail-missing", Static).display = missing
         if missing:
