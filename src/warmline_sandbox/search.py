@@ -13,7 +13,7 @@ import math
 import re
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from warmline_sandbox.directory_data import COUNTRIES, INDUSTRIES, REGION_GROUPS
 
@@ -95,22 +95,35 @@ def resolve_regions(keywords: list[str]) -> tuple[set[str], set[str]]:
     return regions, countries
 
 
-def query_terms(query: str) -> tuple[list[str], set[str]]:
-    """(content terms, countries named by location words such as "Nordics" or "Germany")."""
+class Places(NamedTuple):
+    """Where a free-text query asks to look: countries ("Nordics", "Germany") and regions
+    ("Bavaria"), each empty when the query names none."""
+
+    countries: set[str]
+    regions: set[str]
+
+
+def query_terms(query: str) -> tuple[list[str], Places]:
+    """(content terms, the places named by location words), so that "dental clinics in
+    Bavaria" looks for dental clinics in Bavaria, not for the word "Bavaria"."""
     terms: list[str] = []
-    countries: set[str] = set()
+    places = Places(set(), set())
     country_words = {spelling: name for name, spellings in _country_spellings().items() for spelling in spellings
                      if len(spelling) > 3}
+    region_words = {_norm(region): region for country in COUNTRIES for region in country.regions
+                    if len(region) > 3 and " " not in region}
     for token in _TOKEN.findall(query.lower()):
         if token in STOPWORDS or token in terms:
             continue
         if token in REGION_GROUPS:
-            countries |= set(REGION_GROUPS[token])
+            places.countries.update(REGION_GROUPS[token])
         elif token in country_words:
-            countries.add(country_words[token])
+            places.countries.add(country_words[token])
+        elif token in region_words:
+            places.regions.add(region_words[token])
         else:
             terms.append(token)
-    return terms, countries
+    return terms, places
 
 
 def search(conn: sqlite3.Connection, criteria: Criteria) -> list[dict[str, Any]]:
@@ -123,13 +136,13 @@ def search(conn: sqlite3.Connection, criteria: Criteria) -> list[dict[str, Any]]
             f"SELECT * FROM directory d WHERE {where} ORDER BY d.id LIMIT ?", (*args, criteria.limit + len(criteria.exclude_domains))
         ).fetchall()
         return [dict(row) for row in rows if row["domain"] not in criteria.exclude_domains][: criteria.limit]
-    terms, place_countries = query_terms(criteria.query)
-    if not terms and not place_countries:
+    terms, places = query_terms(criteria.query)
+    if not terms and not any(places):
         return []
-    if place_countries:
-        marks = ",".join("?" for _ in place_countries)
-        where += f" AND d.country IN ({marks})"
-        args += sorted(place_countries)
+    for column, named in (("country", places.countries), ("region", places.regions)):
+        if named:
+            where += f" AND d.{column} IN ({','.join('?' for _ in named)})"
+            args += sorted(named)
     if not terms:
         rows = conn.execute(f"SELECT * FROM directory d WHERE {where} ORDER BY d.id LIMIT ?", (*args, criteria.limit))
         return [{**dict(row), "similarity_score": 1.0} for row in rows]

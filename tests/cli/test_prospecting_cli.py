@@ -42,7 +42,7 @@ def offline(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return data_dir
 
 
-def found_companies(query: str = "dental clinics in Bavaria", count: int = 3) -> list[dict]:
+def found_companies(query: str = "dental clinics", count: int = 3) -> list[dict]:
     result = run("deep-search", query, "--max", str(count), "--wait", "--json")
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)["results"]
@@ -145,7 +145,7 @@ def test_lookup_plan_limit_is_reported(tmp_path: Path, data_dir: Path, monkeypat
 
 
 def test_deep_search_wait_lists_found_companies_with_their_ai_tag(online: Path) -> None:
-    result = run("deep-search", "dental clinics in Bavaria", "--max", "3", "--wait")
+    result = run("deep-search", "dental clinics", "--max", "3", "--wait")
     assert result.exit_code == 0, result.output
     assert result.stderr.startswith("This uses 1 deep search from your plan.")
     assert "completed: 3 companies found" in result.stdout
@@ -165,7 +165,7 @@ def test_deep_search_json_and_jobs(online: Path) -> None:
 
 
 def test_deep_search_without_wait_starts_and_returns(online: Path) -> None:
-    result = run("deep-search", "dental clinics in Bavaria")
+    result = run("deep-search", "dental clinics")
     assert result.exit_code == 0, result.output
     assert "Started deep search" in result.stdout
     with open_store(online) as store:
@@ -183,12 +183,12 @@ def test_deep_search_bad_input_exits_2_and_queues_nothing(online: Path, args: li
 
 def test_deep_search_offline_is_queued_then_started_by_sync(offline: Path, sandbox: FastAPI,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    result = run("deep-search", "dental clinics in Bavaria")
+    result = run("deep-search", "dental clinics")
     assert result.exit_code == 0, result.output
     assert "will start when online" in result.stdout
     with open_store(offline) as store:
         assert [(j.kind, j.status, j.remote_id) for j in store.jobs()] == [(JOB_DEEP_SEARCH, "queued", None)]
-    assert run("deep-search", "dental clinics in Bavaria", "--wait").exit_code == 4
+    assert run("deep-search", "dental clinics", "--wait").exit_code == 4
     serve(monkeypatch, sandbox)
     assert run("sync").exit_code == 0
     with open_store(offline) as store:
@@ -200,7 +200,7 @@ def test_deep_search_refused_by_plan_limit(tmp_path: Path, data_dir: Path, monke
     app = make_sandbox(tmp_path, deep_searches=0)
     serve(monkeypatch, app)
     try:
-        result = run("deep-search", "dental clinics in Bavaria", "--wait")
+        result = run("deep-search", "dental clinics", "--wait")
     finally:
         app.state.db.close()
     assert result.exit_code == 1

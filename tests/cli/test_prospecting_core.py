@@ -147,7 +147,7 @@ def test_skips_are_explained() -> None:
 async def test_wait_for_job_polls_at_the_spec_interval_until_completed(
     store: Store, engine: SyncEngine, transport: Counting, clocks: Clocks
 ) -> None:
-    op_id = actions.start_deep_search(store, "dental clinics in Bavaria", 3)
+    op_id = actions.start_deep_search(store, "dental clinics", 3)
     seen: list[str] = []
     sleeps: list[float] = []
 
@@ -172,7 +172,7 @@ async def test_deliver_start_says_when_the_service_refuses(tmp_path: Path, clock
     app = create_app(settings, clock=clocks.sandbox)
     with Store(tmp_path / "refused.sqlite3", clock=clocks) as store:
         async with ServiceClient("http://127.0.0.1", KEY, transport=httpx.ASGITransport(app=app)) as client:
-            op_id = actions.start_deep_search(store, "dental clinics in Bavaria")
+            op_id = actions.start_deep_search(store, "dental clinics")
             with pytest.raises(StartRefused, match="Plan limit reached: deep_searches"):
                 await deliver_start(SyncEngine(store, client, blocking=run_inline), store, op_id)
     app.state.db.close()
@@ -226,7 +226,7 @@ async def test_wait_for_job_retries_a_start_the_service_could_not_take(
 
     async with ServiceClient("http://127.0.0.1", KEY, transport=transport, clock=clocks) as client:
         engine = SyncEngine(store, client, clock=clocks, blocking=run_inline)
-        op_id = actions.start_deep_search(store, "dental clinics in Bavaria", 2)
+        op_id = actions.start_deep_search(store, "dental clinics", 2)
         job = await wait_for_job(engine, store, op_id, sleep=sleep, clock=clocks)
     assert job.status == "completed" and transport.starts == 2
     assert sleeps[0] >= 1.0  # waited before sending again, never a busy loop

@@ -83,7 +83,7 @@ async def test_deep_search_to_leads_people_and_research(empty_store: Store, engi
     app = cockpit(store, sync=HandDriven(engine))
     async with app.run_test(size=(120, 40)) as pilot:
         # Deep search: 4 companies.
-        await pilot.press("F", *"dental clinics in Bavaria", "tab", "end", "ctrl+u", "4", "enter")
+        await pilot.press("F", *"dental clinics", "tab", "end", "ctrl+u", "4", "enter")
         await settle(engine, store, pilot)
         await pilot.press("P", "enter")
         await pilot.pause()
