@@ -437,6 +437,16 @@ def test_company_create_edit_tags_fields_delete(online: Path) -> None:
     assert run("companies", "edit", str(company["id"]), "--set", "size=1-10").exit_code == 2  # gone on the service
 
 
+def test_custom_values_are_read_by_the_cached_schema_like_the_cockpit_forms(online: Path) -> None:
+    assert run("companies", "fields").exit_code == 0  # caches the schema
+    created = run("companies", "create", "--set", "name=Typed Co", "--custom", "uses_crm=yes",
+                  "--custom", "icp_fit_score=72", "--custom", 'not_in_schema={"a": 1}', "--json")
+    assert created.exit_code == 0, created.output
+    assert json.loads(created.stdout)["custom_fields"] == {"uses_crm": True, "icp_fit_score": 72, "not_in_schema": {"a": 1}}
+    refused = run("companies", "edit", "Typed", "--custom", "icp_fit_score=lots")
+    assert refused.exit_code == 2 and "must be a number" in refused.stderr
+
+
 @pytest.mark.parametrize(
     "args",
     [

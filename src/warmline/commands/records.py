@@ -16,7 +16,7 @@ contact id. Exit codes as for the other headless commands (docs/cli.md).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -178,15 +178,33 @@ def _field_value(key: str, raw: str) -> Any:
     return raw
 
 
-def _custom_value(key: str, raw: str) -> Any:
-    """A custom field value: JSON when it reads as JSON (42, true, ["a","b"]), else text."""
-    try:
-        return json.loads(raw)
-    except ValueError:
-        return raw
+def _custom_parser(schema: Sequence[Mapping[str, Any]]) -> Callable[[str, str], Any]:
+    """How `--custom KEY=VALUE` is read: by the field's type when the cached schema knows
+    the key (as the cockpit's forms read it: `uses_crm=yes` is true, a bad date is refused),
+    else as JSON when it reads as JSON (42, true, ["a","b"]), else as text."""
+    fields = {str(field["key"]): field for field in schema}
+
+    def parse(key: str, raw: str) -> Any:
+        field = fields.get(key)
+        if field is not None:
+            from warmline.api.errors import InputError
+            from warmline.records import custom_value
+
+            try:
+                return custom_value(field, raw)
+            except InputError as exc:
+                raise CommandError(str(exc), EXIT_BAD_INPUT) from None
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return raw
+
+    return parse
 
 
-def _record_body(sets: Sequence[str], tags: Sequence[str], custom: Sequence[str]) -> dict[str, Any]:
+def _record_body(
+    sets: Sequence[str], tags: Sequence[str], custom: Sequence[str], schema: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
     body = _assignments(sets, "--set", _field_value)
     for reserved in ("tags", "custom_fields"):
         if reserved in body:
@@ -194,7 +212,7 @@ def _record_body(sets: Sequence[str], tags: Sequence[str], custom: Sequence[str]
     if tags:
         body["tags"] = [t.strip() for t in tags if t.strip()]
     if custom:
-        body["custom_fields"] = _assignments(custom, "--custom", _custom_value)
+        body["custom_fields"] = _assignments(custom, "--custom", _custom_parser(schema))
     return body
 
 
@@ -237,7 +255,9 @@ def _record_commands(group: click.Group, records: Records) -> None:
                      help=f"A {noun} field ({', '.join(f for f in records.fields if f not in ('id', 'tags', 'custom_fields', 'source', 'ai_tag'))}); repeat."),
         click.option("--tag", "tags", multiple=True, help="A tag; repeat. Replaces the tag list."),
         click.option("--custom", "custom", multiple=True, metavar="KEY=VALUE",
-                     help="A custom field (VALUE read as JSON when it is: 42, true, [\"a\"]); repeat."),
+                     help="A custom field, read by its type in the cached schema (a number, yes/no, "
+                          "YYYY-MM-DD, a web address, a list as a;b); a key the schema does not know: "
+                          "JSON when it is (42, true, [\"a\"]), else text. Repeat."),
         click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md)."),
     ]
 
@@ -313,9 +333,9 @@ def _record_commands(group: click.Group, records: Records) -> None:
     def create(sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
         from warmline.records import save_record
 
-        body = _record_body(sets, tags, custom)
         config = open_config()
         with open_store(config) as store:
+            body = _record_body(sets, tags, custom, store.field_schemas(plural))
             record = direct_request(config, lambda client: save_record(store, client, plural, body))
             saved(store, record, as_json, "Created")
 
@@ -326,9 +346,9 @@ def _record_commands(group: click.Group, records: Records) -> None:
     def edit(ref: str, sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
         from warmline.records import save_record
 
-        body = _record_body(sets, tags, custom)
         config = open_config()
         with open_store(config) as store:
+            body = _record_body(sets, tags, custom, store.field_schemas(plural))
             record_id = records.resolve(store, ref)
             record = direct_request(config, lambda client: save_record(store, client, plural, body, record_id))
             saved(store, record, as_json, "Updated")
