@@ -70,8 +70,8 @@ async def test_a_factory_that_fails_is_reported_and_the_cache_stays_usable(store
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.sync is None
-        messages = [str(n.message) for n in app._notifications]
-        assert any(m.startswith("Sync is off: Refusing plain http://") for m in messages)
+        [notice] = [n for n in app._notifications if str(n.message).startswith("Sync is off: Refusing plain http://")]
+        assert notice.severity == "error" and notice.timeout >= 60  # stays long enough to be read
         assert isinstance(app.screen, LeadListScreen)
         assert app.screen.lead_list.row_count > 0
         app.after_action()  # queuing still works; it is delivered when sync runs again

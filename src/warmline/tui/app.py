@@ -32,6 +32,7 @@ from warmline.tui.timefmt import Clock, local_zone, utc_now
 from warmline.tui.widgets.status_line import StatusLine
 
 Opener = Callable[[str], Any]
+SYNC_OFF_NOTICE_SECONDS = 60.0
 
 
 def screen_actions_provider() -> type[Provider]:
@@ -196,7 +197,8 @@ class WarmlineApp(App[None]):
             try:
                 self.sync = await asyncio.to_thread(self._sync_factory)
             except Exception as exc:  # a config the client refuses: say so, keep the cache
-                self.notify_plain(f"Sync is off: {exc}", severity="error")
+                # Long enough to be read: nothing else on screen says why sync never starts.
+                self.notify_plain(f"Sync is off: {exc}", severity="error", timeout=SYNC_OFF_NOTICE_SECONDS)
                 return
             finally:
                 self._sync_factory = None
@@ -358,9 +360,11 @@ class WarmlineApp(App[None]):
         title = getattr(self.screen, "SCREEN_TITLE", "Warmline")
         self.push_screen(HelpScreen(title, screen_bindings(self, self.screen)))
 
-    def notify_plain(self, message: str, *, severity: SeverityLevel = "information") -> None:
+    def notify_plain(
+        self, message: str, *, severity: SeverityLevel = "information", timeout: float | None = None
+    ) -> None:
         """A notification shown literally: it may quote service text or a server message."""
-        self.notify(safe_text(message, multiline=True), severity=severity, markup=False)
+        self.notify(safe_text(message, multiline=True), severity=severity, markup=False, timeout=timeout)
 
 
 def run_cockpit(store: Any, sync: SyncHandle | None = None, **options: Any) -> None:
