@@ -328,30 +328,28 @@ def _record_commands(group: click.Group, records: Records) -> None:
             else:
                 click.echo("\n".join(plain(t) for t in found) if found else "No tags.")
 
-    @group.command("create", epilog=EXIT_CODES_HELP, help=f"Create a {noun} on the service (online only).")
-    @with_edit_options
-    def create(sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
+    def save(ref: str | None, sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
+        """Create (no `ref`) or edit a record: one path, so both read their options alike."""
         from warmline.records import save_record
 
         config = open_config()
         with open_store(config) as store:
             body = _record_body(sets, tags, custom, store.field_schemas(plural))
-            record = direct_request(config, lambda client: save_record(store, client, plural, body))
-            saved(store, record, as_json, "Created")
+            record_id = None if ref is None else records.resolve(store, ref)
+            record = direct_request(config, lambda client: save_record(store, client, plural, body, record_id))
+            saved(store, record, as_json, "Created" if ref is None else "Updated")
+
+    @group.command("create", epilog=EXIT_CODES_HELP, help=f"Create a {noun} on the service (online only).")
+    @with_edit_options
+    def create(sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
+        save(None, sets, tags, custom, as_json)
 
     @group.command("edit", epilog=EXIT_CODES_HELP,
                    help=f"Change some fields of a {noun} on the service (online only); custom fields are merged.")
     @click.argument("ref", metavar=ref_help)
     @with_edit_options
     def edit(ref: str, sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
-        from warmline.records import save_record
-
-        config = open_config()
-        with open_store(config) as store:
-            body = _record_body(sets, tags, custom, store.field_schemas(plural))
-            record_id = records.resolve(store, ref)
-            record = direct_request(config, lambda client: save_record(store, client, plural, body, record_id))
-            saved(store, record, as_json, "Updated")
+        save(ref, sets, tags, custom, as_json)
 
     @group.command("delete", epilog=EXIT_CODES_HELP, help=f"Delete a {noun} on the service (online only); asks first unless --yes.")
     @click.argument("ref", metavar=ref_help)
