@@ -157,6 +157,8 @@ async def test_a_lead_whose_detail_was_never_fetched_says_so(empty_store: Store)
         activity = screen.query_one("#detail-activity").render().plain
         assert "6 more logged on the service, not loaded yet" in activity
         assert "No activity logged yet" not in activity
+        for heading in ("#heading-sources", "#heading-contacts", "#heading-competitors", "#detail-notes"):
+            assert "not loaded yet" in screen.query_one(heading).render().plain
         await pilot.press("a", *"Called Dana about pricing", "ctrl+s")
         await pilot.pause()
         activity = screen.query_one("#detail-activity").render().plain

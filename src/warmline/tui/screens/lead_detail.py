@@ -244,7 +244,8 @@ class LeadDetailScreen(CockpitScreen):
         notes = self.detail.notes
         text = Text().append(f"Notes ({len(notes)})", style="bold")
         if not notes:
-            text.append("\n  none yet; n adds one", style="dim")
+            unloaded = self.detail.detail_fetched_at is None
+            text.append(f"\n  {'not loaded yet' if unloaded else 'none yet'}; n adds one", style="dim")
         now, zone = self.cockpit.clock(), self.cockpit.zone
         for note in notes:
             text.append(f"\n  {relative(note.created_at, now, zone)}", style="dim")
@@ -286,11 +287,13 @@ class LeadDetailScreen(CockpitScreen):
 
     def _fill_tables(self) -> None:
         detail = self.detail
+        unloaded = "not loaded yet" if detail.detail_fetched_at is None else None
         self._heading("heading-sources", "Monitoring sources", len(detail.monitoring_pages),
-                      "space: on/off", "none yet: S runs a signal scan")
-        self._heading("heading-contacts", "Key contacts", len(detail.contacts), "p: pin/unpin", "none known yet")
+                      "space: on/off", unloaded or "none yet: S runs a signal scan")
+        self._heading("heading-contacts", "Key contacts", len(detail.contacts), "p: pin/unpin",
+                      unloaded or "none known yet")
         self._heading("heading-competitors", "Competitors", len(detail.competitors),
-                      "+ add · s scan · p pin", "none tracked: + adds one")
+                      "+ add · s scan · p pin", unloaded or "none tracked: + adds one")
         self.query_one(SourcesTable).fill([
             (
                 str(page.id),
