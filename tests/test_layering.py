@@ -32,17 +32,16 @@ def test_cockpit_does_not_import_sandbox() -> None:
 # What plain `warmline` imports before the lead list's first frame (docs/architecture.md,
 # "Start-up"): none of these; they load after it or on first use.
 LATER = [
-    "httpx", "pydantic", "apscheduler", "warmline.api", "warmline.sync", "warmline.actions",
-    "warmline.commands.headless", "warmline.commands.prospecting", "warmline.commands.records",
-    "warmline.commands.outreach", "warmline.commands.jobs_wait", "warmline.commands.direct", "warmline.tui.screens.dialogs",
-    "warmline.tui.screens.lead_detail", "warmline.tui.commands", "textual.widgets._text_area",
+    "click", "warmline.cli", "warmline.commands", "httpx", "pydantic", "apscheduler", "warmline.api",
+    "warmline.sync", "warmline.actions", "warmline.tui.screens.dialogs", "warmline.tui.screens.lead_detail",
+    "warmline.tui.commands", "textual.widgets._text_area",
 ]
 
 
 def test_the_cockpit_start_up_path_leaves_the_heavy_modules_for_later() -> None:
     code = (
         "import json, sys\n"
-        "import warmline.cli, warmline.commands.cockpit, warmline.store, warmline.tui.app\n"
+        "import warmline.launch, warmline.config, warmline.store, warmline.tui.app\n"
         "import warmline.tui.screens.lead_list\n"
         f"print(json.dumps(sorted(m for m in {LATER!r} if m in sys.modules)))\n"
     )

@@ -1,6 +1,6 @@
-"""Allow `python -m warmline`."""
+"""Allow `python -m warmline` (the same as the `warmline` command)."""
 
-from warmline.cli import main
+from warmline.launch import main
 
 if __name__ == "__main__":
     main()

@@ -7,6 +7,7 @@ development and CI machines); without it the test is skipped with that reason.
 from __future__ import annotations
 
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -62,3 +63,33 @@ def test_demo_shows_the_lead_list_in_a_real_terminal(tmp_path: Path) -> None:
     # Quitting the cockpit stopped the reference server: nothing holds the data dir's db.
     assert (data_dir / "sandbox.sqlite3").exists()
     assert (data_dir / "cache" / "cache.sqlite3").exists()
+
+
+def test_plain_warmline_paints_the_cache_and_goes_offline_quietly(tmp_path: Path) -> None:
+    """The rep's `warmline` (its fast start, warmline.launch): the lead list from the cache,
+    then sync starts, finds no service, and the status line says offline; no error box."""
+    from warmline.store import Store
+
+    store = Store(tmp_path / "cache.sqlite3")
+    store.upsert_leads([
+        {"id": n, "company_id": 100 + n, "company_name": f"Cached Co {n}", "lead_status": "cold",
+         "warming_score": 10 * n, "target_score": 80, "activity_count": n, "recommendation_count": 0,
+         "monitoring_active": True, "last_activity_at": None, "created_at": "2026-11-01T00:00:00.000Z"}
+        for n in range(1, 6)
+    ])
+    store.close()
+    with socket.socket() as probe:  # a loopback port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    session = f"warmline-e2e-{uuid.uuid4().hex[:8]}"
+    env = {"WARMLINE_DATA_DIR": str(tmp_path), "WARMLINE_CONFIG": str(tmp_path / "none.toml"),
+           "WARMLINE_BASE_URL": f"http://127.0.0.1:{port}/", "WARMLINE_API_KEY": "e2e-key"}
+    setenv = [arg for name, value in env.items() for arg in ("-e", f"{name}={value}")]
+    tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", *setenv,
+         f"{sys.executable} -m warmline; sleep 5")
+    try:
+        screen = wait_for_screen(session, ["Leads", "5 shown", "Cached Co 5", "offline"], timeout=60)
+        assert "Error" not in screen and "Traceback" not in screen
+        tmux("send-keys", "-t", session, "q")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

@@ -17,7 +17,6 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,33 +28,10 @@ SERVER_START_TIMEOUT = 120.0
 
 
 def open_cockpit(config: Any | None = None) -> None:
-    """Open the cockpit; with no API key configured, the first-run screen explains what to do.
+    """Open the cockpit on `config` (default: the configured one); see `warmline.launch`."""
+    from warmline.launch import start_cockpit
 
-    The lead list paints from the cache first; the sync engine (the HTTP client, the
-    service's models, the scheduler) is built by the app after that first frame, and the
-    garbage collector waits for it too (see `warmline.startup`).
-    """
-    from warmline.config import config_path
-    from warmline.startup import hold_collection
-
-    hold_collection()
-
-    config = config or open_config()
-    if not config.has_api_key:
-        from warmline.tui.app import run_first_run
-
-        run_first_run(config_path(), theme=config.theme)
-        return
-    from warmline.store import Store
-    from warmline.tui.app import run_cockpit
-
-    config.data_dir.mkdir(parents=True, exist_ok=True)
-    store = Store(config.db_path)
-    try:
-        run_cockpit(store, sync_factory=partial(make_engine, store, config), keymap=config.keymap,
-                    theme=config.theme, config_path=config_path())
-    finally:
-        store.close()
+    start_cockpit(config or open_config())
 
 
 @contextmanager

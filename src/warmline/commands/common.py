@@ -22,11 +22,7 @@ from typing import Any
 
 import click
 
-EXIT_OK = 0
-EXIT_ERROR = 1
-EXIT_BAD_INPUT = 2
-EXIT_AUTH = 3
-EXIT_OFFLINE = 4
+from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_ERROR, EXIT_OFFLINE, EXIT_OK  # noqa: F401 (the commands' codes)
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 ok, 1 other error, 2 bad input, 3 API key refused or missing, 4 offline."

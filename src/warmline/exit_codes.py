@@ -1,0 +1,12 @@
+"""The exit codes of every `warmline` command (docs/cli.md), kept free of click so that
+the cockpit's fast start (`warmline.launch`) can use them too."""
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_BAD_INPUT = 2
+"""Bad input: an unknown or ambiguous lead, text outside the spec's limits, an unknown op,
+a malformed config file (click's own usage errors are 2 as well)."""
+EXIT_AUTH = 3
+"""The service refused the API key, or none is configured."""
+EXIT_OFFLINE = 4
+"""Offline: the service could not be reached."""
