@@ -16,6 +16,7 @@ from warmline.startup import hold_collection
 from warmline.store import Store
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 from warmline.tui.screens.lead_list import LeadListScreen
+from warmline.tui.widgets.status_line import StatusLine
 
 
 async def test_the_engine_is_built_off_the_event_loop_after_the_first_frame(store: Store) -> None:
@@ -72,6 +73,8 @@ async def test_a_factory_that_fails_is_reported_and_the_cache_stays_usable(store
         assert app.sync is None
         [notice] = [n for n in app._notifications if str(n.message).startswith("Sync is off: Refusing plain http://")]
         assert notice.severity == "error" and notice.timeout >= 60  # stays long enough to be read
+        app.poll_status()  # and the status line keeps saying so after the notice is gone
+        assert "sync off" in app.screen.query_one(StatusLine).render().plain
         assert isinstance(app.screen, LeadListScreen)
         assert app.screen.lead_list.row_count > 0
         app.after_action()  # queuing still works; it is delivered when sync runs again

@@ -26,7 +26,7 @@ from warmline.tui.feed import status_from_store
 from warmline.tui.refusals import ActionRefused, refusals
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
-from warmline.tui.status import SyncStatus
+from warmline.tui.status import SYNC_OFF, SyncStatus
 from warmline.tui.themes import DEFAULT_THEME, load_themes
 from warmline.tui.timefmt import Clock, local_zone, utc_now
 from warmline.tui.widgets.status_line import StatusLine
@@ -105,6 +105,7 @@ class WarmlineApp(App[None]):
         self.sync = sync
         self._sync_factory = sync_factory
         self._revalidate_later: list[int] = []
+        self._sync_off = False
         self.clock = clock
         self.zone = zone or local_zone()
         self.opener = opener
@@ -197,8 +198,10 @@ class WarmlineApp(App[None]):
             try:
                 self.sync = await asyncio.to_thread(self._sync_factory)
             except Exception as exc:  # a config the client refuses: say so, keep the cache
-                # Long enough to be read: nothing else on screen says why sync never starts.
+                # The notice says why; the status line says so for as long as it lasts.
                 self.notify_plain(f"Sync is off: {exc}", severity="error", timeout=SYNC_OFF_NOTICE_SECONDS)
+                self._sync_off = True
+                self.poll_status()
                 return
             finally:
                 self._sync_factory = None
@@ -245,6 +248,8 @@ class WarmlineApp(App[None]):
         """Refresh the status line, and the screen if the cache changed under it."""
         if self._status_source is not None:
             self.sync_status = self._status_source()
+            if self._sync_off:
+                self.sync_status = self.sync_status._replace(state=SYNC_OFF)
         for line in self.screen.query(StatusLine):
             line.status = self.sync_status
         if self._revision_source is not None:

@@ -16,6 +16,8 @@ OFFLINE = "offline"
 SYNCING = "syncing"
 RATE_LIMITED = "rate_limited"
 AUTH_FAILED = "auth_failed"
+SYNC_OFF = "sync_off"
+"""Sync could not start (the client refused the configured service); the cache still works."""
 UNKNOWN = "unknown"
 
 
@@ -65,6 +67,8 @@ def _connection(status: SyncStatus, now: datetime, zone: tzinfo) -> StatusPart:
         return StatusPart("rate-limited", "warn")
     if status.state == AUTH_FAILED:
         return StatusPart("✗ API key refused: check the config (see ? for help)", "bad")
+    if status.state == SYNC_OFF:
+        return StatusPart("✗ sync off: check the service settings in the config", "bad")
     if status.state == ONLINE:
         return StatusPart("● online", "good")
     if status.state == OFFLINE:
