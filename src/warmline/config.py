@@ -20,6 +20,8 @@ import platformdirs
 APP_NAME = "warmline"
 DEFAULT_BASE_URL = "https://api.salesintelligence.example/"
 DEFAULT_THEME = "warmline-dark"
+DEFAULT_UNDO_SECONDS = 5.0
+MAX_UNDO_SECONDS = 60.0
 
 ENV_BASE_URL = "WARMLINE_BASE_URL"
 ENV_API_KEY = "WARMLINE_API_KEY"
@@ -53,6 +55,8 @@ class Config:
     theme: str = DEFAULT_THEME
     keymap: dict[str, str] = field(default_factory=dict)
     flush_concurrency: int = 4
+    undo_seconds: float = DEFAULT_UNDO_SECONDS
+    annotate_late_activities: bool = False
     source: Path | None = None
 
     @property
@@ -86,6 +90,16 @@ def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> 
     concurrency = sync.get("concurrency", 4)
     if not isinstance(concurrency, int) or isinstance(concurrency, bool) or not 1 <= concurrency <= 16:
         raise ConfigError(f"{path}: [sync] concurrency must be a whole number from 1 to 16")
+    undo_seconds = sync.get("undo_seconds", DEFAULT_UNDO_SECONDS)
+    if (
+        not isinstance(undo_seconds, int | float)
+        or isinstance(undo_seconds, bool)
+        or not 0 <= undo_seconds <= MAX_UNDO_SECONDS
+    ):
+        raise ConfigError(f"{path}: [sync] undo_seconds must be a number from 0 to {MAX_UNDO_SECONDS:g}")
+    annotate = sync.get("annotate_late_activities", False)
+    if not isinstance(annotate, bool):
+        raise ConfigError(f"{path}: [sync] annotate_late_activities must be true or false")
     return Config(
         base_url=base_url,
         api_key=api_key or None,
@@ -93,6 +107,8 @@ def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> 
         theme=theme,
         keymap=keymap,
         flush_concurrency=concurrency,
+        undo_seconds=float(undo_seconds),
+        annotate_late_activities=annotate,
         source=path if path.exists() else None,
     )
 
@@ -147,4 +163,10 @@ theme = "warmline-dark"   # or "warmline-light"
 
 [sync]
 concurrency = 4
+# Seconds a one-key decision in the cockpit (complete, dismiss, status, pin, remove) is
+# held before it is sent, so that `u` can take it back; 0 sends at once.
+undo_seconds = 5
+# Append "(logged 13:05)" to an activity delivered more than a minute after it was logged
+# (the service has no field for the time it happened). Off by default.
+annotate_late_activities = false
 """

@@ -329,7 +329,34 @@ def _run_script(conn: sqlite3.Connection, script: str) -> None:
         raise ValueError(f"incomplete SQL statement in migration: {statement!r}")
 
 
-MIGRATIONS: list[Migration] = [_initial_schema]
+_TRUST = """
+-- An op held for the rep's undo window (epoch seconds): never sent before then, by any
+-- process. NULL: not held (ops queued from the CLI, and every op before this migration).
+ALTER TABLE outbox ADD COLUMN hold_until REAL;
+-- The list fields of a lead when its detail (and its recommendations) were last fetched:
+-- prefetch re-reads only leads whose list line changed since.
+ALTER TABLE leads ADD COLUMN detail_sig TEXT;
+ALTER TABLE leads ADD COLUMN recs_sig TEXT;
+-- When the rep took the action that made the row (local time, ISO 8601 UTC); the
+-- service's created_at is when it arrived there.
+ALTER TABLE touchpoints ADD COLUMN logged_at TEXT;
+ALTER TABLE notes ADD COLUMN logged_at TEXT;
+-- Leads the service told us are gone ("Outreach lead not found"): kept by id, so actions
+-- on them are refused with the lead's name, until the service lists the lead again.
+CREATE TABLE lead_tombstones (
+    id INTEGER PRIMARY KEY,
+    company_name TEXT NOT NULL DEFAULT '',
+    reason TEXT,
+    removed_at TEXT NOT NULL
+);
+"""
+
+
+def _trust(conn: sqlite3.Connection) -> None:
+    _run_script(conn, _TRUST)
+
+
+MIGRATIONS: list[Migration] = [_initial_schema, _trust]
 
 
 def current_version(conn: sqlite3.Connection) -> int:
