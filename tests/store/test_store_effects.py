@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from warmline.store import Store
+from warmline.store.clock import iso
 
 LEAD = 1
 # (kind, payload, lead_id, meta): one case per kind of action a rep can queue.
@@ -258,3 +259,65 @@ def test_effects_on_a_lead_missing_from_the_cache_are_harmless(store: Store) -> 
     assert store.lead_detail(404) is None
     store.mark_in_flight(op_id)
     assert store.mark_done(op_id, {"note": {"id": 1, "content": "x"}})
+
+
+def _server_detail(detail_item, touchpoints: list[dict[str, Any]], notes: list[dict[str, Any]]) -> dict[str, Any]:
+    item = detail_item(LEAD, company_name="Acme")
+    item["touchpoints"] = [*touchpoints, *item["touchpoints"]]
+    item["notes"] = notes
+    return item
+
+
+def test_the_time_an_append_was_logged_survives_delivery_and_refreshes(seeded: Store, clock, detail_item) -> None:
+    logged = iso(clock())
+    activity = seeded.enqueue("log_activity", {"lead_id": LEAD, "description": "Called Dana", "contact_id": None},
+                              lead_id=LEAD, meta={"guessed_type": "call"})
+    note = seeded.enqueue("add_note", {"lead_id": LEAD, "content": "Wants pricing"}, lead_id=LEAD)
+    detail = seeded.lead_detail(LEAD)
+    assert (detail.touchpoints[0].logged_at, detail.notes[0].logged_at) == (logged, logged)
+
+    clock.advance(1800)  # delivered half an hour later: the service stamps its own time
+    delivered = iso(clock())
+    touchpoint = {"id": 9999, "description": "Called Dana", "detected_type": "call", "contact_id": None,
+                  "bonus_points": 8, "created_at": delivered}
+    server_note = {"id": 8888, "content": "Wants pricing", "created_at": delivered}
+    for op_id in (activity, note):
+        seeded.mark_in_flight(op_id)
+    assert seeded.mark_done(activity, {"touchpoint": touchpoint, "warming_score": 38})
+    assert seeded.mark_done(note, {"note": server_note})
+
+    def mine(detail):
+        tp = next(t for t in detail.touchpoints if t.id == 9999)
+        nt = next(n for n in detail.notes if n.id == 8888)
+        return (tp.created_at, tp.logged_at, nt.created_at, nt.logged_at)
+
+    assert mine(seeded.lead_detail(LEAD)) == (delivered, logged, delivered, logged)
+
+    clock.advance(600)  # a later refresh of the lead rewrites its children from the service
+    seeded.upsert_lead_detail(_server_detail(detail_item, [touchpoint], [server_note]))
+    seeded.upsert_notes(LEAD, [server_note])
+    detail = seeded.lead_detail(LEAD)
+    assert mine(detail) == (delivered, logged, delivered, logged)
+    # Records made elsewhere have no logged time.
+    assert [t.logged_at for t in detail.touchpoints if t.id != 9999] == [None, None]
+
+
+def test_a_refresh_before_an_ambiguous_append_is_settled_keeps_the_logged_time(
+    seeded: Store, clock, detail_item
+) -> None:
+    logged = iso(clock())
+    op_id = seeded.enqueue("log_activity", {"lead_id": LEAD, "description": "Called Dana", "contact_id": None},
+                           lead_id=LEAD, meta={"guessed_type": "call"})
+    seeded.mark_in_flight(op_id)
+    seeded.mark_ambiguous(op_id, clock(), "answer lost")
+    clock.advance(300)
+    touchpoint = {"id": 9999, "description": "Called Dana", "detected_type": "call", "contact_id": None,
+                  "bonus_points": 8, "created_at": iso(clock())}
+    # The refresh brings the service's record in before reconciliation adopts it.
+    seeded.upsert_lead_detail(_server_detail(detail_item, [touchpoint], []))
+    assert next(t for t in seeded.lead_detail(LEAD).touchpoints if t.id == 9999).logged_at is None
+
+    seeded.mark_in_flight(op_id)
+    assert seeded.mark_done(op_id, {"touchpoint": touchpoint, "reconciled": True})
+    rows = [t for t in seeded.lead_detail(LEAD).touchpoints if t.description == "Called Dana"]
+    assert [(t.id, t.op_id, t.logged_at) for t in rows] == [(9999, op_id, logged)]

@@ -171,11 +171,19 @@ def _insert_pending_rows(
     )
 
 
-def _replace_local(conn: sqlite3.Connection, table: str, op: Op, row: dict[str, Any] | None) -> None:
-    """Swap the op's pending row for the server's record (when the answer carried one)."""
+def _replace_local(
+    conn: sqlite3.Connection, table: str, op: Op, row: dict[str, Any] | None, *, logged: bool = False
+) -> None:
+    """Swap the op's pending row for the server's record (when the answer carried one).
+
+    With `logged`, the record keeps when the rep took the action (`logged_at`, the op's
+    creation): the service's `created_at` is only when it arrived there. Later refreshes
+    update the row by id and never name `op_id` or `logged_at`, so both stay.
+    """
     conn.execute(f"DELETE FROM {table} WHERE op_id = ?", (op.op_id,))
     if row is not None and row.get("id") is not None and lead_exists(conn, op.lead_id):
-        upsert(conn, table, [{**row, "op_id": op.op_id}])
+        extra = {"op_id": op.op_id, **({"logged_at": op.created_at} if logged else {})}
+        upsert(conn, table, [{**row, **extra}])
 
 
 def _insert_job(conn: sqlite3.Connection, op: Op, kind: str, **columns: Any) -> None:
@@ -250,7 +258,7 @@ def _count(conn: sqlite3.Connection, lead_id: int | None, key: str) -> int:
 def _touchpoint_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
     touchpoint = answer.get("touchpoint")
     row = touchpoint_columns(op.lead_id, touchpoint) if isinstance(touchpoint, Mapping) else None
-    _replace_local(conn, "touchpoints", op, row)
+    _replace_local(conn, "touchpoints", op, row, logged=True)
     changes: dict[str, Any] = {"activity_count": _count(conn, op.lead_id, "activity_count") + 1}
     snapshot = lead_snapshot_of(conn, op.lead_id) or {}
     happened = (row or {}).get("created_at") or op.created_at
@@ -275,6 +283,7 @@ def _log_activities(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -
             "contact_id": "json_extract(o.payload, '$.contact_id')",
             "bonus_points": "0",
             "created_at": "o.created_at",
+            "logged_at": "o.created_at",
         },
     )
     where, params = _live_of(LOG_ACTIVITY, lead_id, op_id)
@@ -289,14 +298,19 @@ def _log_activities(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -
 
 def _note_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
     note = answer.get("note")
-    _replace_local(conn, "notes", op, note_columns(op.lead_id, note) if isinstance(note, Mapping) else None)
+    row = note_columns(op.lead_id, note) if isinstance(note, Mapping) else None
+    _replace_local(conn, "notes", op, row, logged=True)
 
 
 @_append_kind(ADD_NOTE, _note_done)
 def _add_notes(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -> None:
     _insert_pending_rows(
         conn, "notes", ADD_NOTE, lead_id, op_id,
-        {"content": "json_extract(o.payload, '$.content')", "created_at": "o.created_at"},
+        {
+            "content": "json_extract(o.payload, '$.content')",
+            "created_at": "o.created_at",
+            "logged_at": "o.created_at",
+        },
     )
 
 

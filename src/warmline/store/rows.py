@@ -129,6 +129,9 @@ class Touchpoint(NamedTuple):
     created_at: str | None
     op_id: str | None
     op_state: str | None = None
+    # When the rep logged it (this client's clock); `created_at` is when the service got
+    # it. None for records made elsewhere.
+    logged_at: str | None = None
 
     @property
     def pending(self) -> bool:
@@ -142,6 +145,7 @@ class Note(NamedTuple):
     created_at: str | None
     op_id: str | None
     op_state: str | None = None
+    logged_at: str | None = None  # as on Touchpoint
 
     @property
     def pending(self) -> bool:

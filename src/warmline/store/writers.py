@@ -141,12 +141,17 @@ def write_competitors(conn: sqlite3.Connection, lead_id: int, competitors: Itera
 
 
 def write_touchpoints(conn: sqlite3.Connection, lead_id: int, touchpoints: Iterable[Mapping[str, Any]]) -> None:
-    """Add or update touchpoints; older ones beyond the server's window of 50 are kept."""
+    """Add or update touchpoints; older ones beyond the server's window of 50 are kept.
+
+    Rows are matched by server id and only the server's columns are written, so the link
+    to our op (`op_id`) and when the rep logged it (`logged_at`) survive every refresh.
+    """
     rows = [touchpoint_columns(lead_id, t) for t in touchpoints if isinstance(t, Mapping)]
     upsert(conn, "touchpoints", [r for r in rows if r["id"] is not None])
 
 
 def write_notes(conn: sqlite3.Connection, lead_id: int, notes: Iterable[Mapping[str, Any]]) -> None:
+    """Add or update notes by server id (`op_id` and `logged_at` kept, as for touchpoints)."""
     rows = [note_columns(lead_id, n) for n in notes if isinstance(n, Mapping)]
     upsert(conn, "notes", [r for r in rows if r["id"] is not None])
 
