@@ -87,7 +87,10 @@ def make_engine(store: Any, config: Any, client: Any = None) -> Any:
     from warmline.sync import SyncEngine
 
     client = make_client(config) if client is None else client
-    return SyncEngine(store, client, concurrency=config.flush_concurrency)
+    return SyncEngine(
+        store, client, concurrency=config.flush_concurrency,
+        annotate_late_activities=config.annotate_late_activities,
+    )
 
 
 def resolve_lead(store: Any, ref: str) -> Any:

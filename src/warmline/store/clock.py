@@ -15,6 +15,10 @@ from typing import Any
 
 Clock = Callable[[], float]
 
+# An action that reached the service more than this long after the rep took it is "late":
+# the cockpit shows both times, and the opt-in annotation names when it was logged.
+LATE_SECONDS = 60.0
+
 system_clock: Clock = time.time
 
 

@@ -95,6 +95,7 @@ class SyncEngine:
         directory_interval: float = 1800.0,
         tick_interval: float = 1.0,
         stop_grace: float = 5.0,
+        annotate_late_activities: bool = False,
     ) -> None:
         self.store = store
         self.client = client
@@ -107,7 +108,7 @@ class SyncEngine:
         self.connection = Connection(client, self.status, clock=clock, backoff=Backoff(rng=rng))
         self.flusher = Flusher(
             store, client, concurrency=concurrency, backoff=backoff, clock=clock,
-            blocking=blocking, notify=self._changed,
+            blocking=blocking, notify=self._changed, annotate_late_activities=annotate_late_activities,
         )
         self.refresher = Refresher(store, client, blocking=blocking, notify=self._changed, concurrency=concurrency)
         self.poller = JobPoller(

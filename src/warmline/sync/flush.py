@@ -44,7 +44,7 @@ from warmline.store.rows import AMBIGUOUS, PENDING, Op
 from warmline.sync.backoff import Backoff, plan_retry
 from warmline.sync.blocking import Blocking, Notify, in_thread
 from warmline.sync.reconcile import already_applied
-from warmline.sync.requests import send
+from warmline.sync.requests import ANNOTATED_KINDS, payload_to_send, send
 
 log = logging.getLogger("warmline.sync")
 
@@ -146,6 +146,8 @@ class Flusher:
 
     `blocking` runs a store call off the event loop (SQLite commits wait for the disk);
     tests may pass `run_inline`. `notify(topic, lead_id)` is told about each settled op.
+    `annotate_late_activities`: an activity first sent more than a minute after it was
+    logged says when in its text (`requests.payload_to_send`).
     """
 
     def __init__(
@@ -158,6 +160,7 @@ class Flusher:
         clock: Callable[[], float] = time.time,
         blocking: Blocking = in_thread,
         notify: Notify | None = None,
+        annotate_late_activities: bool = False,
     ) -> None:
         self.store = store
         self.client = client
@@ -166,6 +169,10 @@ class Flusher:
         self.clock = clock
         self._blocking = blocking
         self._notify = notify
+        self.annotate_late = annotate_late_activities
+        # op id -> its first send time as the claim stored it, for ops claimed for their
+        # first send: the annotation must use exactly what a resend will read.
+        self._first_sent: dict[str, str] = {}
 
     # --- the dispatcher ------------------------------------------------------------------------
 
@@ -256,7 +263,19 @@ class Flusher:
         """One transaction: the finished sends' outcomes, then the next due ops claimed."""
         with self.store.write():
             self._record(outcomes)
-            return self.store.claim_due(self.clock(), limit=want) if want > 0 else []
+            claimed = self.store.claim_due(self.clock(), limit=want) if want > 0 else []
+            self._note_first_sends(claimed)
+            return claimed
+
+    def _note_first_sends(self, claimed: list[Op]) -> None:
+        """Read back the first send time the claim just stored (the ops are handed over as
+        before the claim) for ops whose request may be annotated."""
+        first = [op.op_id for op in claimed if op.first_sent_at is None and op.kind in ANNOTATED_KINDS]
+        if not self.annotate_late or not first:
+            return
+        marks = ", ".join("?" for _ in first)
+        for row in self.store.rows(f"SELECT op_id, first_sent_at FROM outbox WHERE op_id IN ({marks})", first):
+            self._first_sent[row["op_id"]] = row["first_sent_at"]
 
     def _record(self, outcomes: list[Outcome]) -> None:
         with self.store.write():
@@ -292,7 +311,9 @@ class Flusher:
                 answer = await already_applied(self.client, self.store, op)
                 if answer is not None:
                     return Outcome(op, RECONCILED, answer=answer)
-            return Outcome(op, DONE, answer=await send(self.client, op.kind, op.payload, op.op_id))
+            first_sent = op.first_sent_at or self._first_sent.pop(op.op_id, None)
+            payload = payload_to_send(op, first_sent, self.annotate_late)
+            return Outcome(op, DONE, answer=await send(self.client, op.kind, payload, op.op_id))
         except asyncio.CancelledError:
             self.store.mark_ambiguous(op.op_id, self.clock(), "interrupted while sending")
             raise

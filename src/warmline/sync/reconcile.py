@@ -8,7 +8,8 @@ supports keys also deduplicates).
 
 - Appends (activity, note, competitor): a record with the same lead, the same text, made
   at or after the op's first send (less a clock-skew allowance), and not already owned
-  by another of our ops, is ours.
+  by another of our ops, is ours. For an activity, the text as sent may carry the
+  late-activity annotation ("... (logged 13:05)"), so either form matches.
 - Set-to-value ops (status, target, pins, toggles, deal, recommendation close, removal):
   if the server already shows the value, sending is skipped.
 - Job starts: a signal scan started after our first send is ours; so is a recommendation
@@ -27,7 +28,7 @@ from warmline.api.errors import NotFoundError
 from warmline.store import effects as k
 from warmline.store.clock import epoch_of, normalize_ts
 from warmline.store.rows import Op, loads
-from warmline.sync.requests import dump
+from warmline.sync.requests import annotated_description, dump
 
 # How far the server's clock may lag ours when we compare its created_at with our first send.
 CLOCK_SKEW = 120.0
@@ -82,9 +83,11 @@ def _oldest_match(
 async def _touchpoint(client: ServiceClient, store: Any, op: Op) -> Answer | None:
     detail = await client.get_lead(op.lead_id)  # type: ignore[arg-type]
     text, contact = op.payload["description"], op.payload.get("contact_id")
+    # Whatever the setting is now, the first send may have carried the annotation.
+    texts = {text, annotated_description(text, op.created_at, op.first_sent_at)}
     match = _oldest_match(
         (dump(t) for t in detail.touchpoints),
-        lambda t: t.get("description") == text and t.get("contact_id") == contact,
+        lambda t: t.get("description") in texts and t.get("contact_id") == contact,
         _claimed(store, op, "touchpoints", "touchpoint"),
         _since(op),
     )

@@ -10,12 +10,16 @@ key (`{"note": ...}`, `{"competitor": ...}`), the sender puts the key back, so t
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
+from datetime import datetime, tzinfo
 from typing import Any
 
 from pydantic import BaseModel
 
 from warmline.api import ServiceClient
+from warmline.api.limits import MAX_ACTIVITY_CHARS
 from warmline.store import effects as k
+from warmline.store.clock import LATE_SECONDS, epoch_of
+from warmline.store.rows import Op
 
 Payload = Mapping[str, Any]
 Sender = Callable[[ServiceClient, Payload, str], Awaitable[dict[str, Any]]]
@@ -24,6 +28,43 @@ Sender = Callable[[ServiceClient, Payload, str], Awaitable[dict[str, Any]]]
 def dump(model: BaseModel) -> dict[str, Any]:
     """A model as JSON-ready data, unknown server fields included."""
     return model.model_dump(mode="json")
+
+
+def annotated_description(
+    description: str, logged_at: str | None, first_sent_at: str | None, zone: tzinfo | None = None
+) -> str:
+    """The description with " (logged 13:05)" when its first send was late, else as it is.
+
+    The service has no field for when an activity happened, so the opt-in setting
+    `annotate_late_activities` writes it into the text: the rep's local time (`zone`,
+    default the machine's), with the date when the first send fell on another day. It
+    depends only on the op's creation and first send time (both stored), so a resend after
+    a lost answer carries the same body under the same Idempotency-Key, and
+    reconciliation can look for exactly this text. A description the note would push past
+    the spec's limit is sent as it is.
+    """
+    logged, first = epoch_of(logged_at), epoch_of(first_sent_at)
+    if logged is None or first is None or first - logged <= LATE_SECONDS:
+        return description
+    moment = datetime.fromtimestamp(logged, zone).astimezone(zone)
+    same_day = moment.date() == datetime.fromtimestamp(first, zone).astimezone(zone).date()
+    when = moment.strftime("%H:%M" if same_day else "%d %b %H:%M")
+    annotated = f"{description} (logged {when})"
+    return annotated if len(annotated) <= MAX_ACTIVITY_CHARS else description
+
+
+# The kinds whose request `payload_to_send` may annotate.
+ANNOTATED_KINDS = frozenset({k.LOG_ACTIVITY})
+
+
+def payload_to_send(op: Op, first_sent_at: str | None, annotate_late: bool) -> Payload:
+    """The op's request; with `annotate_late`, a late activity's description is annotated
+    (`first_sent_at`: the op's first send time as stored). The queued payload, and so the
+    rep's pending row, keep the plain text."""
+    if not annotate_late or op.kind not in ANNOTATED_KINDS or not isinstance(op.payload.get("description"), str):
+        return op.payload
+    text = annotated_description(op.payload["description"], op.created_at, first_sent_at)
+    return op.payload if text == op.payload["description"] else {**op.payload, "description": text}
 
 
 def _optional(payload: Payload, *names: str) -> dict[str, Any]:
