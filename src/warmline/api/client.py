@@ -134,6 +134,8 @@ class ServiceClient:
             api_key = Secret(api_key) if api_key else None
         self._key: Secret | None = api_key
         self._clock = clock
+        self._created_at = clock()
+        self.last_answer_at: float | None = None
         self.limiter = limiter if limiter is not None else RateLimiter(clock=clock)
         self.families = FamilyMemory(prefer_family)
         self._http = httpx.AsyncClient(
@@ -152,6 +154,14 @@ class ServiceClient:
     @property
     def base_url(self) -> str:
         return str(self._base_url)
+
+    @property
+    def quiet_for(self) -> float:
+        """Seconds (on this client's clock) since the service last answered any request,
+        whatever the status, or since this client was made. Only an answer counts: a request
+        that failed proves nothing about the service being up. The sync engine probes the
+        service when this grows, so that a dead service shows as offline while the rep idles."""
+        return self._clock() - (self.last_answer_at if self.last_answer_at is not None else self._created_at)
 
     async def __aenter__(self) -> ServiceClient:
         return self
@@ -173,8 +183,12 @@ class ServiceClient:
         params: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
         needs_key: bool = True,
+        timeout: float | None = None,
     ) -> Any:
-        """Send one request and return its decoded JSON body, or raise an `ApiError`."""
+        """Send one request and return its decoded JSON body, or raise an `ApiError`.
+
+        `timeout` (seconds, for each of connecting and waiting for the answer) replaces the
+        client's own for this request."""
         if needs_key and not self._key:
             raise AuthError(
                 "No API key is configured: set WARMLINE_API_KEY or api_key in the config file"
@@ -195,10 +209,12 @@ class ServiceClient:
                 json=body,
                 params=_drop_none(params or {}),
                 headers=headers,
+                timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT,
             )
         except httpx.TransportError as exc:
             # `from None`: the httpx exception carries the request; keep it out of tracebacks.
             raise self._transport_error(exc, method, path) from None
+        self.last_answer_at = self._clock()
         self.limiter.update(response.headers, response.status_code)
         log.debug("%s %s -> %s", method, path, response.status_code)
         if not response.is_success:
@@ -272,9 +288,12 @@ class ServiceClient:
 
     # ------------------------------------------------------------------ health
 
-    async def health(self) -> models.Health:
-        """Check the service; validates the key when one is configured (401 if invalid)."""
-        body = await self._request("GET", "/v1/health", needs_key=False)
+    async def health(self, *, timeout: float | None = None) -> models.Health:
+        """Check the service; validates the key when one is configured (401 if invalid).
+
+        `timeout` gives the check a shorter deadline than other requests: a probe that
+        waited as long as a send would be slow to notice a service that stopped answering."""
+        body = await self._request("GET", "/v1/health", needs_key=False, timeout=timeout)
         return parse(models.Health, unwrap_object(body, "GET /v1/health", marker="status"), "health")
 
     # ------------------------------------------------------------------ companies

@@ -10,7 +10,8 @@ a generous `misfire_grace_time` (a laptop waking from sleep still runs them):
   action, or the tick seeing an op come due). A wake during a flush makes that flush run
   another pass rather than being lost to `max_instances`.
 - `tick` (every second, no request unless something is due): the health probe while
-  offline (or before the first contact), a wake of the flush when another process queued
+  offline (or before the first contact), and while online once the service has answered
+  nothing for 20 s (the idle probe), a wake of the flush when another process queued
   an action, and the polls of jobs whose 5-10 s interval has come.
 - `refresh`: the lead list and the recommendations of leads that have some
   (stale-while-revalidate), every 5 minutes; `directory`: saved companies, contacts,
@@ -44,7 +45,7 @@ from warmline.sync.blocking import Blocking, in_thread
 from warmline.sync.flush import Flusher, FlushReport
 from warmline.sync.jobs import JobPoller, PollReport
 from warmline.sync.refresh import Refresher
-from warmline.sync.status import Connection, EngineStatus, StatusBoard
+from warmline.sync.status import OFFLINE_PROBE_CAP, Connection, EngineStatus, StatusBoard
 
 log = logging.getLogger("warmline.sync")
 # A library logs, the application decides where to: without these, Python's last-resort
@@ -105,7 +106,9 @@ class SyncEngine:
         self._blocking = blocking
         self._change_listeners: list[ChangeListener] = []
         self.status = StatusBoard(store, clock)
-        self.connection = Connection(client, self.status, clock=clock, backoff=Backoff(rng=rng))
+        self.connection = Connection(
+            client, self.status, clock=clock, backoff=Backoff(cap=OFFLINE_PROBE_CAP, rng=rng)
+        )
         self.flusher = Flusher(
             store, client, concurrency=concurrency, backoff=backoff, clock=clock,
             blocking=blocking, notify=self._changed, annotate_late_activities=annotate_late_activities,
@@ -244,10 +247,13 @@ class SyncEngine:
 
     async def _tick_job(self) -> None:
         if self.connection.probe_due():
-            if await self.connection.probe():
+            if await self.connection.probe(timeout=self.connection.probe_timeout):
                 self.wake()
             return
         if self.connection.offline or self.status.current.auth_failed:
+            return
+        # Online, but nothing heard for a while: make sure it is still true.
+        if self.connection.idle_probe_due() and not await self.connection.probe(timeout=self.connection.probe_timeout):
             return
         if await self._due_now():
             self.wake()

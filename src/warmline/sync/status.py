@@ -8,7 +8,15 @@ from there. In the same process, listeners (the TUI) are also called with each n
 
 Offline is a state, not an error: a connection failure anywhere switches to offline, and
 from then on only a health probe talks to the service, backing off (full jitter, 2 s up to
-5 min) until it answers; then the engine flushes at once.
+30 s) until it answers; then the engine flushes at once.
+
+Online is a claim too, kept honest by the idle probe: while online, when the service has
+not answered anything for `IDLE_PROBE_AFTER` seconds (the rep idles, nothing is queued),
+the same probe asks it, with a short deadline, so a dead or silent service turns the status
+offline within 45 s even when nothing else would have found out. The bounds (docs/sync.md):
+going offline takes at most 20 s of quiet + a 1 s tick + the probe's deadline (5 s to
+connect, 5 s for the answer) = 31 s; coming back at most a failed probe's 10 s + the 30 s
+backoff cap + a 1 s tick = 41 s.
 """
 
 from __future__ import annotations
@@ -37,6 +45,13 @@ STATE_AUTH_FAILED = "auth_failed"
 STATE_UNKNOWN = "unknown"
 
 Listener = Callable[["EngineStatus"], None]
+
+IDLE_PROBE_AFTER = 20.0
+"""Seconds without any answer from the service before an online engine probes it."""
+PROBE_TIMEOUT = 5.0
+"""The probe's deadline, for connecting and for the answer (each), in seconds."""
+OFFLINE_PROBE_CAP = 30.0
+"""The longest wait between two probes while offline: the return is seen within 45 s."""
 
 
 @dataclass(frozen=True)
@@ -140,9 +155,11 @@ class Connection:
         self.client = client
         self.board = board
         self.clock = clock
-        self.backoff = backoff or Backoff()
+        self.backoff = backoff or Backoff(cap=OFFLINE_PROBE_CAP)
         self.failures = 0
         self.next_probe_at = 0.0
+        self.idle_probe_after = IDLE_PROBE_AFTER
+        self.probe_timeout = PROBE_TIMEOUT
 
     @property
     def offline(self) -> bool:
@@ -169,14 +186,30 @@ class Connection:
         self.board.update(online=True, auth_failed=True, syncing=False, last_error=error)
 
     def probe_due(self) -> bool:
+        """Unsure (offline, before the first answer, key refused) and the backoff ran out."""
         current = self.board.current
         unsure = current.online is not True or current.auth_failed
         return unsure and self.clock() >= self.next_probe_at
 
-    async def probe(self) -> bool:
-        """Ask the health operation (which also checks the key); True when usable."""
+    def idle_probe_due(self) -> bool:
+        """Online, and the service has answered nothing for `idle_probe_after` seconds.
+
+        Any answer counts (a refresh, a send, a job poll, the cockpit's own lookups: the
+        client sees them all), so a busy engine never probes; a failed request does not
+        count, since it proves nothing about the service being up. While the service has
+        asked us to wait (429), it answered recently: no probe."""
+        current = self.board.current
+        if current.online is not True or current.auth_failed or self.client.limiter.delay() > 0:
+            return False
+        return self.client.quiet_for >= self.idle_probe_after
+
+    async def probe(self, *, timeout: float | None = None) -> bool:
+        """Ask the health operation (which also checks the key); True when usable.
+
+        `timeout` (the tick passes `probe_timeout`) bounds how long a silent service can
+        keep the status unchanged; None uses the client's own timeout."""
         try:
-            await self.client.health()
+            await self.client.health(timeout=timeout)
         except AuthError as exc:
             self.refused_key(str(exc))
             return False
