@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import tui_wire_data as W
-from conftest import cockpit
+from conftest import cockpit, fill
 from textual.widgets import Checkbox, Input
 
 from warmline.store import Store
@@ -171,3 +173,42 @@ async def test_a_lead_whose_detail_was_never_fetched_says_so(empty_store: Store)
         screen = await open_detail(app, pilot, KESTREL)
         assert "not loaded yet" not in screen.query_one("#detail-company").render().plain
         assert "not loaded yet" not in screen.query_one("#detail-activity").render().plain
+
+
+async def test_an_activity_and_a_note_delivered_late_show_both_times(tmp_path) -> None:
+    """Logged offline at 08:20, delivered at 08:56: the lead page says so; an action still
+    queued says in the outbox when it was logged."""
+    moment = [W.NOW.timestamp() - 40 * 60]
+    store = Store(tmp_path / "late.sqlite3", clock=lambda: moment[0])
+    try:
+        fill(store)
+        activity = store.enqueue("log_activity", {"lead_id": KESTREL, "description": "Called from the train",
+                                                  "contact_id": None}, lead_id=KESTREL, meta={"guessed_type": "call"})
+        note = store.enqueue("add_note", {"lead_id": KESTREL, "content": "Budget signed off"}, lead_id=KESTREL)
+        store.enqueue("add_note", {"lead_id": FJORD, "content": "Still queued"}, lead_id=FJORD)
+        moment[0] = W.NOW.timestamp() - 4 * 60
+        delivered = W.ts(timedelta(minutes=4))
+        for op_id in (activity, note):
+            store.mark_in_flight(op_id)
+        store.mark_done(activity, {"touchpoint": {"id": 77_001, "description": "Called from the train",
+                                                  "detected_type": "call", "bonus_points": 8, "created_at": delivered}})
+        store.mark_done(note, {"note": {"id": 77_002, "content": "Budget signed off", "created_at": delivered}})
+
+        app = cockpit(store)
+        async with app.run_test(size=(160, 60)) as pilot:
+            screen = await open_detail(app, pilot, KESTREL)
+            activity_text = screen.query_one("#detail-activity").render().plain
+            line = next(row for row in activity_text.splitlines() if "Called from the train" in row)
+            assert "40 min ago" in line  # when the rep did it, not when it arrived
+            assert "logged 08:20, delivered 08:56" in line
+            notes = screen.query_one("#detail-notes").render().plain
+            assert "40 min ago · logged 08:20, delivered 08:56" in notes
+            # Activities made elsewhere carry no such note.
+            assert activity_text.count("delivered") == 1
+
+            await pilot.press("escape", "O")
+            await pilot.pause()
+            row = app.screen.query_one("#outbox-table").get_row_at(0)
+            assert "logged 08:20 · 40 min ago" in [cell.plain for cell in row]
+    finally:
+        store.close()

@@ -9,7 +9,14 @@ from warmline.tui.charts import is_ready, score_bar, score_bar_segments, sparkli
 from warmline.tui.columns import Column, cell, header, line, widths
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.status import OFFLINE, ONLINE, RATE_LIMITED, SYNCING, SyncStatus, describe
-from warmline.tui.timefmt import clock_time, elapsed, parse_ts, relative
+from warmline.tui.timefmt import (
+    clock_time,
+    elapsed,
+    logged_ago,
+    logged_delivered,
+    parse_ts,
+    relative,
+)
 
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 BERLIN = timezone(timedelta(hours=1))
@@ -51,6 +58,22 @@ def test_old_dates_are_shown_in_the_reps_zone() -> None:
     assert relative(late_evening_utc, NOW, BERLIN) == "02 Oct"
     assert relative(datetime(2025, 3, 1, tzinfo=UTC), NOW, UTC) == "2025-03-01"
     assert clock_time("2026-11-22T13:05:00Z", BERLIN) == "14:05"
+
+
+def test_logged_and_delivered_times_in_the_reps_zone() -> None:
+    # 12:05 UTC is 13:05 in Berlin; shown only when the two differ by more than a minute.
+    assert logged_delivered("2026-11-22T12:05:00Z", "2026-11-22T12:41:00Z", BERLIN) == (
+        "logged 13:05, delivered 13:41")
+    assert logged_delivered("2026-11-22T12:05:00Z", "2026-11-22T12:06:00Z", BERLIN) is None
+    assert logged_delivered(None, "2026-11-22T12:41:00Z", BERLIN) is None  # made elsewhere
+    assert logged_delivered("2026-11-21T22:30:00Z", "2026-11-22T08:10:00Z", BERLIN) == (
+        "logged 21 Nov 23:30, delivered 22 Nov 09:10")
+
+
+def test_an_undelivered_action_says_when_it_was_logged() -> None:
+    assert logged_ago("2026-11-22T08:24:00Z", NOW, BERLIN) == "logged 09:24 · 36 min ago"
+    assert logged_ago("2026-11-22T08:59:30Z", NOW, BERLIN) == "30 s ago"
+    assert logged_ago("2026-11-20T08:00:00Z", NOW, BERLIN) == "logged 20 Nov 09:00 · 2 d ago"
 
 
 def test_parse_and_elapsed() -> None:

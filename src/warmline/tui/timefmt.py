@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime, tzinfo
 
+from warmline.store.clock import LATE_SECONDS
+
 Clock = Callable[[], datetime]
 
 
@@ -95,3 +97,31 @@ def elapsed(start: str | datetime | None, end: str | datetime | None, now: datet
     if seconds < 3600:
         return f"{seconds // 60}m{seconds % 60:02d}s"
     return f"{seconds // 3600}h{(seconds % 3600) // 60:02d}m"
+
+
+def _late(logged: datetime, delivered: datetime) -> bool:
+    return abs((delivered - logged).total_seconds()) > LATE_SECONDS
+
+
+def logged_delivered(logged_at: str | None, delivered_at: str | None, zone: tzinfo) -> str | None:
+    """"logged 13:05, delivered 13:41" for a record that reached the service more than a
+    minute after the rep took the action (queued offline, say); None when the two agree or
+    either is unknown (records made elsewhere have no logged time). Dates are added when
+    the two fall on different days in the rep's zone."""
+    logged, delivered = parse_ts(logged_at), parse_ts(delivered_at)
+    if logged is None or delivered is None or not _late(logged, delivered):
+        return None
+    logged, delivered = logged.astimezone(zone), delivered.astimezone(zone)
+    shape = "%H:%M" if logged.date() == delivered.date() else "%d %b %H:%M"
+    return f"logged {logged.strftime(shape)}, delivered {delivered.strftime(shape)}"
+
+
+def logged_ago(logged_at: str | None, now: datetime, zone: tzinfo) -> str:
+    """When an action not yet delivered was taken: "logged 13:05 · 36 min ago" (with the
+    date when not today), or only the relative time within its first minute."""
+    logged = parse_ts(logged_at)
+    if logged is None or not _late(logged, now):
+        return relative(logged_at, now, zone)
+    local = logged.astimezone(zone)
+    shape = "%H:%M" if local.date() == now.astimezone(zone).date() else "%d %b %H:%M"
+    return f"logged {local.strftime(shape)} · {relative(logged, now, zone)}"

@@ -26,7 +26,7 @@ from warmline.tui.screens.dialogs import (
     TextDialog,
     confirm_lead_removal,
 )
-from warmline.tui.timefmt import local_datetime, relative
+from warmline.tui.timefmt import local_datetime, logged_delivered, relative
 from warmline.tui.widgets.tables import RowTable
 from warmline.tui.widgets.text_line import TextLine
 
@@ -248,7 +248,11 @@ class LeadDetailScreen(CockpitScreen):
             text.append(f"\n  {'not loaded yet' if unloaded else 'none yet'}; n adds one", style="dim")
         now, zone = self.cockpit.clock(), self.cockpit.zone
         for note in notes:
-            text.append(f"\n  {relative(note.created_at, now, zone)}", style="dim")
+            # When the rep wrote it; the service's time beside it when it arrived late.
+            text.append(f"\n  {relative(note.logged_at or note.created_at, now, zone)}", style="dim")
+            late = logged_delivered(note.logged_at, note.created_at, zone)
+            if late:
+                text.append(f" · {late}", style="dim")
             text.append_text(op_marker(note.op_state, note.pending))
             text.append("\n  ")
             text.append_text(plain(note.content, multiline=True))
@@ -268,13 +272,17 @@ class LeadDetailScreen(CockpitScreen):
         for index, touchpoint in enumerate(touchpoints[:20]):
             if index:
                 text.append("\n")
-            text.append(f"{relative(touchpoint.created_at, now, zone):>10} ", style="dim")
+            when = touchpoint.logged_at or touchpoint.created_at  # when the rep did it
+            text.append(f"{relative(when, now, zone):>10} ", style="dim")
             text.append_text(plain(touchpoint.detected_type or "?", "bold"))
             if touchpoint.bonus_points:
                 text.append(f" +{touchpoint.bonus_points}", style="green")
             text.append_text(op_marker(touchpoint.op_state, touchpoint.pending))
             text.append(" ")
             text.append_text(plain(touchpoint.description))
+            late = logged_delivered(touchpoint.logged_at, touchpoint.created_at, zone)
+            if late:
+                text.append(f" · {late}", style="dim")
         if unloaded:
             text.append("\n" if touchpoints else "")
             text.append(f"{unloaded} more logged on the service, not loaded yet", style="dim")

@@ -19,7 +19,7 @@ from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.screens.dialogs import ConfirmDialog, LineDialog, TextDialog
-from warmline.tui.timefmt import relative
+from warmline.tui.timefmt import logged_ago
 from warmline.tui.widgets.tables import RowTable
 
 STATE_LABELS = {
@@ -84,7 +84,7 @@ class OutboxScreen(CockpitScreen):
                     plain(self._lead_name(op.lead_id, names)),
                     op_summary(op),
                     Text(str(op.attempts)),
-                    Text(relative(op.created_at, now, zone)),
+                    Text(logged_ago(op.created_at, now, zone)),
                 ],
             )
             for op in self.ops
