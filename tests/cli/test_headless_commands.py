@@ -126,6 +126,12 @@ def test_log_works_with_no_connection_and_sync_delivers_it_later(
     back = run("sync")
     assert back.exit_code == 0 and "Sent 1 action(s)" in back.output
     assert "outbox is empty" in run("outbox").output
+    # The delivered record keeps when the rep logged it; records made elsewhere have none.
+    touchpoints = json.loads(run("lead", "2", "--json", "--no-refresh").output)["touchpoints"]
+    mine = [t for t in touchpoints if t["description"] == "Called from the train"]
+    assert len(mine) == 1 and mine[0]["id"] is not None
+    assert mine[0]["logged_at"] == ops[0]["created_at"]
+    assert {t["logged_at"] for t in touchpoints if t is not mine[0]} <= {None}
 
 
 def test_without_a_key_actions_queue_and_sync_says_auth(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
