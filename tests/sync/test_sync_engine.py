@@ -15,7 +15,7 @@ from warmline.api import ServiceClient
 from warmline.store import Store
 from warmline.sync import EngineStatus, SyncEngine
 from warmline.sync.backoff import Backoff
-from warmline.sync.engine import DIRECTORY_JOB, FLUSH_JOB, REFRESH_JOB, TICK_JOB
+from warmline.sync.engine import DIRECTORY_JOB, FLUSH_JOB, PREFETCH_JOB, REFRESH_JOB, TICK_JOB
 from warmline_sandbox.clock import SystemClock
 
 
@@ -71,11 +71,12 @@ async def test_start_schedules_jobs_in_the_running_loop(live) -> None:
     engine, store, _ = live
     await engine.start()
     jobs = {job.id: job for job in engine.scheduler.get_jobs()}
-    assert set(jobs) == {FLUSH_JOB, TICK_JOB, REFRESH_JOB, DIRECTORY_JOB}
+    assert set(jobs) == {FLUSH_JOB, TICK_JOB, REFRESH_JOB, DIRECTORY_JOB, PREFETCH_JOB}
     for job in jobs.values():
         assert job.coalesce is True and job.max_instances == 1 and job.misfire_grace_time >= 60
     assert engine.scheduler._eventloop is asyncio.get_running_loop()
     await until(lambda: store.lead_count() == 4)  # the first refresh ran at start
+    await until(lambda: store.detail_coverage() == (4, 4))  # the prefetch ran after it
 
 
 async def test_wake_delivers_at_once_and_the_status_follows(live) -> None:

@@ -78,6 +78,12 @@ def _print_pass(report: Any) -> None:
         polls = report.polls
         if polls.polled:
             click.echo(f"Polled {polls.polled} job(s); {polls.completed} completed.")
+    if report.leads_cached:
+        line = f"Details cached offline: {report.details_cached} of {report.leads_cached} leads"
+        prefetch = report.prefetch
+        if prefetch is not None and not prefetch.finished and report.details_cached < report.leads_cached:
+            line += " (the rest within the rate limit at the next sync)"
+        click.echo(line + ".")
     status = report.status
     if status is not None:
         click.echo(f"Outbox: {status.queued} pending, {status.failed} failed.")

@@ -208,6 +208,12 @@ REC_FIELDS = ("id", "lead_id", "company_name", "action_type", "target_url", "sug
               "engagement_reason", "source_page_label", "status", "created_at")
 
 
+async def _refresh_queue(engine: Any) -> None:
+    """The lead list first: its lines tell whose recommendations changed since last read."""
+    if await engine.refresh_leads() is not None:
+        await engine.refresh_recommendations()
+
+
 @outreach_group.command("recs", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="[LEAD]", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
@@ -217,7 +223,7 @@ def outreach_recs(lead_ref: str | None, as_json: bool) -> None:
     config = open_config()
     with open_store(config) as store:
         lead_id = None if lead_ref is None else resolve_lead(store, lead_ref).id
-        _refresh(store, config, lambda engine: engine.refresh_recommendations() if lead_id is None
+        _refresh(store, config, lambda engine: _refresh_queue(engine) if lead_id is None
                  else engine.refresh_lead(lead_id))
         recs = store.active_recommendations(lead_id=lead_id)
         if as_json:

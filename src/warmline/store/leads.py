@@ -30,6 +30,7 @@ from warmline.store.rows import (
     build,
     loads,
 )
+from warmline.store.signature import list_sig_sql, stamp
 from warmline.store.writers import lead_exists, write_lead_detail, write_leads, write_notes
 
 LEADS = Listing("leads", fts_column="name_lower", name_column="name_lower", name_index="leads_name")
@@ -235,8 +236,36 @@ class LeadsStore(Database):
         """A lead's full detail from the server; local pending items are kept on top."""
         with self.write() as conn:
             lead_id = write_lead_detail(conn, unwrap(detail), self.clock())
+            stamp(conn, "detail_sig", [lead_id])
             rebase_touched(conn, [lead_id])
         return lead_id
+
+    def leads_needing_detail(self) -> list[int]:
+        """Leads whose detail was never fetched, or whose list line changed since it was:
+        what the prefetch reads so that every lead can be opened offline.
+
+        Most useful first, since the pass may be cut short by the rate-limit budget or the
+        connection: ready leads (gap <= 0), warm ones, those with active recommendations,
+        then the most recent activity first (never-touched last), then by id.
+        """
+        return [
+            row["id"]
+            for row in self.rows(
+                "SELECT l.id FROM leads l LEFT JOIN lead_snapshots s ON s.id = l.id"
+                " WHERE l.hidden = 0 AND (l.detail_fetched_at IS NULL OR l.detail_sig IS NULL"
+                f" OR s.raw IS NULL OR l.detail_sig != {list_sig_sql('s.raw')})"
+                " ORDER BY l.gap <= 0 DESC, l.lead_status = 'warm' DESC, l.recommendation_count > 0 DESC,"
+                " l.last_activity_at IS NULL, l.last_activity_at DESC, l.id"
+            )
+        ]
+
+    def detail_coverage(self) -> tuple[int, int]:
+        """(leads whose detail is cached, leads in the list): what can be read offline."""
+        with self.read() as conn:
+            cached, total = conn.execute(
+                "SELECT count(detail_fetched_at), count(*) FROM leads WHERE hidden = 0"
+            ).fetchone()
+        return int(cached), int(total)
 
     def upsert_notes(self, lead_id: int, notes: Iterable[Mapping[str, Any]] | Mapping[str, Any]) -> None:
         """A lead's notes from `GET .../notes` (a list, or a body with `data`/`notes`)."""

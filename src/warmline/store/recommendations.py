@@ -10,6 +10,7 @@ from warmline.store.database import Database
 from warmline.store.effects import rebase_touched
 from warmline.store.mapping import unwrap
 from warmline.store.rows import Recommendation, RecommendationProgress, build
+from warmline.store.signature import list_sig_sql, stamp
 from warmline.store.writers import lead_exists, patch_lead_snapshot, write_recommendations
 
 PRIORITY_RANK_SQL = (
@@ -89,4 +90,25 @@ class RecommendationsStore(Database):
                 " WHERE id = ?",
                 (changes["recommendation_count"], changes.get("generation_status"), lead_id),
             )
+            stamp(conn, "recs_sig", [lead_id])
             rebase_touched(conn, [lead_id])
+
+    def leads_needing_recommendations(self) -> list[int]:
+        """Leads whose recommendations the triage queue must read: those that have (or had)
+        some, whose list line changed since they were last read, or that were never read.
+
+        The list line's `recommendation_count` (and `activity_count`: a completed card logs
+        an activity) moves whenever the service's queue for a lead does, so an idle cockpit
+        re-reads nothing. The lead's detail carries its active recommendations but not the
+        progress figures, so a detail fetch does not count as a read here.
+        """
+        return [
+            row["id"]
+            for row in self.rows(
+                "SELECT l.id FROM leads l LEFT JOIN lead_snapshots s ON s.id = l.id WHERE l.hidden = 0"
+                " AND (l.recommendation_count > 0"
+                " OR l.id IN (SELECT lead_id FROM recommendations WHERE status = 'active'))"
+                f" AND (l.recs_sig IS NULL OR s.raw IS NULL OR l.recs_sig != {list_sig_sql('s.raw')})"
+                " ORDER BY l.id"
+            )
+        ]

@@ -1,7 +1,7 @@
 """`SyncEngine`: the background scheduler that delivers, refreshes and polls.
 
 It runs inside an existing asyncio loop (the cockpit's, or `warmline sync`'s): `start()`
-creates an APScheduler `AsyncIOScheduler` on the running loop with four jobs, each with
+creates an APScheduler `AsyncIOScheduler` on the running loop with five jobs, each with
 `coalesce=True` (a backlog of missed runs is one run), `max_instances=1` (never two
 flushes at once in one process; other processes are kept apart by the outbox claim) and
 a generous `misfire_grace_time` (a laptop waking from sleep still runs them):
@@ -13,9 +13,14 @@ a generous `misfire_grace_time` (a laptop waking from sleep still runs them):
   offline (or before the first contact), and while online once the service has answered
   nothing for 20 s (the idle probe), a wake of the flush when another process queued
   an action, and the polls of jobs whose 5-10 s interval has come.
-- `refresh`: the lead list and the recommendations of leads that have some
-  (stale-while-revalidate), every 5 minutes; `directory`: saved companies, contacts,
-  field schemas and research templates, every 30 minutes. Both also run at start.
+- `refresh`: the lead list and the recommendations of leads that have some and whose
+  list line changed (stale-while-revalidate), every 5 minutes; `directory`: saved
+  companies, contacts, field schemas and research templates, every 30 minutes. Both
+  also run at start.
+- `prefetch`: the detail of every lead whose cached detail is missing or stale, so any
+  lead opens offline (`warmline.sync.prefetch`), within half of the rate-limit budget;
+  run right after each refresh of the lead list, and every minute to resume a pass cut
+  short. It is cancelled at once on `stop()`: it only reads.
 
 `stop()` lets sends in progress finish for a moment, then cancels what is left; a send
 cut off that way is marked ambiguous (never left in flight, never assumed lost), so the
@@ -44,6 +49,7 @@ from warmline.sync.backoff import Backoff
 from warmline.sync.blocking import Blocking, in_thread
 from warmline.sync.flush import Flusher, FlushReport
 from warmline.sync.jobs import JobPoller, PollReport
+from warmline.sync.prefetch import Prefetcher, PrefetchReport, Sleep
 from warmline.sync.refresh import Refresher
 from warmline.sync.status import OFFLINE_PROBE_CAP, Connection, EngineStatus, StatusBoard
 
@@ -61,6 +67,7 @@ FLUSH_JOB = "flush"
 TICK_JOB = "tick"
 REFRESH_JOB = "refresh"
 DIRECTORY_JOB = "directory"
+PREFETCH_JOB = "prefetch"
 
 
 @dataclass
@@ -76,6 +83,10 @@ class PassReport:
     rate_limited_until: float | None = None
     errors: list[str] = field(default_factory=list)
     status: EngineStatus | None = None
+    prefetch: PrefetchReport | None = None
+    # Leads whose detail is cached (readable offline), of the leads in the cache.
+    details_cached: int | None = None
+    leads_cached: int | None = None
 
 
 class SyncEngine:
@@ -97,6 +108,8 @@ class SyncEngine:
         tick_interval: float = 1.0,
         stop_grace: float = 5.0,
         annotate_late_activities: bool = False,
+        prefetch_interval: float = 60.0,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.store = store
         self.client = client
@@ -114,6 +127,9 @@ class SyncEngine:
             blocking=blocking, notify=self._changed, annotate_late_activities=annotate_late_activities,
         )
         self.refresher = Refresher(store, client, blocking=blocking, notify=self._changed, concurrency=concurrency)
+        self.prefetcher = Prefetcher(self.refresher, client.limiter, clock=clock, sleep=sleep)
+        self.prefetch_interval = prefetch_interval
+        self._prefetch_task: asyncio.Task[Any] | None = None
         self.poller = JobPoller(
             store, client, self.refresher, concurrency=concurrency, clock=clock, rng=rng,
             blocking=blocking, notify=self._changed,
@@ -175,6 +191,9 @@ class SyncEngine:
                           id=REFRESH_JOB, next_run_time=now)
         scheduler.add_job(self._guarded(self._directory_job), "interval", seconds=self.directory_interval,
                           id=DIRECTORY_JOB, next_run_time=now)
+        # Not at start: the refresh job runs it as soon as the lead list is in.
+        scheduler.add_job(self._guarded(self._prefetch_job), "interval", seconds=self.prefetch_interval,
+                          id=PREFETCH_JOB)
         scheduler.start()
         self.scheduler = scheduler
 
@@ -197,6 +216,8 @@ class SyncEngine:
         scheduler, self.scheduler = self.scheduler, None
         if scheduler is not None and scheduler.running:
             scheduler.pause()
+        if self._prefetch_task is not None:
+            self._prefetch_task.cancel()  # only reads, and may be waiting out a window
         running = {task for task in self._running if not task.done()}
         if running:
             _done, pending = await asyncio.wait(running, timeout=self.stop_grace)
@@ -271,6 +292,16 @@ class SyncEngine:
             return
         if await self.refresh_leads() is not None:
             await self.refresh_recommendations()
+            self._run_now(PREFETCH_JOB)
+
+    async def _prefetch_job(self) -> None:
+        if self.connection.offline or self.status.current.auth_failed:
+            return
+        self._prefetch_task = asyncio.current_task()
+        try:
+            await self.prefetch()
+        finally:
+            self._prefetch_task = None
 
     async def _directory_job(self) -> None:
         if self.connection.offline or self.status.current.auth_failed:
@@ -319,6 +350,15 @@ class SyncEngine:
         """Saved companies and contacts, field schemas, research templates."""
         return await self._talk(self.refresher.directory()) is not None
 
+    async def prefetch(self, *, wait: bool = True) -> PrefetchReport | None:
+        """The detail of every lead whose cached detail is missing or stale, within half of
+        the rate-limit budget (see `warmline.sync.prefetch`); with `wait`, spent budgets are
+        waited out until every lead is read. None when the service could not be talked to."""
+        lead_ids = await self._blocking(self.store.leads_needing_detail)
+        if not lead_ids:
+            return PrefetchReport(finished=True)  # nothing to read: no exchange, no "synced"
+        return await self._talk(self.prefetcher.run(lead_ids, wait=wait))
+
     async def refresh_lead(self, lead_id: int) -> bool:
         """One lead's detail (the rep opened it): True when the cache was updated."""
         return await self._talk(self.refresher.lead(lead_id)) is not None
@@ -362,6 +402,9 @@ class SyncEngine:
             else:
                 report.offline_error = self.status.current.last_error
         report.errors = [*report.flush.errors, *report.polls.errors]
+        if report.prefetch is not None:
+            report.errors.extend(report.prefetch.errors)
+        report.details_cached, report.leads_cached = await self._blocking(self.store.detail_coverage)
         report.status = self.status.current
         return report
 
@@ -383,5 +426,9 @@ class SyncEngine:
             return
         report.polls = await self.poll_jobs(force=True)
         report.offline_error, report.auth_error = report.polls.offline_error, report.polls.auth_error
+        if not (report.offline_error or report.auth_error or self.connection.offline or self._waiting(report)):
+            # Every lead readable offline, as far as this window's half of the budget goes:
+            # a one-off command does not wait for the window to reset.
+            report.prefetch = await self.prefetch(wait=False)
         if self.connection.offline and report.offline_error is None:
             report.offline_error = self.status.current.last_error

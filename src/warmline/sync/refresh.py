@@ -4,7 +4,8 @@ The cockpit always paints from the cache; these calls fetch the fresh version, w
 (the store keeps the local effects of actions still queued on top) and tell listeners
 what changed, so the screen updates in place. Nothing here decides when to refresh: the
 engine runs `leads` and `recommendation_queue` on its interval, `directory` less often,
-and `lead(id)` when the rep opens a lead.
+and `lead(id)` when the rep opens a lead and for every lead whose cached detail is missing
+or stale (the prefetch, `warmline.sync.prefetch`).
 """
 
 from __future__ import annotations
@@ -24,10 +25,6 @@ PER_PAGE = 200
 # A server that never says it is on the last page must not keep us paging forever.
 MAX_PAGES = 5000
 
-_LEADS_WITH_RECOMMENDATIONS = (
-    "SELECT id FROM leads WHERE hidden = 0 AND (recommendation_count > 0"
-    " OR id IN (SELECT lead_id FROM recommendations WHERE status = 'active')) ORDER BY id"
-)
 PageFetch = Callable[[int], Awaitable[Page[Any]]]
 
 
@@ -90,9 +87,11 @@ class Refresher:
         self._changed("recommendations", lead_id)
 
     async def recommendation_queue(self) -> int:
-        """Recommendations of every lead that has (or had) some: the triage queue spans
-        leads, and the lead list only carries their count. Returns the leads read."""
-        rows = await self._blocking(self.store.rows, _LEADS_WITH_RECOMMENDATIONS)
+        """Recommendations of the leads that have (or had) some, for the triage queue, which
+        spans leads while the lead list only carries their count. Only leads whose list line
+        changed since their recommendations were read (or never read) are read again, so
+        run it after `leads`. Returns the leads read."""
+        lead_ids = await self._blocking(self.store.leads_needing_recommendations)
         gate = asyncio.Semaphore(self.concurrency)
 
         async def one(lead_id: int) -> None:
@@ -100,8 +99,8 @@ class Refresher:
                 with contextlib.suppress(NotFoundError):  # removed meanwhile: the list drops it
                     await self.recommendations(lead_id)
 
-        await asyncio.gather(*(one(row["id"]) for row in rows))
-        return len(rows)
+        await asyncio.gather(*(one(lead_id) for lead_id in lead_ids))
+        return len(lead_ids)
 
     async def directory(self) -> int:
         """Saved companies and contacts, their custom field schemas, research templates;
