@@ -98,6 +98,19 @@ async def test_help_lists_every_binding_of_the_screen_with_remapped_keys(store) 
         assert isinstance(app.screen, LeadListScreen)
 
 
+async def test_help_says_how_many_leads_read_offline(store) -> None:
+    store.upsert_leads([{"id": 9_001, "company_name": "Never Opened Ltd", "lead_status": "cold"}])
+    cached, total = store.detail_coverage()
+    assert (cached, total - cached) == (total - 1, 1)  # one lead whose detail never came
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        line = app.screen.query_one("#help-offline").render().plain
+        assert line == f"Details cached offline: {cached} of {total} leads."
+
+
 async def wait_for_hits(app, pilot, first: str) -> None:
     """The palette searches in the background: wait until its first hit is `first`."""
     for _ in range(100):

@@ -363,7 +363,8 @@ class WarmlineApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             return
         title = getattr(self.screen, "SCREEN_TITLE", "Warmline")
-        self.push_screen(HelpScreen(title, screen_bindings(self, self.screen)))
+        coverage = self.store.detail_coverage() if self.store is not None else None
+        self.push_screen(HelpScreen(title, screen_bindings(self, self.screen), coverage))
 
     def notify_plain(
         self, message: str, *, severity: SeverityLevel = "information", timeout: float | None = None

@@ -1,4 +1,5 @@
-"""The `?` screen: every key of the screen the rep was on, with its remappable id."""
+"""The `?` screen: every key of the screen the rep was on, with its remappable id, and
+how many leads can be read offline (their detail is cached)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ class HelpScreen(ModalScreen[None]):
         padding: 0 1;
     }
     HelpScreen #help-title { text-style: bold; color: $primary; height: 1; }
-    HelpScreen #help-hint { color: $foreground-muted; height: 1; }
+    HelpScreen #help-hint, HelpScreen #help-offline { color: $foreground-muted; height: 1; }
     """
 
     BINDINGS = [
@@ -36,10 +37,11 @@ class HelpScreen(ModalScreen[None]):
         Binding("k,up", "scroll('up')", "Scroll up", show=False, id="help.up"),
     ]
 
-    def __init__(self, title: str, entries: list[BindingEntry]) -> None:
+    def __init__(self, title: str, entries: list[BindingEntry], coverage: tuple[int, int] | None = None) -> None:
         super().__init__()
         self._title = title
         self._entries = entries
+        self._coverage = coverage
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -50,6 +52,9 @@ class HelpScreen(ModalScreen[None]):
                 Text("Remap any key in the [keys] table of the config file, by its id."),
                 id="help-hint",
             )
+            if self._coverage is not None:
+                cached, total = self._coverage
+                yield Static(Text(f"Details cached offline: {cached} of {total} leads."), id="help-offline")
 
     def _table(self) -> Table:
         table = Table(box=None, expand=True, show_edge=False, pad_edge=False)
