@@ -10,7 +10,8 @@ from warmline.api import errors as e
     [
         (401, {"success": False, "message": "Invalid or missing API key", "errors": None}, e.AuthError, "Invalid or missing API key"),
         (401, b"", e.AuthError, "Invalid or missing API key"),
-        (404, {"success": False, "message": "Outreach lead not found", "errors": None}, e.NotFoundError, "Outreach lead not found"),
+        (404, {"success": False, "message": "Outreach lead not found", "errors": None}, e.LeadNotFoundError, "Outreach lead not found"),
+        (404, {"success": False, "message": "Contact not found", "errors": None}, e.NotFoundError, "Contact not found"),
         (404, {"error": "Job not found"}, e.NotFoundError, "Job not found"),
         (404, {"detail": "Not Found"}, e.RouteMissingError, "The service has no such operation (HTTP 404)"),
         (404, b"", e.RouteMissingError, "The service has no such operation (HTTP 404)"),
@@ -31,6 +32,13 @@ def test_error_from_response_maps_status_and_body(status, body, cls, message) ->
     assert type(err) is cls
     assert str(err) == message
     assert err.status == status
+
+
+def test_a_lead_gone_is_a_not_found_apart_from_a_recommendation_gone() -> None:
+    lead = e.error_from_response(404, {}, {"message": e.LEAD_GONE_MESSAGE})
+    recommendation = e.error_from_response(404, {}, {"message": e.RECOMMENDATION_GONE_MESSAGE})
+    assert isinstance(lead, e.NotFoundError) and lead.is_permanent
+    assert not isinstance(recommendation, e.LeadNotFoundError)
 
 
 def test_recommendation_gone_is_permanent_and_both_not_found_and_conflict() -> None:

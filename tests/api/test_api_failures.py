@@ -22,7 +22,7 @@ def envelope(message, errors=None):
     [
         (lambda c: c.get_lead(3), 401, envelope("Invalid or missing API key"), {}, e.AuthError,
          "Invalid or missing API key"),
-        (lambda c: c.get_lead(99), 404, envelope("Outreach lead not found"), {}, e.NotFoundError,
+        (lambda c: c.get_lead(99), 404, envelope("Outreach lead not found"), {}, e.LeadNotFoundError,
          "Outreach lead not found"),
         (lambda c: c.complete_recommendation(3, 11), 404,
          envelope("Recommendation not found or already dismissed"), {}, e.RecommendationGoneError,

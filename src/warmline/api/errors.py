@@ -27,6 +27,7 @@ AMBIGUOUS_STATUSES = frozenset({500})
 
 # Server messages that name a state rather than a missing route; see `classify_by_message`.
 RECOMMENDATION_GONE_MESSAGE = "Recommendation not found or already dismissed"
+LEAD_GONE_MESSAGE = "Outreach lead not found"
 JOB_NOT_COMPLETED_MESSAGE = "Job must be completed before adding contacts"
 AUTH_MESSAGE = "Invalid or missing API key"
 
@@ -77,6 +78,14 @@ class AuthError(ApiError):
 
 class NotFoundError(ApiError):
     """The named resource does not exist (404 with a message such as `Outreach lead not found`)."""
+
+
+class LeadNotFoundError(NotFoundError):
+    """The outreach lead itself is gone (`Outreach lead not found`): removed on the service.
+
+    Kept apart from other 404s (a recommendation, a contact, a page of the lead) because it
+    says something about every other action queued on that lead: they cannot succeed.
+    """
 
 
 class RouteMissingError(ApiError):
@@ -314,6 +323,8 @@ def error_from_response(
 
     if message == RECOMMENDATION_GONE_MESSAGE:
         return RecommendationGoneError(message, status=status, errors=errors)
+    if message == LEAD_GONE_MESSAGE and status == 404:
+        return LeadNotFoundError(message, status=status, errors=errors)
     if message == JOB_NOT_COMPLETED_MESSAGE:
         return JobNotCompletedError(message, status=status, errors=errors)
     if status == 401 or message == AUTH_MESSAGE:

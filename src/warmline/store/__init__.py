@@ -13,6 +13,7 @@ named for what they hold:
 - `jobs`: `jobs`, `due_jobs`, `record_job`, `found_contacts`
 - `directory`: companies, contacts, field schemas, tags, research templates, lookups
 - `state`: `set_state`, `get_state`, `sync_status`
+- `tombstones`: `mark_lead_gone`, `lead_tombstone` (leads the service removed)
 
 `effects` says what each queued action does locally; `database` how the connection is
 configured; `schema` the migrations. Never imports Textual or Rich.
@@ -50,6 +51,7 @@ from warmline.store.rows import (
 )
 from warmline.store.schema import MIGRATIONS, migrate
 from warmline.store.state import StateStore, SyncStatus
+from warmline.store.tombstones import Tombstone, TombstonesStore
 
 DB_FILENAME = "cache.sqlite3"
 
@@ -59,7 +61,7 @@ def default_db_path() -> Path:
     return data_dir() / DB_FILENAME
 
 
-class Store(LeadsStore, RecommendationsStore, OutboxStore, JobsStore, DirectoryStore, StateStore):
+class Store(LeadsStore, RecommendationsStore, OutboxStore, JobsStore, DirectoryStore, StateStore, TombstonesStore):
     """The cache. Safe to share between threads; open one per process."""
 
     def __init__(self, path: Path | str | None = None, clock: Clock = system_clock) -> None:
@@ -89,5 +91,6 @@ __all__ = [
     "Store",
     "StoreError",
     "SyncStatus",
+    "Tombstone",
     "default_db_path",
 ]

@@ -59,6 +59,7 @@ from warmline.store.mapping import (
     unwrap,
 )
 from warmline.store.rows import EFFECT_STATES, Op
+from warmline.store.tombstones import is_tombstoned
 from warmline.store.writers import (
     lead_exists,
     lead_snapshot_of,
@@ -582,7 +583,8 @@ def restore_lead(conn: sqlite3.Connection, lead_id: int) -> None:
     """Put the lead's rows back to the server's last word, dropping every local effect."""
     snapshot = lead_snapshot_of(conn, lead_id)
     if snapshot is not None:
-        columns = {**lead_columns(snapshot, complete=True), "hidden": 0}
+        # A lead the service removed stays out of the lists (see store.tombstones).
+        columns = {**lead_columns(snapshot, complete=True), "hidden": int(is_tombstoned(conn, lead_id))}
         sets = ", ".join(f"{k} = ?" for k in columns)
         conn.execute(f"UPDATE leads SET {sets} WHERE id = ?", (*columns.values(), lead_id))
     for table in PENDING_ROW_TABLES:

@@ -31,6 +31,7 @@ from warmline.store.rows import (
     loads,
 )
 from warmline.store.signature import list_sig_sql, stamp
+from warmline.store.tombstones import clear_relisted
 from warmline.store.writers import lead_exists, write_lead_detail, write_leads, write_notes
 
 LEADS = Listing("leads", fts_column="name_lower", name_column="name_lower", name_index="leads_name")
@@ -203,14 +204,23 @@ class LeadsStore(Database):
 
     # --- server data in ----------------------------------------------------------------------
 
-    def upsert_leads(self, items: Iterable[Mapping[str, Any]], full_list_for_status: str | None = None) -> int:
+    def upsert_leads(
+        self,
+        items: Iterable[Mapping[str, Any]],
+        full_list_for_status: str | None = None,
+        listed_at: float | None = None,
+    ) -> int:
         """Lead list items from the server. With `full_list_for_status` (cold, warm or all)
         the items are the whole list: cached leads of that status missing from it are
-        removed, unless an action on them is still queued or failed."""
+        removed, unless an action on them is still queued or failed.
+
+        A listed lead the service had removed was added again: its tombstone goes, unless it
+        is newer than `listed_at` (when the listing was asked for)."""
         if full_list_for_status not in (None, "cold", "warm", "all"):
             raise ValueError("full_list_for_status must be cold, warm, all or None")
         with self.write() as conn:
             ids = write_leads(conn, items)
+            clear_relisted(conn, ids, listed_at)
             if full_list_for_status is not None:
                 self._drop_unlisted(conn, ids, full_list_for_status)
             rebase_touched(conn, ids)

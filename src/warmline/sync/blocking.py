@@ -17,7 +17,9 @@ T = TypeVar("T")
 Blocking = Callable[..., Awaitable[Any]]
 Notify = Callable[[str, "int | None"], None]
 """`notify(topic, lead_id)`: topics are `outbox`, `leads`, `lead`, `recommendations`,
-`companies`, `contacts`, `templates`, `fields`, `jobs`."""
+`companies`, `contacts`, `templates`, `fields`, `jobs`, and `lead_gone` (the service said
+the lead does not exist: it was marked removed and its queued actions failed; see
+`Store.lead_tombstone`)."""
 
 
 async def in_thread(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:

@@ -44,7 +44,7 @@ from typing import Any, TypeVar
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from warmline.api import ServiceClient
-from warmline.api.errors import ApiError, AuthError, OfflineError
+from warmline.api.errors import ApiError, AuthError, LeadNotFoundError, OfflineError
 from warmline.sync.backoff import Backoff
 from warmline.sync.blocking import Blocking, in_thread
 from warmline.sync.flush import Flusher, FlushReport
@@ -372,6 +372,11 @@ class SyncEngine:
             return None
         except AuthError as exc:
             self.connection.refused_key(str(exc))
+            return None
+        except LeadNotFoundError:
+            # The refresher marked the lead removed and said so (`lead_gone`): the service
+            # answered, and the rep is told by that notice, not by a sync error.
+            self.connection.reached()
             return None
         except ApiError as exc:
             log.info("refresh failed: %s", exc)

@@ -25,6 +25,8 @@ sent with `Idempotency-Key: <op id>`. The outcome decides the next state (docs/s
   `mark_ambiguous`, reconciled on a later pass;
 - refused for good (validation, not found, already dismissed, plan limit): `mark_failed`
   with the server's message; set aside, the lead's later ops go on;
+- the lead itself is gone ("Outreach lead not found"): `mark_lead_gone` fails the op and
+  every other op queued on the lead with one message, and hides the lead;
 - authentication refused: back to the queue untouched; the pass stops.
 """
 
@@ -39,7 +41,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from warmline.api import ServiceClient
-from warmline.api.errors import ApiError, AuthError, InputError, OfflineError, RateLimitedError
+from warmline.api.errors import (
+    ApiError,
+    AuthError,
+    InputError,
+    LeadNotFoundError,
+    OfflineError,
+    RateLimitedError,
+)
 from warmline.store.rows import AMBIGUOUS, PENDING, Op
 from warmline.sync.backoff import Backoff, plan_retry
 from warmline.sync.blocking import Blocking, Notify, in_thread
@@ -72,6 +81,7 @@ class Outcome:
     next_attempt_at: float | None = None
     not_before: float | None = None
     halt: str | None = None  # OFFLINE or AUTH: stop the pass
+    lead_gone: bool = False  # failed because the lead itself is gone: so are its other ops
 
 
 @dataclass
@@ -289,6 +299,9 @@ class Flusher:
                     self.store.release_claim(o.op, o.message)
                 elif o.kind == AMBIGUOUS_OUTCOME:
                     self.store.mark_ambiguous(o.op.op_id, o.next_attempt_at, o.message)
+                elif o.kind == FAILED and o.lead_gone and o.op.lead_id is not None:
+                    # One fact, one failure message: every op queued on the lead fails now.
+                    self.store.mark_lead_gone(o.op.lead_id, o.message, o.op.op_id)
                 elif o.kind == FAILED:
                     self.store.mark_failed(o.op.op_id, o.message or "refused by the service")
 
@@ -300,6 +313,8 @@ class Flusher:
                 log.info("%s %s failed: %s", outcome.op.kind, outcome.op.op_id, outcome.message)
             if self._notify is not None:
                 self._notify("outbox", outcome.op.lead_id)
+                if outcome.lead_gone:
+                    self._notify("lead_gone", outcome.op.lead_id)
 
     # --- one op ------------------------------------------------------------------------------------
 
@@ -332,6 +347,8 @@ class Flusher:
             return Outcome(op, PUT_BACK, message=message, halt=halt)
         if isinstance(exc, InputError):
             return Outcome(op, FAILED, message=message)
+        if isinstance(exc, LeadNotFoundError):
+            return Outcome(op, FAILED, message=message, lead_gone=op.lead_id is not None)
         if exc.retryable:
             plan = plan_retry(self.backoff, op.attempts + 1, now, self._server_wait(exc, now))
             if op.state == AMBIGUOUS:

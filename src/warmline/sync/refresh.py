@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from warmline.api import ServiceClient
-from warmline.api.errors import NotFoundError
+from warmline.api.errors import LeadNotFoundError, NotFoundError
 from warmline.api.models import Page
 from warmline.sync.blocking import Blocking, Notify, in_thread
 from warmline.sync.requests import dump
@@ -67,16 +67,26 @@ class Refresher:
         """The whole lead list (both statuses). Written in one go, because a full list also
         tells which cached leads the server no longer has."""
         items: list[dict[str, Any]] = []
+        asked_at = self.store.clock()  # a lead removed after this stays removed
         async for page in all_pages(lambda n: self.client.list_leads(None, n, self.per_page)):
             items.extend(page)
-        count = await self._blocking(self.store.upsert_leads, items, "all")
+        count = await self._blocking(self.store.upsert_leads, items, "all", asked_at)
         self._changed("leads")
         return count
 
     async def lead(self, lead_id: int) -> int:
-        """One lead's full detail, its notes included (the detail does not carry them)."""
-        detail = dump(await self.client.get_lead(lead_id))
-        detail["notes"] = [dump(note) for note in await self.client.list_notes(lead_id)]
+        """One lead's full detail, its notes included (the detail does not carry them).
+
+        A lead the service no longer has is marked removed at once (`Store.mark_lead_gone`:
+        out of the lists, its queued actions failed with one message) and listeners are
+        told (`lead_gone`) before the `LeadNotFoundError` goes on to the caller."""
+        try:
+            detail = dump(await self.client.get_lead(lead_id))
+            detail["notes"] = [dump(note) for note in await self.client.list_notes(lead_id)]
+        except LeadNotFoundError as exc:
+            await self._blocking(self.store.mark_lead_gone, lead_id, str(exc))
+            self._changed("lead_gone", lead_id)
+            raise
         await self._blocking(self.store.upsert_lead_detail, detail)
         self._changed("lead", lead_id)
         return lead_id

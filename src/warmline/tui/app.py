@@ -209,7 +209,26 @@ class WarmlineApp(App[None]):
                 self.revalidate_lead(lead_id)
             self._revalidate_later.clear()
         if self.sync is not None:
+            on_change = getattr(self.sync, "on_change", None)
+            if on_change is not None:
+                on_change(self._sync_changed)
             await self.sync.start()
+
+    def _sync_changed(self, topic: str, lead_id: int | None) -> None:
+        """The engine's word that data changed (called on our loop). Screens follow the cache
+        by themselves; what the rep must be told is that the service removed a lead."""
+        if topic == "lead_gone" and lead_id is not None and self.store is not None:
+            self.call_later(self._lead_gone, lead_id)
+
+    def _lead_gone(self, lead_id: int) -> None:
+        gone = self.store.lead_tombstone(lead_id)
+        if gone is None:
+            return
+        text = f"{gone.company_name} was removed on the service"
+        if gone.failed:
+            text += f"; {gone.failed} queued action{'s' if gone.failed != 1 else ''} on it failed: see the outbox"
+        self.notify_plain(text, severity="warning", timeout=15)
+        self.poll_status()  # the list (or the lead's open page) reloads from the cache now
 
     def revalidate_lead(self, lead_id: int) -> None:
         """The rep opened a lead: it paints from the cache at once, and its fresh detail is

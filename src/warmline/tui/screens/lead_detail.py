@@ -105,10 +105,12 @@ class LeadDetailScreen(CockpitScreen):
         super().__init__()
         self.lead_id = lead_id
         self.detail: Any = None
+        self.removed: Any = None  # the lead's tombstone: the service removed it
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A lead that is not in the cache has nothing to act on: only its way back shows."""
-        return self.detail is not None or action not in LEAD_ACTIONS
+        """A lead that is not in the cache, or that the service removed, has nothing to act
+        on: only its way back shows."""
+        return (self.detail is not None and self.removed is None) or action not in LEAD_ACTIONS
 
     def compose_body(self) -> ComposeResult:
         yield Static(id="detail-missing", classes="empty-state")
@@ -140,6 +142,7 @@ class LeadDetailScreen(CockpitScreen):
 
     def reload(self) -> None:
         self.detail = self.cockpit.store.lead_detail(self.lead_id)
+        self.removed = self.cockpit.store.lead_tombstone(self.lead_id)
         missing = self.detail is None
         self.refresh_bindings()
         self.query_one("#detail-columns").display = not missing
@@ -155,7 +158,9 @@ class LeadDetailScreen(CockpitScreen):
         title = Text(no_wrap=True)
         title.append_text(plain(lead.company_name, "bold"))
         title.append(f" · {lead.lead_status}")
-        if is_ready(lead.warming_score, lead.target_score):
+        if self.removed is not None:
+            title.append(" · removed on the service", style="bold red")
+        elif is_ready(lead.warming_score, lead.target_score):
             title.append(" · ★ ready for outreach", style="bold green")
         self.set_title_text(title)
         self._show_company()
@@ -185,6 +190,10 @@ class LeadDetailScreen(CockpitScreen):
             # Only the lead list's fields are cached: say so rather than show empty sections
             # as if the lead had no activity, sources or contacts.
             text.append("\nDetails not loaded yet: they arrive when this lead is synced.", style="italic yellow")
+        if self.removed is not None:
+            text.append("\n")
+            text.append_text(plain(f"{self.removed.message}: it takes no more actions, and what was queued on it"
+                                   " failed (see the outbox).", "italic red"))
         self._section("detail-company", text)
 
     def _show_score(self) -> None:

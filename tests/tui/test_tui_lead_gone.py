@@ -1,0 +1,77 @@
+"""A lead removed on the service, as the rep sees it: one notice naming the lead and how many
+queued actions failed, the lead gone from the list, and its open page saying it was
+removed and taking no more actions. The engine is stood in for by a handle that reports
+`lead_gone` the way `SyncEngine.on_change` does, after the store marked the lead."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from conftest import cockpit
+from test_tui_flows import KESTREL, RecordingSync
+
+from warmline import actions
+from warmline.store import Store
+from warmline.tui.screens.lead_detail import LeadDetailScreen
+from warmline.tui.screens.lead_list import LeadListScreen
+from warmline.tui.widgets.virtual_list import VirtualList
+
+REASON = "Outreach lead not found"
+
+
+class ChangingSync(RecordingSync):
+    """A sync handle with the engine's `on_change`, so the test can report a change."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.listeners: list[Callable[[str, int | None], None]] = []
+
+    def on_change(self, listener: Callable[[str, int | None], None]) -> Callable[[], None]:
+        self.listeners.append(listener)
+        return lambda: self.listeners.remove(listener)
+
+    def lead_gone(self, store: Store, lead_id: int) -> None:
+        """What the engine does on "Outreach lead not found": mark, then tell."""
+        store.mark_lead_gone(lead_id, REASON)
+        for listener in self.listeners:
+            listener("lead_gone", lead_id)
+
+
+def notices(app) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def test_the_list_drops_the_lead_with_one_notice(store: Store) -> None:
+    for text in ("Called Dana", "Sent the deck", "Booked a demo"):
+        actions.log_activity(store, KESTREL, text)
+    sync = ChangingSync()
+    app = cockpit(store, sync=sync)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert sync.listeners  # the cockpit listens to the engine
+        leads = app.screen.query_one(VirtualList)
+        assert KESTREL in {leads.item_at(i).id for i in range(leads.row_count)}
+        sync.lead_gone(store, KESTREL)
+        await pilot.pause()
+        assert notices(app).count(
+            "Kestrel Analytics was removed on the service; 3 queued actions on it failed: see the outbox"
+        ) == 1
+        assert isinstance(app.screen, LeadListScreen)
+        assert KESTREL not in {leads.item_at(i).id for i in range(leads.row_count)}
+
+
+async def test_an_open_page_of_the_lead_says_it_was_removed(store: Store) -> None:
+    sync = ChangingSync()
+    app = cockpit(store, sync=sync)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.open_lead(KESTREL)
+        await pilot.pause()
+        page = app.screen
+        assert isinstance(page, LeadDetailScreen) and page.check_action("add_note", ())
+        sync.lead_gone(store, KESTREL)
+        await pilot.pause()
+        assert "Kestrel Analytics was removed on the service" in notices(app)
+        assert page.removed is not None and page.removed.company_name == "Kestrel Analytics"
+        assert "removed on the service" in page.query_one("#screen-title").render().plain
+        assert not page.check_action("add_note", ()) and not page.check_action("log_activity", ())
