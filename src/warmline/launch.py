@@ -56,7 +56,7 @@ def start_cockpit(config: Any) -> None:
     store = Store(config.db_path)
     try:
         run_cockpit(store, sync_factory=partial(_sync_engine, store, config), keymap=config.keymap,
-                    theme=config.theme, config_path=config_path())
+                    theme=config.theme, config_path=config_path(), undo_seconds=config.undo_seconds)
     finally:
         store.close()
 

@@ -168,11 +168,13 @@ def test_a_malformed_config_file_is_bad_input(env: Path, tmp_path: Path, monkeyp
 def test_a_failed_op_can_be_retried_and_discarded(env: Path) -> None:
     synced(env)
     store = Store(env)
-    op_id = store.enqueue("complete_recommendation", {"lead_id": 1, "recommendation_id": 987654}, 1)
+    cold = store.scalar("SELECT id FROM leads WHERE lead_status = 'cold' ORDER BY id LIMIT 1")
+    # Queued past the actions' check (the cache thought it warm): the service refuses it.
+    op_id = store.enqueue("update_deal", {"lead_id": cold, "deal_value": 1000.0}, cold)
     store.close()
     assert run("sync").exit_code == 0
     listing = run("outbox")
-    assert "failed" in listing.output and "Recommendation not found or already dismissed" in listing.output
+    assert "failed" in listing.output and "Deal tracking is only available for warm leads" in listing.output
     retried = run("outbox", "retry", op_id[:8])
     assert retried.exit_code == 0 and "refused it" in retried.output
     assert run("outbox", "discard", "ffffffffffff").exit_code == 2

@@ -166,7 +166,10 @@ def test_delivered_touchpoint_replaces_the_pending_one(seeded: Store, clock) -> 
 
 def test_delivered_recommendation_completion_with_auto_dismissals(seeded: Store) -> None:
     op_id = seeded.enqueue("complete_recommendation", {"lead_id": LEAD, "recommendation_id": 102}, lead_id=LEAD)
-    assert seeded.recommendation_progress() == type(seeded.recommendation_progress())(2, 0, 3)
+    # Card 101 is on the same post: the spec's rule takes it out of the queue at once too.
+    assert seeded.recommendation_progress() == type(seeded.recommendation_progress())(2, 1, 3)
+    assert seeded.active_recommendations() == []
+    assert seeded.get_lead(LEAD).recommendation_count == 0
     seeded.mark_in_flight(op_id)
     seeded.mark_done(op_id, {"recommendation": {"id": 102, "status": "completed"}, "points_awarded": 5,
                              "warming_score": 35, "auto_dismissed": [101]})

@@ -90,15 +90,16 @@ async def test_retry_after_is_a_floor_even_when_the_rep_asks(engine: SyncEngine,
 async def test_a_permanent_failure_is_set_aside_and_does_not_block_the_lead(
     engine: SyncEngine, store: Store, sandbox
 ) -> None:
-    gone = store.enqueue("complete_recommendation", {"lead_id": LEAD, "recommendation_id": 999_999}, LEAD)
+    # A deal on a cold lead: the service refuses it for good (the cache thought it warm).
+    refused = store.enqueue("update_deal", {"lead_id": LEAD, "deal_value": 1000.0}, LEAD)
     after = note(store, "Follow up next week")
 
     report = await engine.flush()
 
     assert report.failed == 1 and report.delivered == 1
-    failed = store.get_op(gone)
+    failed = store.get_op(refused)
     assert failed.state == "failed"
-    assert failed.last_error == "Recommendation not found or already dismissed"
+    assert failed.last_error == "Deal tracking is only available for warm leads"
     assert store.get_op(after).state == "done"
     assert "Follow up next week" in server_rows(sandbox, "outreach_notes", "content", LEAD)
 

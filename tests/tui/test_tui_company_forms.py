@@ -138,7 +138,7 @@ async def test_yes_queues_the_removal_says_so_and_redraws_the_page(prospect_stor
         assert isinstance(app.screen, CompanyScreen)
         (op,) = prospect_store.outbox_rows()
         assert op.kind == "remove_lead" and op.lead_id == 103
-        assert "Kestrel Analytics removed from outreach; the service is told at the next sync." in notes(app)
+        assert "Kestrel Analytics removed from outreach; the service is told at the next sync (u undoes it within 5 s)." in notes(app)
         assert "not a lead" in text_of(app, "#company-outreach")
         await pilot.press("D")  # no longer a lead: nothing to ask
         await pilot.pause()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import tui_wire_data as W
-from conftest import Opened, cockpit
+from conftest import Opened, cockpit, fill
 
 from warmline.store import Store
 from warmline.tui.screens.dialogs import ConfirmDialog, TextDialog
@@ -298,6 +298,7 @@ class RecordingSync:
         self.wakes = 0
         self.refreshed: list[int] = []
         self.started = self.stopped = False
+        self.sent_held: list[str] = []
 
     async def start(self) -> None:
         self.started = True
@@ -308,13 +309,15 @@ class RecordingSync:
     def wake(self) -> None:
         self.wakes += 1
 
+    async def send_held(self, op_ids: list[str], grace: float = 3.0) -> None:
+        self.sent_held.extend(op_ids)
+
     async def refresh_lead(self, lead_id: int) -> bool:
         self.refreshed.append(lead_id)
         return True
 
 
-async def test_triage_waits_its_undo_window_before_waking_sync(store: Store, monkeypatch) -> None:
-    monkeypatch.setattr("warmline.tui.screens.recommendations.UNDO_WINDOW", 1.5)
+async def test_a_triage_decision_is_held_for_its_undo_window_and_the_status_says_so(store: Store) -> None:
     sync = RecordingSync()
     app = cockpit(store, sync=sync)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -322,13 +325,76 @@ async def test_triage_waits_its_undo_window_before_waking_sync(store: Store, mon
         assert sync.started
         await pilot.press("r", "c")
         await pilot.pause()
-        assert sync.wakes == 0
-        await pilot.pause(2.0)
-        assert sync.wakes == 1
+        (op,) = store.outbox_rows()
+        assert op.hold_until is not None and 4.0 < op.hold_until - store.clock() <= 5.0
+        assert store.due_ops() == []  # no path sends it inside the window
+        assert "u undoes complete of Northwind Logistics" in status_text(app)
         app.open_lead(KESTREL)
         await pilot.pause()
         assert sync.refreshed == [KESTREL]  # opening a lead revalidates its detail
-        await pilot.press("c")
+        await pilot.press("a")  # not a decision: a form, sent at once
         await pilot.pause()
-        assert sync.wakes == 2
     assert sync.stopped
+
+
+async def test_u_undoes_the_last_decision_from_any_screen(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_lead(KESTREL)
+        await pilot.pause()
+        status_before = store.get_lead(KESTREL).lead_status
+        other = "warm" if status_before == "cold" else "cold"
+        await pilot.press(other[0])
+        await pilot.pause()
+        assert store.get_lead(KESTREL).lead_status == other
+        await pilot.press("escape", "O")  # the outbox: another screen
+        await pilot.pause()
+        await pilot.press("u")
+        await pilot.pause()
+        assert store.get_lead(KESTREL).lead_status == status_before
+        assert store.outbox_rows() == []
+        assert any("Undone: Kestrel Analytics" in str(n.message) for n in app._notifications)
+
+
+async def test_u_after_the_window_says_so_and_changes_nothing(tmp_path) -> None:
+    now = [W.NOW.timestamp()]
+    store = Store(tmp_path / "cache.sqlite3", clock=lambda: now[0])
+    fill(store)
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r", "x")
+        await pilot.pause()
+        (op,) = store.outbox_rows()
+        now[0] += 4.9
+        assert store.due_ops() == []
+        now[0] += 0.2  # the window has passed
+        assert [o.op_id for o in store.due_ops()] == [op.op_id]
+        await pilot.press("u")
+        await pilot.pause()
+        assert [o.op_id for o in store.outbox_rows()] == [op.op_id]
+        assert any("Nothing to undo" in str(n.message) for n in app._notifications)
+    store.close()
+
+
+async def test_quitting_sends_the_decisions_still_held(store: Store) -> None:
+    sync = RecordingSync()
+    app = cockpit(store, sync=sync)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r", "c", "x")
+        await pilot.pause()
+        held = {op.op_id for op in store.outbox_rows()}
+        assert len(held) == 2
+        await pilot.press("q")
+        await pilot.pause()
+    assert set(sync.sent_held) == held
+
+
+async def test_ops_left_held_by_a_cockpit_that_closed_are_due_at_once(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r", "c")
+        await pilot.pause()
+        app.exit()  # not `q`: no wait for sending, but no hold outlives the cockpit
+    (op,) = store.outbox_rows()
+    assert op.hold_until is None
+    assert [o.op_id for o in store.due_ops()] == [op.op_id]

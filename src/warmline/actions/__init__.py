@@ -24,7 +24,7 @@ from warmline.actions.leads import (
     toggle_monitoring_page,
     update_deal,
 )
-from warmline.actions.outbox import discard, edit_op, retry, retry_all, undo
+from warmline.actions.outbox import discard, edit_op, retry, retry_all, undo, undo_many
 from warmline.actions.prospecting import (
     add_found_contacts,
     add_to_outreach,
@@ -64,5 +64,6 @@ __all__ = [
     "start_signal_scan",
     "toggle_monitoring_page",
     "undo",
+    "undo_many",
     "update_deal",
 ]

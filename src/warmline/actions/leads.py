@@ -87,22 +87,23 @@ validator(kinds.COMPLETE_RECOMMENDATION)(_valid_recommendation)
 validator(kinds.DISMISS_RECOMMENDATION)(_valid_recommendation)
 
 
-def _close_recommendation(store: Store, kind: str, recommendation_id: int) -> str:
+def _close_recommendation(store: Store, kind: str, recommendation_id: int, hold_seconds: float) -> str:
     lead_id = store.scalar("SELECT lead_id FROM recommendations WHERE id = ?", (recommendation_id,))
     if lead_id is None:
         raise InputError("recommendation_id", f"recommendation {recommendation_id} is not in the local cache")
     payload = {"lead_id": lead_id, "recommendation_id": recommendation_id}
-    return queue(store, kind, payload, lead_id=lead_id)
+    return queue(store, kind, payload, lead_id=lead_id, hold_seconds=hold_seconds)
 
 
-def complete_recommendation(store: Store, recommendation_id: int) -> str:
-    """Mark a recommendation done (the server awards its points); it leaves the queue at once."""
-    return _close_recommendation(store, kinds.COMPLETE_RECOMMENDATION, recommendation_id)
+def complete_recommendation(store: Store, recommendation_id: int, *, hold_seconds: float = 0.0) -> str:
+    """Mark a recommendation done (the server awards its points); it leaves the queue at once,
+    and so do the lead's other active cards on the same post (the service dismisses them)."""
+    return _close_recommendation(store, kinds.COMPLETE_RECOMMENDATION, recommendation_id, hold_seconds)
 
 
-def dismiss_recommendation(store: Store, recommendation_id: int) -> str:
+def dismiss_recommendation(store: Store, recommendation_id: int, *, hold_seconds: float = 0.0) -> str:
     """Dismiss a recommendation; it leaves the queue at once."""
-    return _close_recommendation(store, kinds.DISMISS_RECOMMENDATION, recommendation_id)
+    return _close_recommendation(store, kinds.DISMISS_RECOMMENDATION, recommendation_id, hold_seconds)
 
 
 # --- the lead's own fields ----------------------------------------------------------------------
@@ -113,9 +114,10 @@ def _valid_status(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     return {"lead_id": require_lead(store, p.get("lead_id")), "lead_status": limits.check_lead_status(p.get("lead_status"))}
 
 
-def change_lead_status(store: Store, lead_id: int, lead_status: str) -> str:
+def change_lead_status(store: Store, lead_id: int, lead_status: str, *, hold_seconds: float = 0.0) -> str:
     """Move a lead between cold (social warming) and warm (active nurturing)."""
-    return queue(store, kinds.CHANGE_LEAD_STATUS, {"lead_id": lead_id, "lead_status": lead_status}, lead_id=lead_id)
+    payload = {"lead_id": lead_id, "lead_status": lead_status}
+    return queue(store, kinds.CHANGE_LEAD_STATUS, payload, lead_id=lead_id, hold_seconds=hold_seconds)
 
 
 @validator(kinds.SET_TARGET_SCORE, editable=("target_score",))
@@ -167,10 +169,12 @@ def _valid_pin_contact(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     return {"lead_id": lead_id, "contact_id": contact_id, "is_selected": check_flag("is_selected", p.get("is_selected"))}
 
 
-def pin_contact(store: Store, lead_id: int, contact_id: int, pinned: bool = True) -> str:
+def pin_contact(
+    store: Store, lead_id: int, contact_id: int, pinned: bool = True, *, hold_seconds: float = 0.0
+) -> str:
     """Pin (or unpin) a key contact of the lead."""
     payload = {"lead_id": lead_id, "contact_id": contact_id, "is_selected": pinned}
-    return queue(store, kinds.PIN_CONTACT, payload, lead_id=lead_id)
+    return queue(store, kinds.PIN_CONTACT, payload, lead_id=lead_id, hold_seconds=hold_seconds)
 
 
 @validator(kinds.TOGGLE_MONITORING_PAGE, editable=("is_selected",))
@@ -181,10 +185,12 @@ def _valid_page(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     return {"lead_id": lead_id, "page_id": page_id, "is_selected": check_flag("is_selected", p.get("is_selected"))}
 
 
-def toggle_monitoring_page(store: Store, lead_id: int, page_id: int, enabled: bool) -> str:
+def toggle_monitoring_page(
+    store: Store, lead_id: int, page_id: int, enabled: bool, *, hold_seconds: float = 0.0
+) -> str:
     """Enable or disable one discovered monitoring source."""
     payload = {"lead_id": lead_id, "page_id": page_id, "is_selected": enabled}
-    return queue(store, kinds.TOGGLE_MONITORING_PAGE, payload, lead_id=lead_id)
+    return queue(store, kinds.TOGGLE_MONITORING_PAGE, payload, lead_id=lead_id, hold_seconds=hold_seconds)
 
 
 # --- competitors ----------------------------------------------------------------------------------
@@ -232,10 +238,12 @@ def scan_competitor(store: Store, lead_id: int, competitor_id: int) -> str:
     return queue(store, kinds.SCAN_COMPETITOR, {"lead_id": lead_id, "competitor_id": competitor_id}, lead_id=lead_id)
 
 
-def pin_competitor(store: Store, lead_id: int, competitor_id: int, pinned: bool = True) -> str:
+def pin_competitor(
+    store: Store, lead_id: int, competitor_id: int, pinned: bool = True, *, hold_seconds: float = 0.0
+) -> str:
     """Pin (or unpin) a tracked competitor."""
     payload = {"lead_id": lead_id, "competitor_id": competitor_id, "is_pinned": pinned}
-    return queue(store, kinds.PIN_COMPETITOR, payload, lead_id=lead_id)
+    return queue(store, kinds.PIN_COMPETITOR, payload, lead_id=lead_id, hold_seconds=hold_seconds)
 
 
 # --- removal and AI work on a lead ------------------------------------------------------------------
@@ -247,12 +255,15 @@ def _valid_remove(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     return {"lead_id": lead_id, "lead_ids": [lead_id]}
 
 
-def remove_leads(store: Store, lead_ids: Iterable[int]) -> list[str]:
+def remove_leads(store: Store, lead_ids: Iterable[int], *, hold_seconds: float = 0.0) -> list[str]:
     """Remove leads from outreach (frees their signal slots): one op per lead, all or none."""
     # No cap on how many: each lead is its own op, sent as a request naming only that lead.
     ids = limits.check_id_list("lead_ids", lead_ids, max_items=None)
     with store.write():
-        return [queue(store, kinds.REMOVE_LEAD, {"lead_id": i}, lead_id=i) for i in dict.fromkeys(ids)]
+        return [
+            queue(store, kinds.REMOVE_LEAD, {"lead_id": i}, lead_id=i, hold_seconds=hold_seconds)
+            for i in dict.fromkeys(ids)
+        ]
 
 
 def _valid_lead_only(store: Store, p: dict[str, Any]) -> dict[str, Any]:

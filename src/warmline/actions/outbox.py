@@ -17,6 +17,12 @@ def undo(store: Store, op_id: str) -> Op:
     return store.undo(store.find_op(op_id).op_id)
 
 
+def undo_many(store: Store, op_ids: list[str]) -> list[Op]:
+    """Take back one decision made of several ops (removing leads): all of them or none."""
+    with store.write():
+        return [store.undo(store.find_op(op_id).op_id) for op_id in op_ids]
+
+
 def discard(store: Store, op_id: str) -> Op:
     """Give up on a waiting or failed action; its local effect reverts."""
     return store.discard(store.find_op(op_id).op_id)

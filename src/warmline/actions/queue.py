@@ -45,13 +45,17 @@ def queue(
     payload: dict[str, Any],
     lead_id: int | None = None,
     meta: Mapping[str, Any] | None = None,
+    hold_seconds: float = 0.0,
 ) -> str:
-    """Validate the payload and, in one write transaction, apply and enqueue it."""
+    """Validate the payload and, in one write transaction, apply and enqueue it.
+
+    `hold_seconds`: the cockpit's undo window for one-key decisions; the op is not sent
+    before it ends (the CLI queues with none)."""
     check, _ = VALIDATORS[kind]
     with store.write() as conn:
         clean = check(store, payload)
         info = {**derived_meta(kind, clean), **(meta or {})}
-        return store.enqueue_in(conn, kind, clean, lead_id=lead_id, meta=info)
+        return store.enqueue_in(conn, kind, clean, lead_id=lead_id, meta=info, hold_seconds=hold_seconds)
 
 
 def edit(store: Store, op_id: str, changes: Mapping[str, Any]) -> str:

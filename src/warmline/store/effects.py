@@ -19,7 +19,7 @@ docs/wire.md, so the sync engine can send them as they are. `meta` holds local-o
 |---|---|---|
 | log_activity | lead_id, description, contact_id | pending touchpoint (guessed type), activity count, last activity |
 | add_note | lead_id, content | pending note |
-| complete_recommendation / dismiss_recommendation | lead_id, recommendation_id | leaves the queue |
+| complete_recommendation / dismiss_recommendation | lead_id, recommendation_id | leaves the queue (complete: with the lead's other cards on the same post) |
 | change_lead_status | lead_id, lead_status | status |
 | set_target_score | lead_id, target_score | target (and so gap and ready) |
 | pin_contact | lead_id, contact_id, is_selected | key contact pinned or not |
@@ -369,15 +369,27 @@ def _recommendation_done(status: str) -> Folder:
 
 def _close_recommendation(status: str) -> Applier:
     def apply(conn: sqlite3.Connection, op: Op) -> None:
+        rec_id = op.payload["recommendation_id"]
         closed = conn.execute(
             "UPDATE recommendations SET local_status = ?"
             " WHERE id = ? AND status = 'active' AND local_status IS NULL",
-            (status, op.payload["recommendation_id"]),
+            (status, rec_id),
         ).rowcount
+        if closed and status == "completed":
+            # The spec's rule, applied at once: completing a card dismisses the lead's other
+            # active cards on the same post. The rep never sees (and never acts on) a card
+            # the service is about to dismiss; the answer's `auto_dismissed` confirms it.
+            closed += conn.execute(
+                "UPDATE recommendations SET local_status = 'dismissed'"
+                " WHERE lead_id = ? AND id != ? AND status = 'active' AND local_status IS NULL"
+                " AND target_url IS NOT NULL AND target_url != ''"
+                " AND target_url = (SELECT target_url FROM recommendations WHERE id = ?)",
+                (op.lead_id, rec_id, rec_id),
+            ).rowcount
         if closed:
             conn.execute(
-                "UPDATE leads SET recommendation_count = max(0, recommendation_count - 1) WHERE id = ?",
-                (op.lead_id,),
+                "UPDATE leads SET recommendation_count = max(0, recommendation_count - ?) WHERE id = ?",
+                (closed, op.lead_id),
             )
 
     return apply

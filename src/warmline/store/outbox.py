@@ -75,17 +75,23 @@ class OutboxStore(Database):
         payload: Mapping[str, Any],
         lead_id: int | None = None,
         meta: Mapping[str, Any] | None = None,
+        hold_seconds: float = 0.0,
     ) -> str:
-        """Queue an op and apply its local effect, inside the caller's write transaction."""
+        """Queue an op and apply its local effect, inside the caller's write transaction.
+
+        `hold_seconds` (the cockpit's undo window) keeps the op from being sent before
+        then by anyone: `due_ops` is the only way to an op, for every process.
+        """
         if kind not in KINDS:
             raise StoreError(f"unknown op kind {kind!r}")
         now = self.clock()
         op_id = uuid.uuid4().hex
         info = {"queued_offline": self._offline(conn), **(meta or {})}
+        hold_until = now + hold_seconds if hold_seconds > 0 else None
         conn.execute(
             "INSERT INTO outbox (op_id, kind, lead_id, payload, meta, state, attempts, created_at,"
-            " next_attempt_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)",
-            (op_id, kind, lead_id, dumps(dict(payload)), dumps(info), iso(now), now, iso(now)),
+            " next_attempt_at, hold_until, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)",
+            (op_id, kind, lead_id, dumps(dict(payload)), dumps(info), iso(now), now, hold_until, iso(now)),
         )
         KINDS[kind].apply(conn, self._op_in(conn, op_id))
         return op_id
@@ -96,10 +102,11 @@ class OutboxStore(Database):
         payload: Mapping[str, Any],
         lead_id: int | None = None,
         meta: Mapping[str, Any] | None = None,
+        hold_seconds: float = 0.0,
     ) -> str:
         """Queue an op and apply its local effect in one transaction; returns the op id."""
         with self.write() as conn:
-            return self.enqueue_in(conn, kind, payload, lead_id, meta)
+            return self.enqueue_in(conn, kind, payload, lead_id, meta, hold_seconds)
 
     def _offline(self, conn: sqlite3.Connection) -> bool:
         found = conn.execute("SELECT value FROM sync_state WHERE key = 'online'").fetchone()
@@ -148,25 +155,29 @@ class OutboxStore(Database):
         """Ops to send now: each lead's oldest queued op (if due) and due lead-less ops.
 
         `ignore_backoff` (for `warmline sync --once`, the rep asked) skips the backoff
-        delay but still honours the server's Retry-After (`not_before`).
+        delay but still honours the server's Retry-After (`not_before`) and the rep's undo
+        window (`hold_until`): nothing reaches an op but through here, so no path (a wake,
+        the tick, `sync --once`, another process) sends a held op early. A held op also
+        holds back its lead's later ops, which keeps the lead's order.
         """
         moment = self.clock() if now is None else now
         rows = self.rows(
             "SELECT o.* FROM outbox o"
             " WHERE o.state IN ('pending', 'ambiguous')"
             " AND (? OR o.next_attempt_at <= ?) AND coalesce(o.not_before, 0) <= ?"
+            " AND coalesce(o.hold_until, 0) <= ?"
             " AND (o.lead_id IS NULL OR o.seq = ("
             "   SELECT min(x.seq) FROM outbox x WHERE x.lead_id = o.lead_id"
             "   AND x.state IN ('pending', 'in_flight', 'ambiguous')))"
             " ORDER BY o.seq LIMIT ?",
-            (1 if ignore_backoff else 0, moment, moment, limit),
+            (1 if ignore_backoff else 0, moment, moment, moment, limit),
         )
         return [Op.from_row(r) for r in rows]
 
     def next_due_at(self) -> float | None:
         """When the earliest queued op becomes due (for the scheduler to sleep until)."""
         return self.scalar(
-            "SELECT min(max(next_attempt_at, coalesce(not_before, 0))) FROM outbox"
+            "SELECT min(max(next_attempt_at, coalesce(not_before, 0), coalesce(hold_until, 0))) FROM outbox"
             " WHERE state IN ('pending', 'ambiguous')"
         )
 
@@ -288,6 +299,18 @@ class OutboxStore(Database):
                 (state, next_attempt_at, error, not_before, iso(now), op_id, *allowed),
             ).rowcount
         return changed == 1
+
+    def release_holds(self, op_ids: Iterable[str]) -> int:
+        """End the undo window of these ops now (the rep quit): they are sent at once."""
+        ids = list(op_ids)
+        if not ids:
+            return 0
+        marks = ", ".join("?" for _ in ids)
+        with self.write() as conn:
+            return conn.execute(
+                f"UPDATE outbox SET hold_until = NULL WHERE hold_until IS NOT NULL AND op_id IN ({marks})",
+                ids,
+            ).rowcount
 
     def recover_after_crash(self) -> int:
         """At start-up: ops left in flight by a process that is gone become ambiguous."""

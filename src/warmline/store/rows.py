@@ -223,6 +223,7 @@ class Op(NamedTuple):
     last_error: str | None
     result: dict[str, Any] | None
     updated_at: str
+    hold_until: float | None = None
 
     @property
     def undoable(self) -> bool:

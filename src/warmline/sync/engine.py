@@ -204,6 +204,18 @@ class SyncEngine:
             return
         self._run_now(FLUSH_JOB)
 
+    async def send_held(self, op_ids: list[str], grace: float = 3.0) -> FlushReport | None:
+        """The rep quits inside an undo window: end the hold of `op_ids` and deliver them,
+        for at most `grace` seconds. What cannot go now (offline, slow) stays queued,
+        due at once, and goes at the next sync: a decision is never lost by quitting."""
+        released = await self._blocking(self.store.release_holds, op_ids)
+        if not released or self.connection.offline or self.status.current.auth_failed:
+            return None
+        try:
+            return await asyncio.wait_for(self.flush(), grace)
+        except TimeoutError:  # cut sends are marked ambiguous and reconciled next time
+            return None
+
     def _run_now(self, job_id: str) -> None:
         if self.scheduler is None or not self.scheduler.running:
             return

@@ -48,7 +48,9 @@ from warmline.api.errors import (
     LeadNotFoundError,
     OfflineError,
     RateLimitedError,
+    RecommendationGoneError,
 )
+from warmline.store.effects import COMPLETE_RECOMMENDATION, DISMISS_RECOMMENDATION
 from warmline.store.rows import AMBIGUOUS, PENDING, Op
 from warmline.sync.backoff import Backoff, plan_retry
 from warmline.sync.blocking import Blocking, Notify, in_thread
@@ -59,6 +61,9 @@ log = logging.getLogger("warmline.sync")
 
 DONE = "done"
 RECONCILED = "reconciled"
+RESOLVED = "resolved"
+ALREADY_DISMISSED = "already dismissed by the service"
+_RECOMMENDATION_DECISIONS = (COMPLETE_RECOMMENDATION, DISMISS_RECOMMENDATION)
 FAILED = "failed"
 RETRY = "retry"
 AMBIGUOUS_OUTCOME = "ambiguous"
@@ -90,6 +95,7 @@ class FlushReport:
 
     delivered: int = 0
     reconciled: int = 0
+    resolved: int = 0  # decisions the service had already made for us (a card it dismissed)
     failed: int = 0
     retrying: int = 0
     ambiguous: int = 0
@@ -100,18 +106,31 @@ class FlushReport:
 
     @property
     def attempted(self) -> int:
-        return self.delivered + self.reconciled + self.failed + self.retrying + self.ambiguous
+        return self.delivered + self.reconciled + self.resolved + self.failed + self.retrying + self.ambiguous
 
     def count(self, outcome: str) -> None:
         attribute = {
             DONE: "delivered",
             RECONCILED: "reconciled",
+            RESOLVED: "resolved",
             FAILED: "failed",
             RETRY: "retrying",
             PUT_BACK: "retrying",
             AMBIGUOUS_OUTCOME: "ambiguous",
         }[outcome]
         setattr(self, attribute, getattr(self, attribute) + 1)
+
+
+def already_dismissed(op: Op) -> Outcome:
+    """A complete or dismiss of a card the service no longer has active (it dismissed it
+    when a sibling card on the same post was completed, or another client handled it).
+
+    Nothing is left for the rep to fix, so it is not a failure: the op is recorded as
+    resolved, with the reason kept in its result for the outbox's history, and the card
+    is folded in as dismissed (no points were awarded for it).
+    """
+    rec = {"id": op.payload.get("recommendation_id"), "status": "dismissed"}
+    return Outcome(op, RESOLVED, answer={"recommendation": rec, "resolved": ALREADY_DISMISSED})
 
 
 class _Pass:
@@ -290,7 +309,7 @@ class Flusher:
     def _record(self, outcomes: list[Outcome]) -> None:
         with self.store.write():
             self.store.mark_done_many(
-                [(o.op.op_id, o.answer) for o in outcomes if o.kind in (DONE, RECONCILED)]
+                [(o.op.op_id, o.answer) for o in outcomes if o.kind in (DONE, RECONCILED, RESOLVED)]
             )
             for o in outcomes:
                 if o.kind == RETRY:
@@ -342,6 +361,8 @@ class Flusher:
     def _classify(self, op: Op, exc: ApiError) -> Outcome:
         now = self.clock()
         message = str(exc)
+        if isinstance(exc, RecommendationGoneError) and op.kind in _RECOMMENDATION_DECISIONS:
+            return already_dismissed(op)
         if isinstance(exc, AuthError | OfflineError):
             halt = AUTH if isinstance(exc, AuthError) else OFFLINE
             return Outcome(op, PUT_BACK, message=message, halt=halt)

@@ -8,12 +8,13 @@ times, and so the first paint comes from the cache before any network work start
 from __future__ import annotations
 
 import asyncio
+import math
 import threading
 from collections.abc import Callable, Hashable
 from datetime import tzinfo
 from functools import partial
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from textual.app import App
 from textual.binding import Binding
@@ -33,6 +34,18 @@ from warmline.tui.widgets.status_line import StatusLine
 
 Opener = Callable[[str], Any]
 SYNC_OFF_NOTICE_SECONDS = 60.0
+DEFAULT_UNDO_SECONDS = 5.0
+QUIT_GRACE_SECONDS = 3.0
+"""How long quitting waits for held decisions to reach the service (then they go at the
+next sync: they are committed to the cache, never lost)."""
+
+
+class Held(NamedTuple):
+    """A one-key decision inside its undo window: its ops are not sent before `until`."""
+
+    op_ids: tuple[str, ...]
+    label: str
+    until: float  # epoch seconds, the store's clock
 
 
 def screen_actions_provider() -> type[Provider]:
@@ -51,6 +64,10 @@ class SyncHandle(Protocol):
     async def stop(self) -> None: ...
 
     def wake(self) -> None: ...
+
+    async def send_held(self, op_ids: list[str], grace: float = QUIT_GRACE_SECONDS) -> Any:
+        """End the undo window of these ops and deliver them within `grace` (quitting)."""
+        ...
 
     async def refresh_lead(self, lead_id: int) -> bool:
         """Fetch one lead's full detail into the cache (stale-while-revalidate)."""
@@ -76,6 +93,7 @@ class WarmlineApp(App[None]):
         Binding("F", "open('deep_search')", "Company deep search", show=False, id="app.deep_search"),
         Binding("T", "open('research')", "Research templates", show=False, id="app.research"),
         Binding("X", "open('export')", "Export leads, companies or contacts", show=False, id="app.export"),
+        Binding("u", "undo", "Undo the last decision", show=False, id="app.undo"),
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
 
@@ -96,6 +114,7 @@ class WarmlineApp(App[None]):
         status_source: Callable[[], SyncStatus] | None = None,
         revision_source: Callable[[], Hashable] | None = None,
         status_interval: float = 1.0,
+        undo_seconds: float = DEFAULT_UNDO_SECONDS,
     ) -> None:
         super().__init__()
         self.store = store
@@ -119,6 +138,8 @@ class WarmlineApp(App[None]):
         self._revision_source = revision_source
         self._revision: Hashable = None
         self._status_interval = status_interval
+        self.undo_seconds = undo_seconds
+        self._held: list[Held] = []
         for loaded in load_themes(theme_dirs).values():
             self.register_theme(loaded)
         self._requested_theme = theme
@@ -255,7 +276,20 @@ class WarmlineApp(App[None]):
                 self._reader = type(self.store)(path, self.store.clock) if path is not None else self.store
             return self._reader
 
+    async def action_quit(self) -> None:
+        """Quit; decisions still inside their undo window are sent first (briefly)."""
+        held = self._held_now()
+        self._held.clear()
+        if held and self.sync is not None:
+            op_ids = [op_id for decision in held for op_id in decision.op_ids]
+            self.notify_plain(f"Sending {len(held)} decision{'s' if len(held) != 1 else ''} held for undo...")
+            await self.sync.send_held(op_ids, QUIT_GRACE_SECONDS)
+        self.exit()
+
     async def on_unmount(self) -> None:
+        if self.store is not None and self._held:
+            # Left some other way than `q`: no wait, but no hold outlives the cockpit.
+            self.store.release_holds([op_id for decision in self._held for op_id in decision.op_ids])
         if self.sync is not None:
             await self.sync.stop()
         if self._reader is not None and self._reader is not self.store:
@@ -269,6 +303,7 @@ class WarmlineApp(App[None]):
             self.sync_status = self._status_source()
             if self._sync_off:
                 self.sync_status = self.sync_status._replace(state=SYNC_OFF)
+            self.sync_status = self.sync_status._replace(undo=self._undo_hint())
         for line in self.screen.query(StatusLine):
             line.status = self.sync_status
         if self._revision_source is not None:
@@ -288,39 +323,90 @@ class WarmlineApp(App[None]):
             self._actions = warmline.actions
         return self._actions
 
-    def perform(self, action: str, *args: Any, undo_window: float = 0.0, **kwargs: Any) -> Any:
+    def perform(self, action: str, *args: Any, **kwargs: Any) -> Any:
         """Run `warmline.actions.<action>(store, ...)`; refused input raises `ActionRefused`.
 
         Every change the rep makes goes through here: the action validates, writes its
-        local effect and its outbox op in one transaction, then sync is woken, after
-        `undo_window` seconds for actions the rep may want to take back (an op can only
-        be undone until it is sent).
+        local effect and its outbox op in one transaction, then sync is woken.
         """
         function = getattr(self.actions, action)
-        return self.perform_with(function, self.store, *args, undo_window=undo_window, **kwargs)
+        return self.perform_with(function, self.store, *args, **kwargs)
 
-    def perform_with(
-        self, function: Callable[..., Any], *args: Any, undo_window: float = 0.0, **kwargs: Any
-    ) -> Any:
+    def decide(self, label: str, action: str, *args: Any, **kwargs: Any) -> Any:
+        """A one-key decision (complete, dismiss, status, pin, remove): performed like any
+        action, but held for the undo window, so `u` can take it back anywhere until then.
+
+        The hold is in the op itself (`hold_until`), so no path sends it early: not the
+        engine's tick or wake, not `warmline sync` in another terminal.
+        """
+        result = self.perform(action, *args, hold_seconds=self.undo_seconds, **kwargs)
+        if self.undo_seconds > 0:
+            op_ids = tuple(result) if isinstance(result, list) else (result,)
+            self._held.append(Held(op_ids, label, self.store.clock() + self.undo_seconds))
+            del self._held[:-20]  # only the newest can be undone; a few are kept for quitting
+            self.poll_status()
+        return result
+
+    def _held_now(self) -> list[Held]:
+        now = self.store.clock() if self.store is not None else 0.0
+        return [decision for decision in self._held if decision.until > now]
+
+    def _undo_hint(self) -> str | None:
+        """"complete of Acme · 4s": the decision `u` takes back, and for how long."""
+        held = self._held_now()
+        if not held:
+            return None
+        left = max(1, math.ceil(held[-1].until - self.store.clock()))
+        return f"{held[-1].label} · {left}s"
+
+    def last_decision(self) -> Held | None:
+        """The decision `u` would take back now, if any."""
+        held = self._held_now()
+        return held[-1] if held else None
+
+    def undo_last(self) -> Held | None:
+        """Take back the newest decision still inside its undo window; says what happened."""
+        decision = self.last_decision()
+        if decision is None:
+            self._held.clear()
+            self.notify_plain(
+                "Nothing to undo: decisions can be taken back for "
+                f"{self.undo_seconds:g} s. A queued action can still be discarded in the outbox (O)."
+            )
+            return None
+        try:
+            self.perform("undo_many", list(decision.op_ids))
+        except ActionRefused as refused:
+            self.notify_plain(f"Cannot undo {decision.label}: {refused}.", severity="warning")
+            return None
+        finally:
+            self._held = [d for d in self._held if d is not decision]
+        self.notify_plain(f"Undone: {decision.label}.")
+        if isinstance(self.screen, CockpitScreen):
+            self.screen.reload()
+        return decision
+
+    def action_undo(self) -> None:
+        self.undo_last()
+
+    def perform_with(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a change to the cache (an action, an outbox retry/edit/discard) the same way."""
         try:
             result = function(*args, **kwargs)
         except refusals() as exc:
             raise ActionRefused(str(exc)) from exc
-        self.after_action(undo_window)
+        self.after_action()
         return result
 
     def guess_activity_type(self, text: str) -> str:
         """The local guess of an activity's kind, shown before the service decides."""
         return self.actions.guess_activity_type(text)
 
-    def after_action(self, delay: float = 0.0) -> None:
-        """An action was queued: deliver it (now, or after `delay`), show its local effect."""
+    def after_action(self) -> None:
+        """An action was queued: deliver it (a held one goes when its window ends: the
+        engine's tick sees it come due), and show its local effect."""
         if self.sync is not None:
-            if delay > 0:
-                self.set_timer(delay, self.sync.wake)
-            else:
-                self.sync.wake()
+            self.sync.wake()
         self.poll_status()
 
     # -- navigation -----------------------------------------------------------------------

@@ -31,6 +31,8 @@ class SyncStatus(NamedTuple):
     rate_limited_until: datetime | str | None = None
     running_jobs: int = 0
     finished_jobs: int = 0
+    undo: str | None = None
+    """The decision `u` can still take back and for how long ("dismiss of Acme · 4s")."""
 
 
 class StatusPart(NamedTuple):
@@ -43,6 +45,8 @@ class StatusPart(NamedTuple):
 def describe(status: SyncStatus, now: datetime, zone: tzinfo) -> list[StatusPart]:
     """Words for the status line, most important first; never an alarm for offline."""
     parts = [_connection(status, now, zone)]
+    if status.undo:
+        parts.append(StatusPart(f"u undoes {status.undo}", "warn"))
     if status.last_sync_at is not None:
         parts.append(StatusPart("synced " + relative(status.last_sync_at, now, zone), "muted"))
     elif status.state != OFFLINE:

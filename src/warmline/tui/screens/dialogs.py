@@ -271,11 +271,14 @@ def confirm_lead_removal(cockpit: WarmlineApp, lead_id: int, company_name: str, 
         if not yes:
             return
         try:
-            cockpit.perform("remove_leads", [lead_id])
+            cockpit.decide(f"removal of {company_name}", "remove_leads", [lead_id])
         except ActionRefused as refused:
             cockpit.notify_plain(str(refused), severity="warning")
             return
-        cockpit.notify_plain(f"{company_name} removed from outreach; the service is told at the next sync.")
+        said = f"{company_name} removed from outreach; the service is told at the next sync"
+        if cockpit.undo_seconds > 0:
+            said += f" (u undoes it within {cockpit.undo_seconds:g} s)"
+        cockpit.notify_plain(said + ".")
         removed()
 
     cockpit.push_screen(ConfirmDialog(question), answered)

@@ -369,6 +369,15 @@ class LeadDetailScreen(CockpitScreen):
         if error:
             self.cockpit.notify_plain(error, severity="warning")
 
+    def _decide(self, label: str, action: str, *args: Any) -> None:
+        """A one-key decision: held for the undo window (`u` takes it back)."""
+        try:
+            self.cockpit.decide(label, action, *args)
+        except ActionRefused as refused:
+            self.cockpit.notify_plain(str(refused), severity="warning")
+            return
+        self.reload()
+
     def action_log_activity(self) -> None:
         guess = self.cockpit.guess_activity_type
 
@@ -396,7 +405,7 @@ class LeadDetailScreen(CockpitScreen):
         if self.detail and self.detail.lead.lead_status == status:
             self.cockpit.notify_plain(f"Already {status}.")
             return
-        self._act("change_lead_status", self.lead_id, status)
+        self._decide(f"{self._lead_name()} → {status}", "change_lead_status", self.lead_id, status)
 
     def action_set_target(self) -> None:
         current = str(self.detail.lead.target_score or "") if self.detail else ""
@@ -468,12 +477,16 @@ class LeadDetailScreen(CockpitScreen):
     def action_toggle_source(self) -> None:
         page = self._selected(SourcesTable, "monitoring_pages", lambda p: p.id)
         if page is not None:
-            self._act("toggle_monitoring_page", self.lead_id, page.id, not page.is_selected)
+            verb = "source off" if page.is_selected else "source on"
+            self._decide(f"{verb}: {safe_text(page.label or page.url or str(page.id))}",
+                         "toggle_monitoring_page", self.lead_id, page.id, not page.is_selected)
 
     def action_pin_contact(self) -> None:
         contact = self._selected(ContactsTable, "contacts", lambda c: c.contact_id)
         if contact is not None:
-            self._act("pin_contact", self.lead_id, contact.contact_id, not contact.is_selected)
+            verb = "unpin" if contact.is_selected else "pin"
+            self._decide(f"{verb} {safe_text(contact.name or str(contact.contact_id))}",
+                         "pin_contact", self.lead_id, contact.contact_id, not contact.is_selected)
 
     def _known_competitor(self) -> Any:
         """The selected competitor, once the service knows it (it has an id)."""
@@ -486,7 +499,9 @@ class LeadDetailScreen(CockpitScreen):
     def action_pin_competitor(self) -> None:
         competitor = self._known_competitor()
         if competitor is not None:
-            self._act("pin_competitor", self.lead_id, competitor.id, not competitor.is_pinned)
+            verb = "unpin" if competitor.is_pinned else "pin"
+            self._decide(f"{verb} {safe_text(competitor.name)}",
+                         "pin_competitor", self.lead_id, competitor.id, not competitor.is_pinned)
 
     def action_scan_competitor(self) -> None:
         competitor = self._known_competitor()

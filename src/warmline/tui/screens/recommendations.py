@@ -2,13 +2,15 @@
 
 The queue never waits on the network: completing or dismissing paints the next card
 first, then queues the action (a local write). Skipped cards go to the back of the line.
-The last actions can be undone while their ops are still queued, not yet sent.
+A decision is held for the undo window (`WarmlineApp.decide`), so `u` takes it back.
+The card on screen never changes without a key press: a refresh that finds it handled
+elsewhere marks it so and leaves it there until the rep moves on.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlparse
 
 from rich.text import Text
@@ -23,17 +25,23 @@ from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
 
 PRIORITY_STYLES = {"high": "bold red", "medium": "yellow", "low": "dim"}
-UNDO_WINDOW = 5.0
-"""Seconds a triage decision waits before it is sent, so that `u` can still take it back."""
+ALREADY_HANDLED = "This card was handled elsewhere meanwhile (the service no longer lists it as active)."
 
 
 @dataclass(frozen=True)
 class Done:
-    """An action taken in this session, kept so `u` can undo it."""
+    """A decision taken in this session: its op says how it ended (sent, undone, or
+    resolved as already dismissed by the service)."""
 
     op_id: str
     rec: Any
     verb: str
+
+
+class SessionCounts(NamedTuple):
+    completed: int
+    dismissed: int
+    already_dismissed: int  # decisions the service had already made (resolved, not failed)
 
 
 def is_web_link(url: str | None) -> bool:
@@ -65,10 +73,10 @@ class RecommendationsScreen(CockpitScreen):
         super().__init__()
         self._queue: list[Any] = []
         self._skipped: list[int] = []
-        self._front: int | None = None
+        self._shown: Any = None  # the card on screen: kept in front by every reload
+        self._gone: Any = None  # the card on screen, handled elsewhere since it was shown
         self._done: list[Done] = []
         self._taking: set[int] = set()  # decided on screen, not yet written (one frame)
-        self._session = {"completed": 0, "dismissed": 0}
 
     def compose_body(self) -> ComposeResult:
         yield Static(id="recs-progress-text")
@@ -81,20 +89,27 @@ class RecommendationsScreen(CockpitScreen):
 
     @property
     def current(self) -> Any:
+        if self._gone is not None:
+            return self._gone
         return self._queue[0] if self._queue else None
 
     # -- reading --------------------------------------------------------------------------
 
     def reload(self) -> None:
-        """Re-read the active queue; skipped cards stay at the back, an undone one in front."""
+        """Re-read the active queue; skipped cards stay at the back. The card on screen
+        stays in front: if it was handled elsewhere meanwhile, it stays, marked so."""
         active = [rec for rec in self.cockpit.store.active_recommendations() if rec.id not in self._taking]
         by_id = {rec.id: rec for rec in active}
         self._skipped = [rec_id for rec_id in self._skipped if rec_id in by_id]
         skipped = set(self._skipped)
         queue = [rec for rec in active if rec.id not in skipped] + [by_id[i] for i in self._skipped]
-        if self._front is not None and self._front in by_id:
-            queue.remove(by_id[self._front])
-            queue.insert(0, by_id[self._front])
+        shown = self._shown
+        self._gone = None
+        if shown is not None and shown.id in by_id:
+            queue.remove(by_id[shown.id])
+            queue.insert(0, by_id[shown.id])
+        elif shown is not None and shown.id not in self._taking:
+            self._gone = shown
         self._queue = queue
         self._paint()
 
@@ -102,19 +117,44 @@ class RecommendationsScreen(CockpitScreen):
         self._paint_progress()
         self._paint_card()
 
+    def session_counts(self) -> SessionCounts:
+        """This session's decisions as they ended: an undone one does not count, and one
+        the service had already dismissed counts as that, not as the rep's."""
+        completed = dismissed = already = 0
+        kept = []
+        for done in self._done:
+            op = self.cockpit.store.get_op(done.op_id)
+            if op is None:  # undone (or purged long after delivery: it counted then)
+                continue
+            kept.append(done)
+            if (op.result or {}).get("resolved"):
+                already += 1
+            elif done.verb == "complete":
+                completed += 1
+            else:
+                dismissed += 1
+        self._done = kept
+        return SessionCounts(completed, dismissed, already)
+
     def _paint_progress(self) -> None:
         progress = self.cockpit.store.recommendation_progress()
         handled = progress.completed + progress.dismissed
-        line = Text(no_wrap=True)
+        line = Text(no_wrap=True, overflow="ellipsis")
         line.append(f"{len(self._queue)} to go", style="bold")
-        line.append(f" · completed {progress.completed} · dismissed {progress.dismissed} · total {progress.total}")
-        if self._done:
-            line.append(f" · this session: {self._session['completed']} done, {self._session['dismissed']} dismissed", style="dim")
+        session = self.session_counts()
+        line.append(f" · this session: {session.completed} completed, {session.dismissed} dismissed")
+        if session.already_dismissed:
+            line.append(f", {session.already_dismissed} already dismissed by the service")
+        line.append(
+            f" · all time: {progress.completed} completed, {progress.dismissed} dismissed of {progress.total}",
+            style="dim",
+        )
         self.query_one("#recs-progress-text", Static).update(line)
         self.query_one(ProgressBar).update(total=max(1, progress.total), progress=handled)
 
     def _paint_card(self) -> None:
         rec = self.current
+        self._shown = rec
         body = self.query_one("#recs-body", Static)
         self.set_title_text(Text("Recommendations", style="bold"))
         if rec is None:
@@ -125,6 +165,8 @@ class RecommendationsScreen(CockpitScreen):
             ))
             return
         card = Text()
+        if self._gone is not None:
+            card.append(ALREADY_HANDLED + " c, x or space moves on.\n\n", style="bold yellow")
         card.append_text(plain(rec.company_name or f"lead {rec.lead_id}", "bold"))
         lead = self.cockpit.store.get_lead(rec.lead_id)
         if lead is not None:
@@ -151,16 +193,25 @@ class RecommendationsScreen(CockpitScreen):
         rec = self.current
         if rec is None:
             return
+        if self._gone is not None:
+            self._move_on()
+            self.cockpit.notify_plain(f"Nothing to {verb}: {ALREADY_HANDLED[0].lower()}{ALREADY_HANDLED[1:]}")
+            return
         self._queue.pop(0)
         self._taking.add(rec.id)
-        self._front = None
         self._skipped = [i for i in self._skipped if i != rec.id]
         self._paint_card()
         self.call_after_refresh(self._commit, rec, verb, action)
 
+    def _move_on(self) -> None:
+        """Leave the card that was handled elsewhere; the next one shows."""
+        self._gone = None
+        self._paint_card()
+
     def _commit(self, rec: Any, verb: str, action: str) -> None:
+        label = f"{verb} of {safe_text(rec.company_name or f'lead {rec.lead_id}')}"
         try:
-            op_id = self.cockpit.perform(action, rec.id, undo_window=UNDO_WINDOW)
+            op_id = self.cockpit.decide(label, action, rec.id)
         except ActionRefused as refused:
             self._taking.discard(rec.id)
             self.cockpit.notify_plain(f"Could not {verb}: {refused}", severity="warning")
@@ -168,8 +219,7 @@ class RecommendationsScreen(CockpitScreen):
             return
         self._taking.discard(rec.id)
         self._done.append(Done(op_id, rec, verb))
-        self._session["completed" if verb == "complete" else "dismissed"] += 1
-        self._paint_progress()
+        self.reload()  # a completed card takes its siblings on the same post with it
 
     def action_complete(self) -> None:
         self._take("complete", "complete_recommendation")
@@ -178,33 +228,27 @@ class RecommendationsScreen(CockpitScreen):
         self._take("dismiss", "dismiss_recommendation")
 
     def action_skip(self) -> None:
+        if self._gone is not None:
+            self._move_on()
+            return
         rec = self.current
         if rec is None or len(self._queue) < 2:
             return
         self._queue.append(self._queue.pop(0))
         self._skipped = [i for i in self._skipped if i != rec.id] + [rec.id]
-        self._front = None
         self._paint_card()
 
     def action_undo(self) -> None:
-        if not self._done:
-            self.cockpit.notify_plain("Nothing to undo.")
+        """`u`: the app takes back its newest decision; if it was one of this queue's, its
+        card comes back in front."""
+        newest = self.cockpit.last_decision()
+        taken = next((done for done in self._done if newest and done.op_id in newest.op_ids), None)
+        if self.cockpit.undo_last() is None:
             return
-        last = self._done[-1]
-        try:
-            undone = self.cockpit.perform("undo", last.op_id)
-        except ActionRefused as refused:
-            undone, reason = False, str(refused)
-        else:
-            reason = "it was already sent to the service"
-        if not undone:
-            self.cockpit.notify_plain(f"Cannot undo the last {last.verb}: {reason}.", severity="warning")
-            return
-        self._done.pop()
-        self._session["completed" if last.verb == "complete" else "dismissed"] -= 1
-        self._front = last.rec.id
+        if taken is not None:
+            self._gone = None
+            self._shown = taken.rec
         self.reload()
-        self.cockpit.notify_plain(f"Undid {last.verb} of “{safe_text(last.rec.company_name)}”.")
 
     def action_open_target(self) -> None:
         rec = self.current
