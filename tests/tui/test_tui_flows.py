@@ -398,3 +398,24 @@ async def test_ops_left_held_by_a_cockpit_that_closed_are_due_at_once(store: Sto
     (op,) = store.outbox_rows()
     assert op.hold_until is None
     assert [o.op_id for o in store.due_ops()] == [op.op_id]
+
+
+async def test_the_card_on_screen_stays_when_a_refresh_finds_it_handled_elsewhere(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        screen = app.screen
+        shown = screen.current
+        index = shown.lead_id - 100
+        others = [rec for rec in W.recommendations_response(index)["recommendations"] if rec["id"] != shown.id]
+        store.upsert_recommendations(shown.lead_id, {"recommendations": others, "count": len(others)})
+        app.poll_status()  # what the status timer does: the cache changed, the screen reloads
+        await pilot.pause()
+        assert screen.current.id == shown.id  # never changes without a key press
+        assert "handled elsewhere meanwhile" in text_of(app, "#recs-body")
+        await pilot.press("c")  # nothing to complete: it moves on, queues nothing
+        await pilot.pause()
+        assert store.outbox_rows() == []
+        assert screen.current is not None and screen.current.id != shown.id
+        assert "handled elsewhere" not in text_of(app, "#recs-body")

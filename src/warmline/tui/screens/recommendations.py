@@ -73,8 +73,8 @@ class RecommendationsScreen(CockpitScreen):
         super().__init__()
         self._queue: list[Any] = []
         self._skipped: list[int] = []
-        self._shown: Any = None  # the card on screen: kept in front by every reload
-        self._gone: Any = None  # the card on screen, handled elsewhere since it was shown
+        self._card: Any = None  # the card on screen: kept in front by every reload
+        self._card_gone: Any = None  # the card on screen, handled elsewhere since it was shown
         self._done: list[Done] = []
         self._taking: set[int] = set()  # decided on screen, not yet written (one frame)
 
@@ -89,8 +89,8 @@ class RecommendationsScreen(CockpitScreen):
 
     @property
     def current(self) -> Any:
-        if self._gone is not None:
-            return self._gone
+        if self._card_gone is not None:
+            return self._card_gone
         return self._queue[0] if self._queue else None
 
     # -- reading --------------------------------------------------------------------------
@@ -103,13 +103,13 @@ class RecommendationsScreen(CockpitScreen):
         self._skipped = [rec_id for rec_id in self._skipped if rec_id in by_id]
         skipped = set(self._skipped)
         queue = [rec for rec in active if rec.id not in skipped] + [by_id[i] for i in self._skipped]
-        shown = self._shown
-        self._gone = None
+        shown = self._card
+        self._card_gone = None
         if shown is not None and shown.id in by_id:
             queue.remove(by_id[shown.id])
             queue.insert(0, by_id[shown.id])
         elif shown is not None and shown.id not in self._taking:
-            self._gone = shown
+            self._card_gone = shown
         self._queue = queue
         self._paint()
 
@@ -142,11 +142,11 @@ class RecommendationsScreen(CockpitScreen):
         line = Text(no_wrap=True, overflow="ellipsis")
         line.append(f"{len(self._queue)} to go", style="bold")
         session = self.session_counts()
-        line.append(f" · this session: {session.completed} completed, {session.dismissed} dismissed")
+        line.append(f" · session {session.completed} done, {session.dismissed} dismissed")
         if session.already_dismissed:
             line.append(f", {session.already_dismissed} already dismissed by the service")
         line.append(
-            f" · all time: {progress.completed} completed, {progress.dismissed} dismissed of {progress.total}",
+            f" · all time {progress.completed} done, {progress.dismissed} dismissed of {progress.total}",
             style="dim",
         )
         self.query_one("#recs-progress-text", Static).update(line)
@@ -154,7 +154,7 @@ class RecommendationsScreen(CockpitScreen):
 
     def _paint_card(self) -> None:
         rec = self.current
-        self._shown = rec
+        self._card = rec
         body = self.query_one("#recs-body", Static)
         self.set_title_text(Text("Recommendations", style="bold"))
         if rec is None:
@@ -165,7 +165,7 @@ class RecommendationsScreen(CockpitScreen):
             ))
             return
         card = Text()
-        if self._gone is not None:
+        if self._card_gone is not None:
             card.append(ALREADY_HANDLED + " c, x or space moves on.\n\n", style="bold yellow")
         card.append_text(plain(rec.company_name or f"lead {rec.lead_id}", "bold"))
         lead = self.cockpit.store.get_lead(rec.lead_id)
@@ -193,7 +193,7 @@ class RecommendationsScreen(CockpitScreen):
         rec = self.current
         if rec is None:
             return
-        if self._gone is not None:
+        if self._card_gone is not None:
             self._move_on()
             self.cockpit.notify_plain(f"Nothing to {verb}: {ALREADY_HANDLED[0].lower()}{ALREADY_HANDLED[1:]}")
             return
@@ -205,7 +205,7 @@ class RecommendationsScreen(CockpitScreen):
 
     def _move_on(self) -> None:
         """Leave the card that was handled elsewhere; the next one shows."""
-        self._gone = None
+        self._card_gone = None
         self._paint_card()
 
     def _commit(self, rec: Any, verb: str, action: str) -> None:
@@ -228,7 +228,7 @@ class RecommendationsScreen(CockpitScreen):
         self._take("dismiss", "dismiss_recommendation")
 
     def action_skip(self) -> None:
-        if self._gone is not None:
+        if self._card_gone is not None:
             self._move_on()
             return
         rec = self.current
@@ -246,8 +246,8 @@ class RecommendationsScreen(CockpitScreen):
         if self.cockpit.undo_last() is None:
             return
         if taken is not None:
-            self._gone = None
-            self._shown = taken.rec
+            self._card_gone = None
+            self._card = taken.rec
         self.reload()
 
     def action_open_target(self) -> None:
