@@ -4,6 +4,7 @@ queue re-read only for leads whose line changed."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Iterator
@@ -17,7 +18,8 @@ from sync_helpers import KEY, FakeClock, FaultyTransport, make_sandbox
 from warmline.api import RateLimiter, ServiceClient
 from warmline.store import Store
 from warmline.sync import SyncEngine
-from warmline.sync.prefetch import DEFAULT_REQUESTS, Prefetcher
+from warmline.sync.blocking import run_inline
+from warmline.sync.prefetch import DEFAULT_REQUESTS, Budget, Prefetcher
 
 LEADS = 12
 _LEAD_PATH = re.compile(r"^/v1/outreach/leads/(\d+)(/notes|/recommendations)?$")
@@ -95,28 +97,42 @@ async def test_a_lead_removed_on_the_service_does_not_end_the_pass(
     report = await engine.prefetch(wait=False)
     assert report is not None and report.finished
     assert report.gone == 1 and report.fetched == LEADS - 1
-    assert store.detail_coverage() == (LEADS - 1, LEADS)  # the next list refresh drops it
+    assert store.detail_coverage() == (LEADS - 1, LEADS - 1)  # it left the list at once
+
+
+class Started:
+    """Wraps a refresher: when (on the fake clock) each lead's read was started."""
+
+    def __init__(self, inner: object, clock: FakeClock) -> None:
+        self.inner = inner
+        self.clock = clock
+        self.at: list[float] = []
+
+    async def lead(self, lead_id: int) -> int:
+        self.at.append(self.clock())
+        return await self.inner.lead(lead_id)  # type: ignore[attr-defined, no-any-return]
 
 
 async def test_at_most_half_of_the_window_then_wait_for_its_reset(
-    engine: SyncEngine, store: Store, client: ServiceClient, clock: FakeClock, transport: FaultyTransport
+    engine: SyncEngine, store: Store, client: ServiceClient, clock: FakeClock
 ) -> None:
-    sleeps: list[tuple[float, int]] = []
+    waits: list[tuple[float, float]] = []  # (when, how long)
 
     async def sleep(seconds: float) -> None:
-        sleeps.append((seconds, len(reads(transport)) + len(reads(transport, "/notes"))))
+        waits.append((clock(), seconds))
         clock.advance(seconds)
 
     limiter = client.limiter
     limiter.limit, limiter.remaining, limiter.reset_at = 100, 10, clock() + 30
-    transport.log.clear()
-    prefetcher = Prefetcher(engine.refresher, limiter, clock=clock, sleep=sleep)
+    started = Started(engine.refresher, clock)
+    prefetcher = Prefetcher(started, limiter, clock=clock, sleep=sleep)  # type: ignore[arg-type]
     report = await prefetcher.run(store.leads_needing_detail(), wait=True)
 
-    spent_before_wait = sleeps[0][1]
-    assert spent_before_wait <= 10 // 2 and spent_before_wait == 4  # two leads of two requests
-    assert sleeps[0][0] == pytest.approx(30)  # until the window resets
-    assert report.finished and report.fetched == LEADS and report.waits == 1
+    first_wait_at, first_wait = waits[0]
+    spent_before_wait = 2 * sum(1 for at in started.at if at <= first_wait_at)  # a lead: 2 requests
+    assert spent_before_wait <= 10 // 2 and spent_before_wait == 4
+    assert first_wait == pytest.approx(30)  # until the window resets
+    assert report.finished and report.fetched == LEADS and len(waits) == 1
 
 
 async def test_without_waiting_the_pass_stops_when_the_share_is_spent(
@@ -221,3 +237,25 @@ def _snapshot(store: Store, lead_id: int) -> dict[str, object]:
     found = store.row("SELECT raw FROM lead_snapshots WHERE id = ?", (lead_id,))
     assert found is not None
     return json.loads(found["raw"])
+
+
+async def test_stop_cancels_a_prefetch_waiting_for_its_window(
+    store: Store, client: ServiceClient, clock: FakeClock
+) -> None:
+    engine = SyncEngine(store, client, clock=clock, blocking=run_inline, stop_grace=3600, flush_interval=3600,
+                        refresh_interval=3600, directory_interval=3600, tick_interval=3600)
+    engine.prefetcher.budget = Budget(client.limiter, clock, share=0.0)  # every window already spent
+    waiting = asyncio.Event()
+
+    async def sleep(seconds: float) -> None:
+        waiting.set()
+        await asyncio.sleep(seconds)
+
+    engine.prefetcher.sleep = sleep
+    await engine.start()
+    await asyncio.wait_for(waiting.wait(), 60)  # the refresh ran, then the prefetch, now waiting
+    task = engine._prefetch_task
+    assert task is not None
+    await engine.stop()  # with a grace of an hour: only the cancel lets it return
+    assert task.done() and engine._prefetch_task is None
+    assert store.detail_coverage() == (0, LEADS)
