@@ -419,3 +419,22 @@ async def test_the_card_on_screen_stays_when_a_refresh_finds_it_handled_elsewher
         assert store.outbox_rows() == []
         assert screen.current is not None and screen.current.id != shown.id
         assert "handled elsewhere" not in text_of(app, "#recs-body")
+
+
+async def test_completing_a_card_never_shows_its_sibling_on_the_same_post_next(store: Store) -> None:
+    first, sibling = W.recommendation(0, 0), W.recommendation(0, 1)
+    sibling = {**sibling, "priority": "high", "target_url": first["target_url"]}
+    store.upsert_recommendations(100, {"recommendations": [first, sibling], "count": 2})
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        screen = app.screen
+        assert [screen.current.id, screen._queue[1].id] == [first["id"], sibling["id"]]
+        await pilot.press("c")
+        await pilot.pause()
+        assert screen.current.id not in (first["id"], sibling["id"])
+        assert "handled elsewhere" not in text_of(app, "#recs-body")
+        (op,) = store.outbox_rows()
+        assert op.payload["recommendation_id"] == first["id"]
+        assert sibling["id"] not in [rec.id for rec in store.active_recommendations()]

@@ -44,6 +44,11 @@ class SessionCounts(NamedTuple):
     already_dismissed: int  # decisions the service had already made (resolved, not failed)
 
 
+def same_post(one: Any, other: Any) -> bool:
+    """Two cards of one lead on the same post: completing one dismisses the other."""
+    return bool(one.target_url) and one.lead_id == other.lead_id and one.target_url == other.target_url
+
+
 def is_web_link(url: str | None) -> bool:
     """Only http(s) targets are opened: a `file:` or `javascript:` URL from the service is not."""
     if not url:
@@ -197,27 +202,30 @@ class RecommendationsScreen(CockpitScreen):
             self._move_on()
             self.cockpit.notify_plain(f"Nothing to {verb}: {ALREADY_HANDLED[0].lower()}{ALREADY_HANDLED[1:]}")
             return
-        self._queue.pop(0)
-        self._taking.add(rec.id)
-        self._skipped = [i for i in self._skipped if i != rec.id]
+        taken = {rec.id}
+        if verb == "complete":  # its siblings on the same post go with it (the spec's rule)
+            taken |= {other.id for other in self._queue if same_post(other, rec)}
+        self._queue = [other for other in self._queue if other.id not in taken]
+        self._taking |= taken
+        self._skipped = [i for i in self._skipped if i not in taken]
         self._paint_card()
-        self.call_after_refresh(self._commit, rec, verb, action)
+        self.call_after_refresh(self._commit, rec, verb, action, taken)
 
     def _move_on(self) -> None:
         """Leave the card that was handled elsewhere; the next one shows."""
         self._card_gone = None
         self._paint_card()
 
-    def _commit(self, rec: Any, verb: str, action: str) -> None:
+    def _commit(self, rec: Any, verb: str, action: str, taken: set[int]) -> None:
         label = f"{verb} of {safe_text(rec.company_name or f'lead {rec.lead_id}')}"
         try:
             op_id = self.cockpit.decide(label, action, rec.id)
         except ActionRefused as refused:
-            self._taking.discard(rec.id)
+            self._taking -= taken
             self.cockpit.notify_plain(f"Could not {verb}: {refused}", severity="warning")
             self.reload()
             return
-        self._taking.discard(rec.id)
+        self._taking -= taken
         self._done.append(Done(op_id, rec, verb))
         self.reload()  # a completed card takes its siblings on the same post with it
 
