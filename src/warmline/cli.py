@@ -11,10 +11,13 @@ every morning) imports none of them before its first paint.
 from __future__ import annotations
 
 import importlib
+import logging
+import sys
 
 import click
 
 from warmline import __version__, commands
+from warmline.textsafe import terminal_text
 
 
 class CommandModules(click.Group):
@@ -42,6 +45,33 @@ class CommandModules(click.Group):
         self._register()
         return super().list_commands(ctx)
 
+    def invoke(self, ctx: click.Context) -> object:
+        """Any command's failure message is terminal-safe before click prints it, whatever
+        raised it (CommandError is already; click's own errors quote what they were given)."""
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as exc:
+            exc.message = terminal_text(exc.message)
+            raise
+
+
+class TerminalLog(logging.Handler):
+    """Warnings of the engine (an unexpected error delivering an op...) on stderr, as
+    Python's last-resort handler prints them, but terminal-safe: the message and its
+    traceback may quote the service."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(terminal_text(self.format(record)) + "\n")
+        except Exception:  # noqa: BLE001 (logging must never fail the command)
+            self.handleError(record)
+
+
+def _log_to_stderr() -> None:
+    logger = logging.getLogger("warmline")
+    if not any(isinstance(h, TerminalLog) for h in logger.handlers):
+        logger.addHandler(TerminalLog(logging.WARNING))
+
 
 @click.group(cls=CommandModules, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="warmline")
@@ -53,6 +83,7 @@ def main(ctx: click.Context) -> None:
     (WARMLINE_BASE_URL / WARMLINE_API_KEY or the config file); `warmline demo` runs it
     against the bundled reference server with no account.
     """
+    _log_to_stderr()
     if ctx.invoked_subcommand is None:
         from warmline.commands.cockpit import open_cockpit
 

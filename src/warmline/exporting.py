@@ -3,10 +3,15 @@
 CSV is what a rep pastes into a spreadsheet: a header row, one row per item, a stable
 column order (the fixed columns below, then one column per custom field: the field
 schema's order first, then any other key found, alphabetically), lists joined with
-"; ". Text that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
-tab or carriage return: company names and descriptions come from the web) is prefixed
-with `'`, the usual guard. JSON is a list of objects with the same fields, values kept
-as they are (lists stay lists, custom fields stay an object).
+"; ". Company names and descriptions come from the web, so every text cell goes through
+`warmline.textsafe.csv_text`: escape sequences and control characters are removed, a
+line break inside a cell (CR LF, a bare CR) becomes LF and the cell is quoted, a tab
+becomes a space, and the cell and each line inside it that a spreadsheet would run as a
+formula (starting with `=`, `+`, `-` or `@`) is prefixed with `'`, the usual guard. A
+bare CR is never written: `csv` does not quote a field holding one when the line ends
+with LF, and a spreadsheet then splits the row there (`Acme\r=2*21`). JSON is a list of
+objects with the same fields, values kept as they are (lists stay lists, custom fields
+stay an object), control characters written as `\\uXXXX` escapes.
 
 Rows are read a page at a time, so a 100,000-company export never holds the list in
 memory. Shared by `warmline export` and the cockpit's palette; never imports Textual.
@@ -24,12 +29,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from warmline.store import Store
+from warmline.textsafe import csv_text, json_dumps
 
 KINDS = ("leads", "companies", "contacts")
 FORMATS = ("csv", "json")
 PAGE = 500
 LIST_SEPARATOR = "; "
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 LEAD_COLUMNS = (
     "id", "company_id", "company_name", "lead_status", "warming_score", "target_score", "ready",
@@ -122,7 +127,7 @@ def build_export(store: Store, kind: str, status: str | None = None) -> Export:
 
 
 def _cell(value: Any) -> str:
-    """A value as spreadsheet text; formula-looking text is defused with a leading `'`."""
+    """A value as spreadsheet text: one safe cell (`csv_text`), formulas defused with `'`."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -133,14 +138,16 @@ def _cell(value: Any) -> str:
         return _cell(json.dumps(value, ensure_ascii=False, sort_keys=True))
     if isinstance(value, int | float):
         return str(value)
-    text = str(value)
-    return "'" + text if text.startswith(_FORMULA_START) else text
+    return csv_text(value)
 
 
 def write_csv(export: Export, out: TextIO) -> int:
+    """Header and rows; a cell holding a line break is quoted (QUOTE_MINIMAL quotes LF,
+    the line terminator; `_cell` leaves no CR), so a row is never split."""
     writer = csv.writer(out, lineterminator="\n")
     # A custom field named like a fixed column gets its own header, so no two columns share one.
-    writer.writerow([*export.columns, *(f"custom:{k}" if k in export.columns else k for k in export.custom_keys)])
+    # Custom field keys come from the service: their headers are cells like any other.
+    writer.writerow([*export.columns, *(f"custom:{k}" if k in export.columns else csv_text(k) for k in export.custom_keys)])
     count = 0
     for row in export.rows():
         custom = row.get("custom_fields") or {}
@@ -157,7 +164,7 @@ def write_json(export: Export, out: TextIO) -> int:
         item = {c: row[c] for c in export.columns}
         if "custom_fields" in row:
             item["custom_fields"] = row.get("custom_fields") or {}
-        out.write(("," if count else "") + "\n  " + json.dumps(item, ensure_ascii=False))
+        out.write(("," if count else "") + "\n  " + json_dumps(item))
         count += 1
     out.write("\n]\n" if count else "]\n")
     return count

@@ -23,6 +23,7 @@ from warmline.api import limits
 from warmline.api.errors import AuthError, OfflineError
 from warmline.store import FAILED, Job, Store
 from warmline.sync.jobs import POLL_MAX
+from warmline.textsafe import terminal_line
 
 # --- what an operation costs ------------------------------------------------------------------
 
@@ -100,7 +101,7 @@ def resolve_company(store: Store, ref: str) -> CompanyRef:
     if len(exact) == 1:
         return CompanyRef(exact[0]["id"], exact[0]["name"])
     if len(found) > 1:
-        names = ", ".join(f"{r['name']} ({r['id']})" for r in found[:5])
+        names = ", ".join(f"{terminal_line(r['name'])} ({r['id']})" for r in found[:5])
         raise LookupError(f"{text!r} matches several companies: {names}")
     return CompanyRef(found[0]["id"], found[0]["name"])
 

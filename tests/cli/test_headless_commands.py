@@ -215,7 +215,8 @@ def test_help_documents_the_exit_codes() -> None:
 
 
 def test_untrusted_text_is_printed_plain() -> None:
-    assert plain("Acme\x1b[31m Red\x07\x9b") == "Acme[31m Red"
+    assert plain("Acme\x1b[31m Red\x07\x9b") == "Acme Red"  # the whole sequence goes, not just ESC
+    assert plain("Acme\nFake\tRow\u202e") == "Acme Fake Row"  # one line: no forged row or reversed text
     assert plain(None) == ""
 
 

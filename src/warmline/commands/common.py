@@ -13,8 +13,6 @@ Exit codes (docs/sync.md and docs/cli.md):
 from __future__ import annotations
 
 import asyncio
-import json
-import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -23,25 +21,32 @@ from typing import Any
 import click
 
 from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_ERROR, EXIT_OFFLINE, EXIT_OK  # noqa: F401 (the commands' codes)
+from warmline.textsafe import json_dumps, terminal_line, terminal_text
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 ok, 1 other error, 2 bad input, 3 API key refused or missing, 4 offline."
 )
 QUICK_TIMEOUT = 5.0
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class CommandError(click.ClickException):
-    """A failure with one of the documented exit codes; the message goes to stderr."""
+    """A failure with one of the documented exit codes; the message goes to stderr.
+
+    Messages often name companies or quote the service ("matches several leads: ..."), so
+    the message is made terminal-safe here, once, for every command (`terminal_text`:
+    escapes and controls removed, line breaks kept as LF).
+    """
 
     def __init__(self, message: str, exit_code: int = EXIT_ERROR) -> None:
-        super().__init__(message)
+        super().__init__(terminal_text(message))
         self.exit_code = exit_code
 
 
 def plain(value: Any) -> str:
-    """Text safe for a terminal: control characters (escape sequences too) removed."""
-    return _CONTROL.sub("", "" if value is None else str(value))
+    """Service text as one line of a terminal (a table cell, a name in a sentence): escape
+    sequences, controls and bidi overrides removed, tabs and line breaks one space
+    (`warmline.textsafe.terminal_line`)."""
+    return terminal_line(value)
 
 
 # --- opening things ---------------------------------------------------------------------------
@@ -113,11 +118,14 @@ def resolve_op(store: Any, prefix: str) -> Any:
 
 
 def echo_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+    """JSON on stdout; controls inside strings are `\\uXXXX` escapes (`textsafe.json_dumps`)."""
+    click.echo(json_dumps(value, indent=2, default=str))
 
 
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """One line per row whatever the cells hold: each is a `plain()` single line."""
     cells = [[plain(c) for c in row] for row in rows]
+    headers = [plain(h) for h in headers]
     widths = [max([len(h), *(len(r[i]) for r in cells)]) for i, h in enumerate(headers)]
     click.echo("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
     for row in cells:
@@ -141,7 +149,8 @@ def short_id(op_id: str) -> str:
 
 
 def note(message: str) -> None:
-    click.echo(plain(message), err=True)
+    """A message on stderr, terminal-safe; its own line breaks are kept."""
+    click.echo(terminal_text(message), err=True)
 
 
 async def deliver(store: Any, client: Any, config: Any) -> Any:

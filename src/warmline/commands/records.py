@@ -38,6 +38,7 @@ from warmline.commands.common import (
     print_table,
 )
 from warmline.commands.direct import direct_request
+from warmline.textsafe import json_dumps
 
 COMPANY_FIELDS = (
     "id", "name", "domain", "industry", "country", "region", "size", "description", "tags",
@@ -143,7 +144,7 @@ def _list_records(records: Records, search: str, limit: int | None, refresh: boo
             count = 0
             click.echo("[", nl=False)
             for row in rows:
-                click.echo(("," if count else "") + "\n  " + json.dumps(record_json(records, row), ensure_ascii=False), nl=False)
+                click.echo(("," if count else "") + "\n  " + json_dumps(record_json(records, row)), nl=False)
                 count += 1
             click.echo("\n]" if count else "]")
             return

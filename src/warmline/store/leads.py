@@ -33,6 +33,7 @@ from warmline.store.rows import (
 from warmline.store.signature import list_sig_sql, stamp
 from warmline.store.tombstones import clear_relisted
 from warmline.store.writers import lead_exists, write_lead_detail, write_leads, write_notes
+from warmline.textsafe import terminal_line
 
 LEADS = Listing("leads", fts_column="name_lower", name_column="name_lower", name_index="leads_name")
 STATUSES = (None, "cold", "warm")
@@ -198,7 +199,7 @@ class LeadsStore(Database):
         if len(exact) == 1:
             return exact[0]
         if len(rows) > 1:
-            names = ", ".join(f"{r.company_name} ({r.id})" for r in rows[:5])
+            names = ", ".join(f"{terminal_line(r.company_name)} ({r.id})" for r in rows[:5])
             raise LookupError(f"{text!r} matches several leads: {names}")
         return rows[0]
 
