@@ -27,7 +27,9 @@ def main() -> None:
     try:
         config = load_config()
     except ConfigError as exc:
-        print(f"Error: {exc}", file=sys.stderr)  # as the command line reports bad input
+        from warmline.textsafe import terminal_text
+
+        print(f"Error: {terminal_text(exc)}", file=sys.stderr)  # as the command line reports bad input
         sys.exit(EXIT_BAD_INPUT)
     start_cockpit(config)
 
