@@ -1,6 +1,7 @@
 """1,000 queued appends over 50 leads against a sandbox that drops 30% of its answers after
 applying the request and fails 20% before, and ignores Idempotency-Key: every append ends
-on the server exactly once, in the order queued per lead."""
+on the server exactly once, in the order queued per lead. Again (200 appends) with this
+machine's clock 180 s ahead of and behind the server's (issue #11)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,25 @@ from pathlib import Path
 import pytest
 from sync_helpers import KEY, SandboxProcess
 
-from warmline.api import ServiceClient
+from warmline.api import RateLimiter, ServiceClient
 from warmline.store import Store
 from warmline.sync import SyncEngine
 from warmline.sync.backoff import Backoff
 
 LEADS = 50
 APPENDS = 1000
+SKEWED_APPENDS = 200
 DEADLINE = 180.0
+
+
+class Skewed:
+    """This machine's clock `skew` seconds off the server's (which uses the real one)."""
+
+    def __init__(self, skew: float) -> None:
+        self.skew = skew
+
+    def __call__(self) -> float:
+        return time.time() + self.skew
 
 
 async def _refresh(engine: SyncEngine) -> None:
@@ -30,12 +42,16 @@ async def _refresh(engine: SyncEngine) -> None:
     raise AssertionError("could not read the lead list through the faults")
 
 
-async def _deliver_all(store: Store, url: str, expected: dict[tuple[str, int], list[str]]) -> dict:
+async def _deliver_all(
+    store: Store, url: str, expected: dict[tuple[str, int], list[str]], appends: int = APPENDS, skew: float = 0.0
+) -> dict:
     rng = random.Random(11)
-    async with ServiceClient(url, KEY, timeout=10.0) as client:
-        engine = SyncEngine(store, client, concurrency=4, rng=rng, backoff=Backoff(base=0.01, cap=0.2, rng=rng))
+    clock = Skewed(skew)
+    async with ServiceClient(url, KEY, timeout=10.0, clock=clock, limiter=RateLimiter(clock=clock)) as client:
+        engine = SyncEngine(store, client, concurrency=4, rng=rng, backoff=Backoff(base=0.01, cap=0.2, rng=rng),
+                            clock=clock)
         await _refresh(engine)
-        for index in range(APPENDS):
+        for index in range(appends):
             lead = index % LEADS + 1
             if index % 2:
                 text = f"f1k note {index}"
@@ -77,3 +93,27 @@ def test_thousand_appends_through_drops_and_errors_without_idempotency(tmp_path:
                     on_server[(key, lead)].append(text)
     assert sum(len(v) for v in on_server.values()) == APPENDS
     assert dict(on_server) == dict(expected)  # each once, in order per lead
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("skew", [180.0, -180.0], ids=["clock-ahead", "clock-behind"])
+def test_appends_through_drops_with_a_skewed_clock(tmp_path: Path, skew: float) -> None:
+    expected: dict[tuple[str, int], list[str]] = defaultdict(list)
+    faults = ("--faults", "drop=0.3,error=0.2", "--no-idempotency")
+    with SandboxProcess(tmp_path / "sandbox.sqlite3", *faults, leads=LEADS) as server:
+        store = Store(tmp_path / "cache.sqlite3", clock=Skewed(skew))
+        try:
+            totals = asyncio.run(_deliver_all(store, server.url, expected, SKEWED_APPENDS, skew))
+            counts = store.outbox_counts()
+            assert (counts.queued, counts.failed) == (0, 0), (counts, totals)
+        finally:
+            store.close()
+        assert totals["reconciled"] > 10, totals  # answers were lost and adopted
+        on_server: dict[tuple[str, int], list[str]] = defaultdict(list)
+        for table, column, key in (("outreach_touchpoints", "description", "touchpoints"),
+                                   ("outreach_notes", "content", "notes")):
+            for lead, text in server.rows(table, column):
+                if text.startswith("f1k "):
+                    on_server[(key, lead)].append(text)
+    assert sum(len(v) for v in on_server.values()) == SKEWED_APPENDS
+    assert dict(on_server) == dict(expected)

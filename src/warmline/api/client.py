@@ -45,6 +45,7 @@ from warmline.api.paths import (
 )
 from warmline.api.payload import parse, parse_list, parse_page, unwrap_list, unwrap_object
 from warmline.api.ratelimit import RateLimiter
+from warmline.api.servertime import ServerClock
 
 log = logging.getLogger("warmline.api")
 
@@ -136,6 +137,9 @@ class ServiceClient:
         self._clock = clock
         self._created_at = clock()
         self.last_answer_at: float | None = None
+        # The service's clock, learned from every answer (reconciliation works in its time).
+        self.server_clock = ServerClock()
+        self._exchange: tuple[float, float] = (self._created_at, self._created_at)
         self.limiter = limiter if limiter is not None else RateLimiter(clock=clock)
         self.families = FamilyMemory(prefer_family)
         self._http = httpx.AsyncClient(
@@ -202,6 +206,7 @@ class ServiceClient:
             )
         await self.limiter.wait()
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key is not None else {}
+        sent = self._clock()
         try:
             response = await self._http.request(
                 method,
@@ -215,6 +220,8 @@ class ServiceClient:
             # `from None`: the httpx exception carries the request; keep it out of tracebacks.
             raise self._transport_error(exc, method, path) from None
         self.last_answer_at = self._clock()
+        self._exchange = (sent, self.last_answer_at)
+        self.server_clock.observe_date(response.headers.get("date"), sent, self.last_answer_at)
         self.limiter.update(response.headers, response.status_code)
         log.debug("%s %s -> %s", method, path, response.status_code)
         if not response.is_success:
@@ -294,7 +301,11 @@ class ServiceClient:
         `timeout` gives the check a shorter deadline than other requests: a probe that
         waited as long as a send would be slow to notice a service that stopped answering."""
         body = await self._request("GET", "/v1/health", needs_key=False, timeout=timeout)
-        return parse(models.Health, unwrap_object(body, "GET /v1/health", marker="status"), "health")
+        sent, received = self._exchange  # set by this request: no await since
+        health = parse(models.Health, unwrap_object(body, "GET /v1/health", marker="status"), "health")
+        if health.time is not None:
+            self.server_clock.observe(health.time.timestamp(), sent, received, resolution=0.001)
+        return health
 
     # ------------------------------------------------------------------ companies
 

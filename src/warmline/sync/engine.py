@@ -45,6 +45,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from warmline.api import ServiceClient
 from warmline.api.errors import ApiError, AuthError, LeadNotFoundError, OfflineError
+from warmline.api.servertime import Estimate
 from warmline.sync.backoff import Backoff
 from warmline.sync.blocking import Blocking, in_thread
 from warmline.sync.flush import Flusher, FlushReport
@@ -68,6 +69,12 @@ TICK_JOB = "tick"
 REFRESH_JOB = "refresh"
 DIRECTORY_JOB = "directory"
 PREFETCH_JOB = "prefetch"
+
+SERVER_CLOCK_KEY = "server_clock"
+"""Sync state: the service's clock offset last learned, so a new process reconciles in the
+server's time even before (or without) an answer that carries the time."""
+SERVER_CLOCK_STEP = 1.0
+"""Seconds the learned offset must move before it is written again."""
 
 
 @dataclass
@@ -145,12 +152,38 @@ class SyncEngine:
         self._stopping = False
         self._running: set[asyncio.Task[Any]] = set()
         self._restore_rate_limit()
+        self._stored_clock: Estimate | None = None
+        self._restore_server_clock()
 
     def _restore_rate_limit(self) -> None:
         """A wait the server asked for outlives a restart: it was stored with the status."""
         until = self.status.current.rate_limited_until
         if until is not None and until > self.clock():
             self.client.limiter.block_for(until - self.clock())
+
+    def _restore_server_clock(self) -> None:
+        """The offset learned by an earlier run against the same service, as a start."""
+        stored = self.store.get_state(SERVER_CLOCK_KEY)
+        if not isinstance(stored, dict) or stored.get("base_url") != self.client.base_url:
+            return
+        offset, uncertainty = stored.get("offset"), stored.get("uncertainty")
+        if isinstance(offset, int | float) and isinstance(uncertainty, int | float):
+            self._stored_clock = Estimate(float(offset), float(uncertainty))
+            self.client.server_clock.seed(self._stored_clock)
+
+    async def _remember_server_clock(self) -> None:
+        """Store the learned offset when it moved (a write per answer would be waste)."""
+        estimate = self.client.server_clock.estimate()
+        stored = self._stored_clock
+        if estimate is None or (
+            stored is not None
+            and abs(estimate.offset - stored.offset) < SERVER_CLOCK_STEP
+            and abs(estimate.uncertainty - stored.uncertainty) < SERVER_CLOCK_STEP
+        ):
+            return
+        self._stored_clock = estimate
+        value = {"offset": estimate.offset, "uncertainty": estimate.uncertainty, "base_url": self.client.base_url}
+        await self._blocking(self.store.set_state, SERVER_CLOCK_KEY, value)
 
     # --- listeners ----------------------------------------------------------------------------
 
@@ -338,6 +371,7 @@ class SyncEngine:
             # proves nothing ("offline · synced just now" would be a lie).
             changes["last_sync_at"] = self.clock()
         await self._blocking(self.status.update, **changes)
+        await self._remember_server_clock()
         return report
 
     async def poll_jobs(self, *, force: bool = False) -> PollReport:
@@ -396,6 +430,7 @@ class SyncEngine:
             return None
         self.connection.reached()
         await self._blocking(self.status.update, last_sync_at=self.clock())
+        await self._remember_server_clock()
         return result
 
     def _rate_limited_until(self) -> float | None:
@@ -412,6 +447,7 @@ class SyncEngine:
         await self._blocking(self.store.recover_after_crash)
         if not self._waiting(report):
             report.reachable = await self.connection.probe()
+            await self._remember_server_clock()
             if report.reachable:
                 await self._full_pass(report)
             elif self.status.current.auth_failed:

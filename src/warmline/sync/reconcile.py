@@ -7,7 +7,8 @@ from what we read; if not, it is sent again (with the same key, which a server t
 supports keys also deduplicates).
 
 - Appends (activity, note, competitor): a record with the same lead, the same text, made
-  at or after the op's first send (less a clock-skew allowance), and not already owned
+  at or after the op's first send (converted to the server's clock, as learned from its
+  answers, less a margin; `_since`), and not already owned
   by another of our ops, is ours. For an activity, the text as sent may carry the
   late-activity annotation ("... (logged 13:05)"), so either form matches.
 - Set-to-value ops (status, target, pins, toggles, deal, recommendation close, removal):
@@ -30,8 +31,14 @@ from warmline.store.clock import epoch_of, normalize_ts
 from warmline.store.rows import Op, loads
 from warmline.sync.requests import annotated_description, dump
 
-# How far the server's clock may lag ours when we compare its created_at with our first send.
+# Without any reading of the server's clock (no `Date` header, no health `time`): how far
+# the server's clock may lag ours when we compare its created_at with our first send.
 CLOCK_SKEW = 120.0
+# With one: how much earlier than our first send (converted to the server's time) a record
+# may say it was made, beyond the estimate's own uncertainty (`ServerClock`). It covers a
+# created_at stamped by another host of the service than its Date header, and a few
+# seconds of drift of either clock between the send and the check.
+SERVER_TIME_MARGIN = 30.0
 
 Answer = dict[str, Any]
 Probe = Callable[[ServiceClient, Any, Op], Awaitable[Answer | None]]
@@ -60,9 +67,18 @@ def _claimed(store: Any, op: Op, table: str, answer_key: str) -> set[int]:
     return owned
 
 
-def _since(op: Op) -> float | None:
+def _since(client: ServiceClient, op: Op) -> float | None:
+    """The earliest server time a record made by `op` can carry: our first send on the
+    server's clock (the offset learned from its answers), less the estimate's uncertainty
+    and `SERVER_TIME_MARGIN`. Never knowing the server's clock, our clock less `CLOCK_SKEW`,
+    which fails when our clock runs more than that ahead (docs/sync.md)."""
     first = epoch_of(op.first_sent_at)
-    return None if first is None else first - CLOCK_SKEW
+    if first is None:
+        return None
+    estimate = client.server_clock.estimate()
+    if estimate is None:
+        return first - CLOCK_SKEW
+    return first + estimate.offset - estimate.uncertainty - SERVER_TIME_MARGIN
 
 
 def _oldest_match(
@@ -89,7 +105,7 @@ async def _touchpoint(client: ServiceClient, store: Any, op: Op) -> Answer | Non
         (dump(t) for t in detail.touchpoints),
         lambda t: t.get("description") in texts and t.get("contact_id") == contact,
         _claimed(store, op, "touchpoints", "touchpoint"),
-        _since(op),
+        _since(client, op),
     )
     if match is None:
         return None
@@ -108,7 +124,7 @@ async def _note(client: ServiceClient, store: Any, op: Op) -> Answer | None:
         (dump(n) for n in notes),
         lambda n: n.get("content") == text,
         _claimed(store, op, "notes", "note"),
-        _since(op),
+        _since(client, op),
     )
     return None if match is None else {"note": dict(match), "reconciled": True}
 
@@ -208,7 +224,7 @@ async def _lead_removed(client: ServiceClient, store: Any, op: Op) -> Answer | N
 
 async def _scan_started(client: ServiceClient, store: Any, op: Op) -> Answer | None:
     scan = await client.get_signal_scan(op.lead_id)  # type: ignore[arg-type]
-    since = _since(op)
+    since = _since(client, op)
     started = scan.started_at.timestamp() if scan.started_at is not None else None
     if scan.status == "none" or started is None or (since is not None and started < since):
         return None
@@ -218,7 +234,7 @@ async def _scan_started(client: ServiceClient, store: Any, op: Op) -> Answer | N
 async def _generation_started(client: ServiceClient, store: Any, op: Op) -> Answer | None:
     """A generation under way, or recommendations made since our first send, are ours."""
     listing = await client.get_recommendations(op.lead_id)  # type: ignore[arg-type]
-    since = _since(op)
+    since = _since(client, op)
     fresh = any(
         rec.created_at is not None and (since is None or rec.created_at.timestamp() >= since)
         for rec in listing.recommendations
