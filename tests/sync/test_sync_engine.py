@@ -129,6 +129,7 @@ async def test_offline_then_back_by_the_probe(live) -> None:
     engine.on_status(lambda s: states.append(s.state(time.time())))
     await engine.start()
     await until(lambda: store.lead_count() == 4)
+    await until(lambda: store.detail_coverage() == (4, 4))  # the start's reads are over
     transport.down = True
     op_id = note(store, "Written on the train")
     engine.wake()
@@ -159,6 +160,7 @@ async def test_a_refused_key_stops_sending_until_a_probe_passes(live) -> None:
     engine, store, transport = live
     await engine.start()
     await until(lambda: store.lead_count() == 4)
+    await until(lambda: store.detail_coverage() == (4, 4))  # the prefetch's reads are over
     transport.refuse = True
     op_id = note(store, "Sent after the key is fixed")
     engine.wake()
