@@ -11,6 +11,8 @@ Exit codes (also in docs/sync.md):
      op, a malformed config file (click's own usage errors are 2 as well)
   3  the service refused the API key, or none is configured
   4  offline: the service could not be reached
+`sync --once` exits 1 when the service answered but a part of the cache could not be
+refreshed (errors, garbage, wrong shapes), printing one line per part.
 
 `--json` output is stable: the fields are listed in docs/sync.md. Text from the service
 (company names, activity text, server messages) is printed as plain text with control
@@ -33,6 +35,7 @@ from warmline.commands.common import (
     EXIT_AUTH,
     EXIT_BAD_INPUT,
     EXIT_CODES_HELP,
+    EXIT_ERROR,
     EXIT_OFFLINE,
     EXIT_OK,
     QUICK_TIMEOUT,
@@ -62,7 +65,9 @@ from warmline.commands.common import (
 def _exit_for(report: Any) -> int:
     if report.auth_error:
         return EXIT_AUTH
-    return EXIT_OFFLINE if report.offline_error else EXIT_OK
+    if report.offline_error:
+        return EXIT_OFFLINE
+    return EXIT_ERROR if report.refresh_failures else EXIT_OK
 
 
 def _print_pass(report: Any) -> None:
@@ -92,6 +97,8 @@ def _print_pass(report: Any) -> None:
               "the rest goes after that.")
     for error in report.errors:
         note(f"warning: {error}")
+    for failure in report.refresh_failures:
+        note(failure)
     if report.auth_error:
         note(f"The service refused the API key: {report.auth_error}")
     elif report.offline_error:
@@ -122,6 +129,8 @@ async def _watch(store: Any, client: Any, config: Any) -> None:
             line = f"{state} · {status.queued} pending · {status.failed} failed"
             if status.last_error and state in ("offline", "auth_failed"):
                 line += f" · {status.last_error}"
+            elif state == "failing":
+                line = f"service failing: {status.failing} · {status.queued} pending · {status.failed} failed"
             if [line] != last:
                 last[:] = [line]
                 click.echo(f"{datetime.now():%H:%M:%S} {plain(line)}")

@@ -44,7 +44,14 @@ from typing import Any, TypeVar
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from warmline.api import ServiceClient
-from warmline.api.errors import ApiError, AuthError, LeadNotFoundError, OfflineError
+from warmline.api.errors import (
+    ApiError,
+    AuthError,
+    BadResponseError,
+    LeadNotFoundError,
+    OfflineError,
+    RateLimitedError,
+)
 from warmline.api.servertime import Estimate
 from warmline.sync.backoff import Backoff
 from warmline.sync.blocking import Blocking, in_thread
@@ -70,6 +77,21 @@ REFRESH_JOB = "refresh"
 DIRECTORY_JOB = "directory"
 PREFETCH_JOB = "prefetch"
 
+# The parts of the cache a read refreshes, as the rep is told when one fails.
+PART_LEADS = "lead list"
+PART_RECOMMENDATIONS = "recommendations"
+PART_DIRECTORY = "saved companies and contacts"
+PART_DETAILS = "lead details"
+
+
+def _brief(exc: ApiError) -> str:
+    """A few words for the status line; the whole message is in `last_error`."""
+    if isinstance(exc, BadResponseError):
+        return "unreadable answer"
+    if exc.status is not None:
+        return f"HTTP {exc.status}"
+    return "no complete answer"
+
 SERVER_CLOCK_KEY = "server_clock"
 """Sync state: the service's clock offset last learned, so a new process reconciles in the
 server's time even before (or without) an answer that carries the time."""
@@ -94,6 +116,9 @@ class PassReport:
     # Leads whose detail is cached (readable offline), of the leads in the cache.
     details_cached: int | None = None
     leads_cached: int | None = None
+    # One line per part of the cache whose refresh failed although the service answered
+    # ("Refresh of the lead list failed: ..."): `sync --once` prints them and exits 1.
+    refresh_failures: list[str] = field(default_factory=list)
 
 
 class SyncEngine:
@@ -151,6 +176,8 @@ class SyncEngine:
         self._flushing = False
         self._stopping = False
         self._running: set[asyncio.Task[Any]] = set()
+        # Parts whose last read failed although the service answered -> the failure.
+        self._failing: dict[str, ApiError] = {}
         self._restore_rate_limit()
         self._stored_clock: Estimate | None = None
         self._restore_server_clock()
@@ -386,15 +413,15 @@ class SyncEngine:
 
     async def refresh_leads(self) -> int | None:
         """The lead list; None when it could not be fetched (offline, key refused...)."""
-        return await self._talk(self.refresher.leads())
+        return await self._talk(self.refresher.leads(), PART_LEADS)
 
     async def refresh_recommendations(self) -> int | None:
         """Recommendations of every lead that has some (the triage queue)."""
-        return await self._talk(self.refresher.recommendation_queue())
+        return await self._talk(self.refresher.recommendation_queue(), PART_RECOMMENDATIONS)
 
     async def refresh_directory(self) -> bool:
         """Saved companies and contacts, field schemas, research templates."""
-        return await self._talk(self.refresher.directory()) is not None
+        return await self._talk(self.refresher.directory(), PART_DIRECTORY) is not None
 
     async def prefetch(self, *, wait: bool = True) -> PrefetchReport | None:
         """The detail of every lead whose cached detail is missing or stale, within half of
@@ -403,14 +430,16 @@ class SyncEngine:
         lead_ids = await self._blocking(self.store.leads_needing_detail)
         if not lead_ids:
             return PrefetchReport(finished=True)  # nothing to read: no exchange, no "synced"
-        return await self._talk(self.prefetcher.run(lead_ids, wait=wait))
+        return await self._talk(self.prefetcher.run(lead_ids, wait=wait), PART_DETAILS)
 
     async def refresh_lead(self, lead_id: int) -> bool:
         """One lead's detail (the rep opened it): True when the cache was updated."""
-        return await self._talk(self.refresher.lead(lead_id)) is not None
+        return await self._talk(self.refresher.lead(lead_id), PART_DETAILS) is not None
 
-    async def _talk(self, work: Awaitable[T]) -> T | None:
-        """Run one read against the service, turning failures into status changes."""
+    async def _talk(self, work: Awaitable[T], part: str) -> T | None:
+        """Run one read of `part` (`PART_LEADS`...) against the service, turning failures into
+        status changes: offline, key refused, or "failing" when the service answered with an
+        error or garbage (kept per part, until that part is read successfully)."""
         try:
             result = await work
         except OfflineError as exc:
@@ -424,14 +453,29 @@ class SyncEngine:
             # answered, and the rep is told by that notice, not by a sync error.
             self.connection.reached()
             return None
-        except ApiError as exc:
-            log.info("refresh failed: %s", exc)
+        except RateLimitedError as exc:
+            # The service asked us to wait: the status says rate-limited, not failing.
             await self._blocking(self.status.update, last_error=str(exc))
             return None
+        except ApiError as exc:
+            log.info("refresh of the %s failed: %s", part, exc)
+            self._failing[part] = exc
+            await self._blocking(self.status.update, last_error=str(exc), failing=self._failing_summary())
+            return None
         self.connection.reached()
-        await self._blocking(self.status.update, last_sync_at=self.clock())
+        # A stored failure of an earlier run (no part of ours) ends with any good read.
+        self._failing.pop(part, None)
+        await self._blocking(self.status.update, last_sync_at=self.clock(), failing=self._failing_summary())
         await self._remember_server_clock()
         return result
+
+    def _failing_summary(self) -> str | None:
+        """The status line's words for what is failing: "lead list (HTTP 503)"."""
+        if not self._failing:
+            return None
+        part, exc = next(iter(self._failing.items()))
+        more = len(self._failing) - 1
+        return f"{part} ({_brief(exc)})" + (f" and {more} more" if more else "")
 
     def _rate_limited_until(self) -> float | None:
         delay = self.client.limiter.delay()
@@ -455,6 +499,7 @@ class SyncEngine:
             else:
                 report.offline_error = self.status.current.last_error
         report.errors = [*report.flush.errors, *report.polls.errors]
+        report.refresh_failures = [f"Refresh of the {part} failed: {exc}" for part, exc in self._failing.items()]
         if report.prefetch is not None:
             report.errors.extend(report.prefetch.errors)
         report.details_cached, report.leads_cached = await self._blocking(self.store.detail_coverage)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -20,6 +21,8 @@ from warmline.api.errors import LeadNotFoundError, NotFoundError
 from warmline.api.models import Page
 from warmline.sync.blocking import Blocking, Notify, in_thread
 from warmline.sync.requests import dump
+
+log = logging.getLogger("warmline.sync")
 
 PER_PAGE = 200
 # A server that never says it is on the last page must not keep us paging forever.
@@ -37,6 +40,63 @@ async def all_pages(fetch: PageFetch) -> AsyncIterator[list[dict[str, Any]]]:
         if not result.has_next or not result.items:
             return
         page += 1
+
+
+class Listing:
+    """One walk over a whole paginated list, watched page by page (`watch` wraps the page
+    fetch), to tell afterwards whether it showed the whole list.
+
+    A full list also says which cached rows the service no longer has, and those are
+    dropped; a walk that says it wrongly would empty the cache. So rows are dropped only
+    after a walk that is complete and consistent (`problem()` is None): it ended on a page
+    that says it is the last, every page was the one asked for, no record came twice, every
+    record has an id, and as many records came as the list's `total` says (the same on
+    every page). A walk that
+    fails on some page raises before anything is dropped. Either way the rows read are
+    kept (upserted), and nothing else in the cache changes."""
+
+    def __init__(self) -> None:
+        self.ids: list[Any] = []
+        self._last: Page[Any] | None = None
+        self._problem: str | None = None
+        self._totals: set[int] = set()
+
+    def watch(self, fetch: PageFetch) -> PageFetch:
+        async def watched(number: int) -> Page[Any]:
+            page = await fetch(number)
+            self._see(number, page)
+            return page
+
+        return watched
+
+    def _see(self, number: int, page: Page[Any]) -> None:
+        self._last = page
+        if page.pagination.page != number and self._problem is None:
+            self._problem = f"page {number} came back as page {page.pagination.page}"
+        self.ids.extend(getattr(item, "id", None) for item in page.items)
+        if page.pagination.total is not None:
+            self._totals.add(page.pagination.total)
+
+    def problem(self) -> str | None:
+        """Why this walk cannot tell which rows the service no longer has; None if it can."""
+        last = self._last
+        if last is None:
+            return "no page was read"
+        if self._problem is not None:
+            return self._problem
+        if last.has_next:
+            return f"it stopped at page {last.pagination.page} of {last.pagination.total_pages}"
+        if any(record_id is None for record_id in self.ids):
+            return "records without an id"
+        distinct = len(set(self.ids))
+        if distinct != len(self.ids):
+            return f"{len(self.ids) - distinct} record(s) came twice (the list changed while it was read?)"
+        if len(self._totals) > 1:
+            return f"its total changed while it was read ({min(self._totals)} to {max(self._totals)})"
+        total = last.pagination.total
+        if total is not None and total != distinct:
+            return f"it claims {total} records but listed {distinct}"
+        return None
 
 
 class Refresher:
@@ -68,9 +128,12 @@ class Refresher:
         tells which cached leads the server no longer has."""
         items: list[dict[str, Any]] = []
         asked_at = self.store.clock()  # a lead removed after this stays removed
-        async for page in all_pages(lambda n: self.client.list_leads(None, n, self.per_page)):
+        listing = Listing()
+        async for page in all_pages(listing.watch(lambda n: self.client.list_leads(None, n, self.per_page))):
             items.extend(page)
-        count = await self._blocking(self.store.upsert_leads, items, "all", asked_at)
+        # Only a whole list may remove cached leads (`Listing`); else the leads read are kept.
+        full = "all" if self._whole(listing, "lead list") else None
+        count = await self._blocking(self.store.upsert_leads, items, full, asked_at)
         self._changed("leads")
         return count
 
@@ -121,14 +184,24 @@ class Refresher:
         return count
 
     async def companies(self) -> int:
-        """Every saved company; cached ones the server no longer lists are dropped."""
+        """Every saved company; cached ones the server no longer lists are dropped, after a
+        whole list only (`Listing`): a walk cut or inconsistent drops nothing."""
         seen: list[int] = []
-        async for page in all_pages(lambda n: self.client.list_companies(n, self.per_page)):
+        listing = Listing()
+        async for page in all_pages(listing.watch(lambda n: self.client.list_companies(n, self.per_page))):
             await self._blocking(self.store.upsert_companies, page)
             seen.extend(item["id"] for item in page)
-        await self._blocking(self._drop_unlisted, "companies", seen, self.store.delete_companies)
+        if self._whole(listing, "company list"):
+            await self._blocking(self._drop_unlisted, "companies", seen, self.store.delete_companies)
         self._changed("companies")
         return len(seen)
+
+    def _whole(self, listing: Listing, what: str) -> bool:
+        """True when `listing` showed the whole list, so unlisted rows may be dropped."""
+        problem = listing.problem()
+        if problem is not None:
+            log.warning("the %s read was not the whole list (%s): no cached row was dropped", what, problem)
+        return problem is None
 
     def _drop_unlisted(self, table: str, seen: list[int], delete: Callable[[list[int]], None]) -> None:
         listed = set(seen)
@@ -144,12 +217,15 @@ class Refresher:
         return count
 
     async def contacts(self) -> int:
-        """Every contact; cached ones the server no longer lists are dropped."""
+        """Every contact; cached ones the server no longer lists are dropped, after a whole
+        list only (`Listing`)."""
         seen: list[int] = []
-        async for page in all_pages(lambda n: self.client.list_contacts(n, self.per_page)):
+        listing = Listing()
+        async for page in all_pages(listing.watch(lambda n: self.client.list_contacts(n, self.per_page))):
             await self._blocking(self.store.upsert_contacts, page)
             seen.extend(item["id"] for item in page)
-        await self._blocking(self._drop_unlisted, "contacts", seen, self.store.delete_contacts)
+        if self._whole(listing, "contact list"):
+            await self._blocking(self._drop_unlisted, "contacts", seen, self.store.delete_contacts)
         self._changed("contacts")
         return len(seen)
 

@@ -1,10 +1,15 @@
 """Online or offline, syncing, rate-limited: what the rep is told, and how we get back online.
 
 The status is written to the store's sync state (`online`, `last_sync_at`,
-`rate_limited_until`, `last_error`, plus `syncing` and `auth_failed`), because the flush
+`rate_limited_until`, `last_error`, plus `syncing`, `auth_failed` and `service_failing`), because the flush
 loop may run in another process (`warmline sync --watch`) than the cockpit, which reads it
 from there. In the same process, listeners (the TUI) are also called with each new
 `EngineStatus`, so the status line changes without polling the database.
+
+A service that answers, but with errors or garbage where a list should be (a 503, an
+answer that is not JSON or not the right shape, an empty 200), is "failing": reachable, so
+not offline, but the cache is not being refreshed, and saying "online" would hide that.
+The engine sets it from a failed read and clears it with the next successful one.
 
 Offline is a state, not an error: a connection failure anywhere switches to offline, and
 from then on only a health probe talks to the service, backing off (full jitter, 2 s up to
@@ -36,12 +41,14 @@ log = logging.getLogger("warmline.sync")
 
 SYNCING = "syncing"
 AUTH_FAILED = "auth_failed"
+SERVICE_FAILING = "service_failing"
 
 STATE_ONLINE = "online"
 STATE_OFFLINE = "offline"
 STATE_SYNCING = "syncing"
 STATE_RATE_LIMITED = "rate_limited"
 STATE_AUTH_FAILED = "auth_failed"
+STATE_FAILING = "failing"
 STATE_UNKNOWN = "unknown"
 
 Listener = Callable[["EngineStatus"], None]
@@ -66,6 +73,9 @@ class EngineStatus:
     failed: int = 0
     last_sync_at: float | None = None
     last_error: str | None = None
+    failing: str | None = None
+    """What the service failed to give us, briefly ("lead list (HTTP 503)"); None when the
+    last read of each part succeeded."""
 
     def state(self, now: float) -> str:
         """The one word for the status line; the most pressing condition wins."""
@@ -73,6 +83,8 @@ class EngineStatus:
             return STATE_AUTH_FAILED
         if self.online is False:
             return STATE_OFFLINE
+        if self.failing:
+            return STATE_FAILING
         if self.rate_limited_until is not None and self.rate_limited_until > now:
             return STATE_RATE_LIMITED
         if self.syncing:
@@ -87,12 +99,17 @@ def read_status(store: Any) -> EngineStatus:
         online=shared.online,
         syncing=bool(store.get_state(SYNCING, False)),
         auth_failed=bool(store.get_state(AUTH_FAILED, False)),
+        failing=_text_or_none(store.get_state(SERVICE_FAILING)),
         rate_limited_until=shared.rate_limited_until,
         queued=shared.queued,
         failed=shared.failed,
         last_sync_at=shared.last_sync_at,
         last_error=shared.last_error,
     )
+
+
+def _text_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 class StatusBoard:
@@ -105,6 +122,7 @@ class StatusBoard:
         "rate_limited_until": RATE_LIMITED_UNTIL,
         "last_sync_at": LAST_SYNC_AT,
         "last_error": LAST_ERROR,
+        "failing": SERVICE_FAILING,
     }
 
     def __init__(self, store: Any, clock: Callable[[], float] = time.time) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from warmline.tui.status import (
     AUTH_FAILED,
+    FAILING,
     OFFLINE,
     ONLINE,
     RATE_LIMITED,
@@ -25,6 +26,7 @@ JOBS_SEEN_AT = "tui.jobs_seen_at"
 # name here so that painting the cockpit does not import the HTTP stack.
 SYNCING_KEY = "syncing"
 AUTH_FAILED_KEY = "auth_failed"
+FAILING_KEY = "service_failing"
 
 
 def _moment(epoch: float | None) -> datetime | None:
@@ -35,10 +37,14 @@ def status_from_store(store: Any, clock: Clock) -> SyncStatus:
     """The status line's state: connection, queue, failures, freshness and job badges."""
     shared = store.sync_status()
     now = clock().timestamp()
+    failing = store.get_state(FAILING_KEY)
+    failing = failing if isinstance(failing, str) and failing else None
     if store.get_state(AUTH_FAILED_KEY, False):
         state = AUTH_FAILED
     elif shared.online is False:
         state = OFFLINE
+    elif failing:
+        state = FAILING
     elif shared.rate_limited(now):
         state = RATE_LIMITED
     elif store.get_state(SYNCING_KEY, False):
@@ -57,6 +63,7 @@ def status_from_store(store: Any, clock: Clock) -> SyncStatus:
         rate_limited_until=_moment(shared.rate_limited_until),
         running_jobs=sum(1 for job in jobs if job.active),
         finished_jobs=sum(1 for job in jobs if not job.active and _after(job.completed_at, seen)),
+        failing=failing,
     )
 
 

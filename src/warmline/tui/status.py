@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, tzinfo
 from typing import NamedTuple
 
+from warmline.tui.safe import safe_text
 from warmline.tui.timefmt import clock_time, parse_ts, relative
 
 ONLINE = "online"
@@ -16,9 +17,15 @@ OFFLINE = "offline"
 SYNCING = "syncing"
 RATE_LIMITED = "rate_limited"
 AUTH_FAILED = "auth_failed"
+FAILING = "failing"
+"""The service answers, but with errors or garbage where the cache's data should be."""
 SYNC_OFF = "sync_off"
 """Sync could not start (the client refused the configured service); the cache still works."""
 UNKNOWN = "unknown"
+
+
+FAILING_WIDTH = 48
+"""At most this much of what failed is shown, so the rest of the line still fits."""
 
 
 class SyncStatus(NamedTuple):
@@ -33,6 +40,8 @@ class SyncStatus(NamedTuple):
     finished_jobs: int = 0
     undo: str | None = None
     """The decision `u` can still take back and for how long ("dismiss of Acme · 4s")."""
+    failing: str | None = None
+    """With FAILING: what failed, briefly ("lead list (HTTP 503)")."""
 
 
 class StatusPart(NamedTuple):
@@ -71,6 +80,9 @@ def _connection(status: SyncStatus, now: datetime, zone: tzinfo) -> StatusPart:
         return StatusPart("rate-limited", "warn")
     if status.state == AUTH_FAILED:
         return StatusPart("✗ API key refused: check the config (see ? for help)", "bad")
+    if status.state == FAILING:
+        what = safe_text(status.failing or "")[:FAILING_WIDTH].strip()
+        return StatusPart("✗ service failing" + (f": {what}" if what else ""), "bad")
     if status.state == SYNC_OFF:
         return StatusPart("✗ sync off: check the service settings in the config", "bad")
     if status.state == ONLINE:
