@@ -259,3 +259,21 @@ async def test_stop_cancels_a_prefetch_waiting_for_its_window(
     await engine.stop()  # with a grace of an hour: only the cancel lets it return
     assert task.done() and engine._prefetch_task is None
     assert store.detail_coverage() == (0, LEADS)
+
+
+async def test_leads_without_cards_have_their_figures_read_once_within_the_budget(
+    engine: SyncEngine, store: Store, transport: FaultyTransport
+) -> None:
+    """Triage's all-time counts include leads with no card left; the triage queue does not
+    read those, so the prefetch does, once, after the details."""
+    assert await engine.refresh_recommendations() is not None
+    without = store.leads_never_read_for_recommendations()
+    assert without, "the seeded sandbox has leads with no recommendation"
+    transport.log.clear()
+    report = await engine.prefetch(wait=False)
+    assert report is not None and report.finished
+    assert sorted(reads(transport, "/recommendations")) == sorted(without)
+    assert store.leads_never_read_for_recommendations() == []
+    transport.log.clear()
+    await engine.prefetch(wait=False)
+    assert reads(transport, "/recommendations") == []

@@ -50,6 +50,7 @@ async def test_thirty_fast_completes_make_no_failure_and_count_what_the_service_
             engine = SyncEngine(store, client, tick_interval=0.1)
             assert await engine.refresh_leads()
             assert await engine.refresh_recommendations()
+            assert (await engine.prefetch(wait=False)).finished  # and every lead's figures
             cards = len(store.active_recommendations())
             assert cards >= PRESSES
             before = await _service_progress(client)

@@ -93,10 +93,21 @@ class RecommendationsStore(Database):
             stamp(conn, "recs_sig", [lead_id])
             rebase_touched(conn, [lead_id])
 
+    def leads_never_read_for_recommendations(self) -> list[int]:
+        """Leads with no card whose recommendations were never read: their progress figures
+        (cards completed and dismissed before) belong in triage's all-time counts, but the
+        queue does not need them, so the prefetch reads them within its budget."""
+        return [
+            row["id"]
+            for row in self.rows(
+                "SELECT id FROM leads WHERE hidden = 0 AND recs_sig IS NULL AND recommendation_count = 0"
+                " AND id NOT IN (SELECT lead_id FROM recommendations WHERE status = 'active') ORDER BY id"
+            )
+        ]
+
     def leads_needing_recommendations(self) -> list[int]:
-        """Leads whose recommendations the triage queue must read: every lead once (its
-        progress figures are the all-time counts of triage, also for a lead with no active
-        card left), then those that have (or had) some, whose list line changed since.
+        """Leads whose recommendations the triage queue must read: those that have (or had)
+        some, whose list line changed since they were last read, or that were never read.
 
         The list line's `recommendation_count` (and `activity_count`: a completed card logs
         an activity) moves whenever the service's queue for a lead does, so an idle cockpit
@@ -107,9 +118,9 @@ class RecommendationsStore(Database):
             row["id"]
             for row in self.rows(
                 "SELECT l.id FROM leads l LEFT JOIN lead_snapshots s ON s.id = l.id WHERE l.hidden = 0"
-                " AND (l.recs_sig IS NULL OR ((l.recommendation_count > 0"
+                " AND (l.recommendation_count > 0"
                 " OR l.id IN (SELECT lead_id FROM recommendations WHERE status = 'active'))"
-                f" AND (s.raw IS NULL OR l.recs_sig != {list_sig_sql('s.raw')})))"
+                f" AND (l.recs_sig IS NULL OR s.raw IS NULL OR l.recs_sig != {list_sig_sql('s.raw')})"
                 " ORDER BY l.id"
             )
         ]

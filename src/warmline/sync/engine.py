@@ -428,9 +428,22 @@ class SyncEngine:
         the rate-limit budget (see `warmline.sync.prefetch`); with `wait`, spent budgets are
         waited out until every lead is read. None when the service could not be talked to."""
         lead_ids = await self._blocking(self.store.leads_needing_detail)
-        if not lead_ids:
-            return PrefetchReport(finished=True)  # nothing to read: no exchange, no "synced"
-        return await self._talk(self.prefetcher.run(lead_ids, wait=wait), PART_DETAILS)
+        report: PrefetchReport | None = PrefetchReport(finished=True)
+        if lead_ids:
+            report = await self._talk(self.prefetcher.run(lead_ids, wait=wait), PART_DETAILS)
+        if report is not None and report.finished:
+            await self._backfill_recommendation_counts(wait)
+        return report  # with nothing to read: no exchange, so no "synced" either
+
+    async def _backfill_recommendation_counts(self, wait: bool) -> None:
+        """Once per lead with no card: its recommendation figures, for triage's all-time
+        counts, one request a lead within the same budget as the details."""
+        lead_ids = await self._blocking(self.store.leads_never_read_for_recommendations)
+        if lead_ids:
+            await self._talk(
+                self.prefetcher.run(lead_ids, wait=wait, fetch=self.refresher.recommendations, cost=1),
+                PART_RECOMMENDATIONS,
+            )
 
     async def refresh_lead(self, lead_id: int) -> bool:
         """One lead's detail (the rep opened it): True when the cache was updated."""

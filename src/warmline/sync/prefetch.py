@@ -135,13 +135,22 @@ class Prefetcher:
         self.wait_cap = wait_cap
         self.budget = budget if budget is not None else Budget(limiter, clock)
 
-    async def run(self, lead_ids: Iterable[int], *, wait: bool = True) -> PrefetchReport:
-        """Fetch the detail of `lead_ids`, in that order, within the budget.
+    async def run(
+        self,
+        lead_ids: Iterable[int],
+        *,
+        wait: bool = True,
+        fetch: Callable[[int], Awaitable[object]] | None = None,
+        cost: int = REQUESTS_PER_LEAD,
+    ) -> PrefetchReport:
+        """Fetch the detail of `lead_ids` (or whatever `fetch(lead_id)` reads, at `cost`
+        requests a lead), in that order, within the budget.
 
         With `wait`, a spent budget is waited out (each wait capped, then the budget looked
         at again) until every lead is read; without it, the pass ends there (`finished` is
         False). Raises the `OfflineError` or `AuthError` that ends a pass; other failures of
         one lead are counted and the pass goes on."""
+        read = fetch if fetch is not None else self.refresher.lead
         pending = deque(lead_ids)
         report = PrefetchReport(wanted=len(pending))
         gate = asyncio.Condition()
@@ -153,10 +162,10 @@ class Prefetcher:
             nonlocal in_flight
             async with gate:
                 while pending and not stop:
-                    pause = self.budget.take(REQUESTS_PER_LEAD, in_flight)
+                    pause = self.budget.take(cost, in_flight)
                     if pause == 0:
                         in_flight += 1
-                        report.requests += REQUESTS_PER_LEAD
+                        report.requests += cost
                         return pending.popleft()
                     if pause is None:
                         await gate.wait()  # an answer in flight brings the window's figures
@@ -178,7 +187,7 @@ class Prefetcher:
         async def worker() -> None:
             while (lead_id := await grant()) is not None:
                 try:
-                    await self.refresher.lead(lead_id)
+                    await read(lead_id)
                     report.fetched += 1
                 except NotFoundError:
                     report.gone += 1  # removed on the service: the next list drops it
