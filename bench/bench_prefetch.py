@@ -32,14 +32,13 @@ import math
 import random
 import re
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
 import httpx
+from sandbox_process import Sandbox
 
 from warmline.api import ServiceClient
 from warmline.store import Store
@@ -47,37 +46,6 @@ from warmline.sync import SyncEngine
 
 KEY = "bench-prefetch"
 _LEAD_PATH = re.compile(r"^/v1/outreach/leads/\d+(/notes|/recommendations|/touchpoints)?$")
-
-
-class Sandbox:
-    """`warmline sandbox` on a free loopback port, in its own process."""
-
-    def __init__(self, db: Path, leads: int, limit: int, window: float, log: Path) -> None:
-        args = [
-            sys.executable, "-m", "warmline", "sandbox", "--port", "0", "--api-key", KEY, "--db", str(db), "--companies", str(max(200, leads + leads // 5)),
-            "--leads", str(leads), "--rate-limit", f"{limit}/{window:g}", "--job-seconds", "20",
-        ]
-        self.log = log
-        with log.open("w") as errors:
-            self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=errors, text=True)
-        line = self.proc.stdout.readline() if self.proc.stdout else ""
-        if "listening on" not in line:
-            self.proc.kill()
-            raise SystemExit(f"the sandbox did not start: {line!r}")
-        self.url = line.strip().rsplit(" ", 1)[-1]
-
-    def check(self) -> None:
-        """A sandbox that died (killed from outside) ends the bench with what it said."""
-        if self.proc.poll() is not None:
-            tail = self.log.read_text(errors="replace")[-2000:]
-            raise SystemExit(f"the sandbox exited with {self.proc.returncode} during the bench:\n{tail}")
-
-    def __enter__(self) -> Sandbox:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.proc.terminate()
-        self.proc.wait(timeout=10)
 
 
 class Counting(httpx.AsyncBaseTransport):
@@ -194,7 +162,9 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "sandbox.sqlite3"
         seeding = time.perf_counter()
-        with Sandbox(db, args.leads, args.limit, args.window, Path(tmp) / "sandbox.log") as server:
+        options = ("--companies", str(max(200, args.leads + args.leads // 5)), "--leads", str(args.leads),
+                   "--rate-limit", f"{args.limit}/{args.window:g}", "--job-seconds", "20")
+        with Sandbox(db, KEY, *options, log=Path(tmp) / "sandbox.log") as server:
             print(f"   sandbox ready in {time.perf_counter() - seeding:.1f} s")
             store = Store(Path(tmp) / "cache.sqlite3")
             try:

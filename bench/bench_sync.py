@@ -26,6 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import httpx
+from sandbox_process import Sandbox
 
 from warmline.api import ServiceClient
 from warmline.store import Store
@@ -36,28 +37,10 @@ KEY = "bench-key"
 HERE = Path(__file__).resolve().parent
 
 
-class Sandbox:
-    """`warmline sandbox` on a free loopback port, in its own process."""
-
-    def __init__(self, db: Path, leads: int, job_seconds: float) -> None:
-        args = [
-            sys.executable, "-m", "warmline", "sandbox", "--port", "0", "--api-key", KEY, "--db", str(db),
-            "--companies", "200", "--leads", str(leads), "--rate-limit", "10000000/60",
-            "--job-seconds", str(job_seconds),
-        ]
-        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = self.proc.stdout.readline() if self.proc.stdout else ""
-        if "listening on" not in line:
-            self.proc.kill()
-            raise SystemExit(f"the sandbox did not start: {line!r}")
-        self.url = line.strip().rsplit(" ", 1)[-1]
-
-    def __enter__(self) -> Sandbox:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.proc.terminate()
-        self.proc.wait(timeout=10)
+def sandbox(tmp: Path, leads: int, job_seconds: float) -> Sandbox:
+    options = ("--companies", "200", "--leads", str(leads), "--rate-limit", "10000000/60",
+               "--job-seconds", str(job_seconds))
+    return Sandbox(tmp / "sandbox.sqlite3", KEY, *options)
 
 
 # --- 1. flush vs a bare loop -------------------------------------------------------------------
@@ -99,7 +82,7 @@ async def engine_flush(store: Store, url: str, requests: list[tuple[int, str]], 
 
 async def bench_flush(ops: int, leads: int, concurrency: int, rounds: int) -> None:
     print(f"\n1. flush {ops:,} queued touchpoints over {leads} leads, concurrency {concurrency}")
-    with tempfile.TemporaryDirectory() as tmp, Sandbox(Path(tmp) / "sandbox.sqlite3", leads, 20) as server:
+    with tempfile.TemporaryDirectory() as tmp, sandbox(Path(tmp), leads, 20) as server:
         store = Store(Path(tmp) / "cache.sqlite3")
         async with ServiceClient(server.url, KEY) as client:
             await SyncEngine(store, client).refresh_leads()
@@ -148,7 +131,7 @@ def max_in_window(times: list[float], window: float) -> int:
 
 async def bench_jobs(jobs: int, job_seconds: float) -> None:
     print(f"\n2. polling {jobs} running deep searches (each takes {job_seconds:.0f} s on the sandbox)")
-    with tempfile.TemporaryDirectory() as tmp, Sandbox(Path(tmp) / "sandbox.sqlite3", 5, job_seconds) as server:
+    with tempfile.TemporaryDirectory() as tmp, sandbox(Path(tmp), 5, job_seconds) as server:
         store = Store(Path(tmp) / "cache.sqlite3")
         transport = CountingTransport()
         async with ServiceClient(server.url, KEY, transport=transport) as client:
