@@ -29,12 +29,19 @@ def discard(store: Store, op_id: str) -> Op:
 
 
 def retry(store: Store, op_id: str) -> bool:
-    """Send a failed (or waiting) action again as soon as possible."""
-    return store.retry(store.find_op(op_id).op_id)
+    """Send a failed (or waiting) action again as soon as possible: an explicit retry also
+    drops the wait the service asked for (`Store.clear_rate_limit`)."""
+    retried = store.retry(store.find_op(op_id).op_id)
+    if retried:
+        store.clear_rate_limit()
+    return retried
 
 
 def retry_all(store: Store) -> int:
-    return store.retry_all()
+    """Every failed or waiting action, now; drops the service's wait as `retry` does."""
+    count = store.retry_all()
+    store.clear_rate_limit()
+    return count
 
 
 def edit_op(store: Store, op_id: str, **changes: Any) -> str:

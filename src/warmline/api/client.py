@@ -10,7 +10,8 @@ differently.
 
 from __future__ import annotations
 
-import json
+import asyncio
+import hashlib
 import logging
 import re
 import socket
@@ -22,10 +23,12 @@ import httpx
 from pydantic import BaseModel
 
 from warmline import __version__
-from warmline.api import limits, models
+from warmline.api import jsonbounds, limits, models
 from warmline.api.auth import BearerAuth, Secret, check_base_url, display_url
 from warmline.api.errors import (
     AmbiguousError,
+    AnswerTooDeepError,
+    AnswerTooLargeError,
     ApiError,
     AuthError,
     BadResponseError,
@@ -33,6 +36,8 @@ from warmline.api.errors import (
     NotFoundError,
     OfflineError,
     RateLimitedError,
+    UnresponsiveReadError,
+    UnresponsiveSendError,
     error_from_response,
 )
 from warmline.api.paths import (
@@ -52,6 +57,17 @@ log = logging.getLogger("warmline.api")
 M = TypeVar("M", bound=BaseModel)
 
 RESEARCH = "research"
+
+REQUEST_DEADLINE = 30.0
+"""Seconds one request may take in all, from sending to the last byte of the answer. httpx's
+timeouts are per read, so a service sending a byte every few seconds would never trip them;
+past this deadline the service counts as unresponsive (offline; a mutation is ambiguous).
+A request given its own `timeout` (the health probe) gets at most twice that."""
+MAX_ANSWER_BYTES = 20 * 1024 * 1024
+"""The largest answer read (20 MiB; a page of 200 leads is about 100 KB): reading stops
+there with `AnswerTooLargeError`, so memory stays bounded whatever the service sends."""
+MAX_ERROR_BYTES = 64 * 1024
+"""An error answer is read up to 64 KiB (its message is in the first line or two)."""
 
 # httpx failures that happen before the request leaves this machine: surely not applied.
 _NOT_SENT: dict[type[httpx.TransportError], str] = {
@@ -114,7 +130,8 @@ class ServiceClient:
     `prefer_family` is the research path family tried first until one is known to work.
     A request waits for the limiter at most `max_rate_wait` seconds (None: as long as it
     takes); beyond that it raises `RateLimitedError` without sending, so a caller such as
-    the outbox can reschedule instead of blocking.
+    the outbox can reschedule instead of blocking. `deadline` bounds each request whole
+    (default `REQUEST_DEADLINE`, read when the client is made).
     """
 
     def __init__(
@@ -128,8 +145,10 @@ class ServiceClient:
         prefer_family: Family = "detailed",
         clock: Callable[[], float] = time.time,
         max_rate_wait: float | None = 30.0,
+        deadline: float | None = None,
     ) -> None:
         self._max_rate_wait = max_rate_wait
+        self.deadline = REQUEST_DEADLINE if deadline is None else deadline
         self._base_url = check_base_url(base_url)
         if isinstance(api_key, str):
             api_key = Secret(api_key) if api_key else None
@@ -158,6 +177,16 @@ class ServiceClient:
     @property
     def base_url(self) -> str:
         return str(self._base_url)
+
+    @property
+    def service_id(self) -> str:
+        """Which service this client talks to, as a short hash of its base URL and key.
+
+        State that belongs to one service and key (a stored rate-limit hold) is tagged with
+        it, so pointing the config elsewhere drops that state; the key itself is never
+        stored."""
+        key = self._key.reveal() if self._key else ""
+        return hashlib.sha256(f"{self._base_url}\n{key}".encode()).hexdigest()[:16]
 
     @property
     def quiet_for(self) -> float:
@@ -192,7 +221,9 @@ class ServiceClient:
         """Send one request and return its decoded JSON body, or raise an `ApiError`.
 
         `timeout` (seconds, for each of connecting and waiting for the answer) replaces the
-        client's own for this request."""
+        client's own for this request, and bounds it whole to twice that. The answer is
+        streamed and read up to MAX_ANSWER_BYTES, its JSON refused past
+        `jsonbounds.MAX_JSON_DEPTH` levels: a hostile answer is one `BadResponseError`."""
         if needs_key and not self._key:
             raise AuthError(
                 "No API key is configured: set WARMLINE_API_KEY or api_key in the config file"
@@ -206,42 +237,83 @@ class ServiceClient:
             )
         await self.limiter.wait()
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key is not None else {}
+        deadline = self.deadline if timeout is None else min(self.deadline, 2 * timeout)
+        request = self._http.build_request(
+            method,
+            path,
+            json=body,
+            params=_drop_none(params or {}),
+            headers=headers,
+            timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT,
+        )
         sent = self._clock()
         try:
-            response = await self._http.request(
-                method,
-                path,
-                json=body,
-                params=_drop_none(params or {}),
-                headers=headers,
-                timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT,
-            )
+            async with asyncio.timeout(deadline):
+                response = await self._http.send(request, stream=True)
+                try:
+                    self.last_answer_at = self._clock()
+                    self._exchange = (sent, self.last_answer_at)
+                    self.server_clock.observe_date(response.headers.get("date"), sent, self.last_answer_at)
+                    self.limiter.update(response.headers, response.status_code)
+                    log.debug("%s %s -> %s", method, path, response.status_code)
+                    limit = MAX_ANSWER_BYTES if response.is_success else MAX_ERROR_BYTES
+                    content, cut = await _read_body(response, limit)
+                finally:
+                    await response.aclose()
+        except TimeoutError:
+            raise self._deadline_error(method, path, deadline) from None
         except httpx.TransportError as exc:
             # `from None`: the httpx exception carries the request; keep it out of tracebacks.
             raise self._transport_error(exc, method, path) from None
-        self.last_answer_at = self._clock()
-        self._exchange = (sent, self.last_answer_at)
-        self.server_clock.observe_date(response.headers.get("date"), sent, self.last_answer_at)
-        self.limiter.update(response.headers, response.status_code)
-        log.debug("%s %s -> %s", method, path, response.status_code)
         if not response.is_success:
-            raise error_from_response(
-                response.status_code, response.headers, self._redact(response.text), now=self._clock()
+            # Only the redacted text stays in this frame: tracebacks with locals show it.
+            text = self._redact(content.decode(response.charset_encoding or "utf-8", errors="replace"))
+            content = b""
+            raise error_from_response(response.status_code, response.headers, text, now=self._clock())
+        if cut:
+            raise AnswerTooLargeError(
+                f"The service's answer to {method} {path} is larger than {MAX_ANSWER_BYTES // (1024 * 1024)} MiB;"
+                " reading stopped there",
+                status=response.status_code,
             )
-        if not response.content.strip():
+        if not content.strip():
             return {}
         try:
-            return json.loads(response.content)
+            return jsonbounds.loads(content)
+        except jsonbounds.TooDeepError:
+            raise AnswerTooDeepError(
+                f"The service's answer to {method} {path} nests deeper than {jsonbounds.MAX_JSON_DEPTH} levels;"
+                " it was not read",
+                status=response.status_code,
+            ) from None
         except ValueError:
             raise BadResponseError(
                 f"The service's answer to {method} {path} was not JSON", status=response.status_code
             ) from None
+
+    def _deadline_error(self, method: str, path: str, deadline: float) -> ApiError:
+        """The request ran out of its total deadline: the service is unresponsive."""
+        where = display_url(self._base_url)
+        if method == "GET":
+            return UnresponsiveReadError(
+                f"The service at {where} did not answer GET {path} within {deadline:g} s", deadline=deadline
+            )
+        return UnresponsiveSendError(
+            f"{method} {path} was sent to {where} but no complete answer came within {deadline:g} s;"
+            " it may or may not have been applied",
+            deadline=deadline,
+        )
 
     def _transport_error(self, exc: Exception, method: str, path: str) -> ApiError:
         reason = _reason(_NOT_SENT, exc)
         if reason is not None:
             return OfflineError(f"Could not reach the service at {display_url(self._base_url)}: {reason}")
         reason = _reason(_SENT, exc) or "the connection failed"
+        if method == "GET" and isinstance(exc, httpx.ReadTimeout):
+            # A read that timed out: nothing to apply, the service is simply not answering.
+            return UnresponsiveReadError(
+                f"The service at {display_url(self._base_url)} did not answer GET {path} ({reason})"
+            )
         return AmbiguousError(
             f"{method} {path} was sent to {display_url(self._base_url)} but no answer came back "
             f"({reason}); it may or may not have been applied"
@@ -805,6 +877,24 @@ class ServiceClient:
             method, f"/v1/outreach/leads/{lead_id}{suffix}", model, marker, body=body, key=key,
             idempotency_key=idempotency_key,
         )
+
+
+async def _read_body(response: httpx.Response, limit: int) -> tuple[bytes, bool]:
+    """The (decoded) body, at most `limit` bytes; True as second item when there was more.
+
+    An answer that announces more than `limit` is not read at all."""
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit and not response.headers.get("content-encoding"):
+        return b"", True
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        if size + len(chunk) > limit:
+            chunks.append(chunk[: limit - size])
+            return b"".join(chunks), True
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks), False
 
 
 def _check_flag(field: str, value: Any) -> bool:

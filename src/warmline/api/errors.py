@@ -16,11 +16,18 @@ from the server's message or our own words, never from request headers.
 
 from __future__ import annotations
 
-import json
+import math
 import time
 from collections.abc import Mapping
 from email.utils import parsedate_to_datetime
 from typing import Any
+
+from warmline.api import jsonbounds
+
+MAX_WAIT_SECONDS = 3600.0
+"""The longest wait the service can make us keep (`Retry-After`, `X-RateLimit-Reset`): one
+hour. A larger wait is capped to it, and so is one that is not a finite number (`1e400`, a
+date in year 5000): one absurd answer must not stop sync for good (docs/sync.md "Limits")."""
 
 TRANSIENT_STATUSES = frozenset({408, 425, 429, 502, 503, 504})
 AMBIGUOUS_STATUSES = frozenset({500})
@@ -175,6 +182,19 @@ class BadResponseError(ApiError):
         return True
 
 
+class AnswerTooLargeError(BadResponseError):
+    """The answer was larger than `client.MAX_ANSWER_BYTES`: reading stopped there."""
+
+
+class AnswerTooDeepError(BadResponseError):
+    """The answer's JSON nested deeper than `payload.MAX_JSON_DEPTH`: refused unparsed."""
+
+
+class TooManyPagesError(BadResponseError):
+    """A list had (or claimed) more pages than `limits.LIST_PAGES_MAX`: it was not read whole,
+    so nothing may be concluded from it (such as which cached records the service dropped)."""
+
+
 class TransportError(ApiError):
     """No HTTP answer arrived; see the two subclasses for whether the request was sent."""
 
@@ -195,23 +215,51 @@ class AmbiguousError(TransportError):
         return True
 
 
+class UnresponsiveError(TransportError):
+    """The service did not finish answering in time (the request's total deadline, or a
+    read timeout): it counts as offline. `deadline` is the limit that ran out, in seconds."""
+
+    def __init__(self, message: str, *, deadline: float | None = None) -> None:
+        super().__init__(message)
+        self.deadline = deadline
+
+
+class UnresponsiveReadError(UnresponsiveError, OfflineError):
+    """A read (GET) that got no complete answer in time: nothing to apply, so simply offline."""
+
+
+class UnresponsiveSendError(UnresponsiveError, AmbiguousError):
+    """A mutation cut by its deadline: it may have arrived, so it is reconciled before any
+    resend (the exactly-once rule), and the service counts as offline meanwhile."""
+
+
+def cap_wait(seconds: float) -> float:
+    """A wait the service asked for, within [0, MAX_WAIT_SECONDS]; NaN and infinities (from
+    `1e400` or an absurd date) count as too long, so they are capped rather than raised."""
+    if math.isnan(seconds) or seconds > MAX_WAIT_SECONDS:
+        return MAX_WAIT_SECONDS
+    return max(0.0, seconds)
+
+
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Seconds to wait from a `Retry-After` header: delta-seconds or an HTTP-date."""
+    """Seconds to wait from a `Retry-After` header: delta-seconds or an HTTP-date; capped at
+    MAX_WAIT_SECONDS."""
     if value is None:
         return None
     text = value.strip()
     if not text:
         return None
     try:
-        return max(0.0, float(text))
+        return cap_wait(float(text))
     except ValueError:
         pass
     try:
         when = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
+        stamp = when.timestamp()
+    except (TypeError, ValueError, IndexError, OverflowError, OSError):
         return None
     current = time.time() if now is None else now
-    return max(0.0, when.timestamp() - current)
+    return cap_wait(stamp - current)
 
 
 def retry_after_from_headers(headers: Mapping[str, str], now: float | None = None) -> float | None:
@@ -228,7 +276,7 @@ def retry_after_from_headers(headers: Mapping[str, str], now: float | None = Non
     except ValueError:
         return None
     current = time.time() if now is None else now
-    return max(0.0, reset_at - current)
+    return cap_wait(reset_at - current)
 
 
 def _decode_body(body: Any) -> Any:
@@ -237,7 +285,9 @@ def _decode_body(body: Any) -> Any:
         body = bytes(body).decode("utf-8", errors="replace")
     if isinstance(body, str):
         try:
-            return json.loads(body)
+            return jsonbounds.loads(body)
+        except jsonbounds.TooDeepError:
+            return None  # no message worth showing in it
         except ValueError:
             return body.strip() or None
     return body

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from warmline.api.errors import InputError
+from warmline.api.errors import InputError, TooManyPagesError
 
 LOOKUP_QUERY_MIN_CHARS = 3
 LOOKUP_LIMIT_MIN = 1
@@ -63,6 +63,11 @@ MAX_CUSTOM_FIELD_KEY_CHARS = 100
 MAX_FILTER_CHARS = 200
 """A list's `search`, `industry`, `country` filters; its `tag` filter is MAX_TAG_CHARS."""
 IDEMPOTENCY_KEY_MAX_CHARS = 255
+LIST_PAGES_MAX = 1000
+"""The most pages of one list read whole (a refresh of the lead list, the directory): at
+200 a page, 200,000 records, twice the largest cache we measure (bench/bench_store.py). A
+list claiming more pages, or never saying it ended, is a lying service, not data: reading
+it stops with `TooManyPagesError` (docs/sync.md "Limits")."""
 COMPANY_FIELD_MAX_CHARS = {
     "name": MAX_COMPANY_NAME_CHARS,
     "domain": 200,
@@ -430,3 +435,18 @@ def check_contact_fields(fields: Any, *, creating: bool) -> dict[str, Any]:
     if body.get("company_id") is not None:
         check_id("company_id", body["company_id"])
     return body
+
+
+def check_list_pages(what: str, page: int, total_pages: int | None, has_next: bool) -> None:
+    """Raise `TooManyPagesError` when walking a list whole would go past LIST_PAGES_MAX pages:
+    at once when the service claims more (a list of 10^6 pages is refused at its first page,
+    not after 1000 requests), or when page LIST_PAGES_MAX still says there is a next one."""
+    if total_pages is not None and total_pages > LIST_PAGES_MAX:
+        raise TooManyPagesError(
+            f"The service's {what} claims {total_pages} pages; "
+            f"at most {LIST_PAGES_MAX} are read, so it was not taken"
+        )
+    if has_next and page >= LIST_PAGES_MAX:
+        raise TooManyPagesError(
+            f"The service's {what} did not end within {LIST_PAGES_MAX} pages; it was not taken"
+        )

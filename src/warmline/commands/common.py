@@ -82,7 +82,8 @@ def make_client(config: Any, timeout: float | None = None) -> Any:
     try:
         if timeout is None:
             return ServiceClient(config.base_url, config.api_key)
-        return ServiceClient(config.base_url, config.api_key, timeout=timeout)
+        # A quick send (after `log`, `note`...) is bounded whole, not only per read.
+        return ServiceClient(config.base_url, config.api_key, timeout=timeout, deadline=2 * timeout)
     except ValueError as exc:  # a base URL we refuse (plain http to a remote host...)
         raise CommandError(str(exc), EXIT_BAD_INPUT) from None
 

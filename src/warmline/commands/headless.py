@@ -413,6 +413,7 @@ def outbox_retry(op_ref: str | None, retry_all: bool) -> None:
     with open_store(config) as store:
         if retry_all:
             count = store.retry_all()
+            store.clear_rate_limit()  # an explicit retry overrides the service's wait
             click.echo(f"{count} action(s) will be sent again.")
             if count:
                 _try_any(store, config)
@@ -420,6 +421,7 @@ def outbox_retry(op_ref: str | None, retry_all: bool) -> None:
         op = resolve_op(store, op_ref or "")
         if not store.retry(op.op_id):
             raise CommandError(f"op {short_id(op.op_id)} is {op.state}: nothing to retry", EXIT_BAD_INPUT)
+        store.clear_rate_limit()
         click.echo(f"Op {short_id(op.op_id)} ({op.kind}) will be sent again.")
         try_delivery(store, config, op.op_id)
 

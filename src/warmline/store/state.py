@@ -17,6 +17,12 @@ ONLINE = "online"
 LAST_SYNC_AT = "last_sync_at"
 RATE_LIMITED_UNTIL = "rate_limited_until"
 LAST_ERROR = "last_error"
+RATE_LIMIT_SERVICE = "rate_limit_service"
+"""Which service (`ServiceClient.service_id`: a hash of base URL and key) the stored
+`rate_limited_until` came from: a hold is dropped when the config points elsewhere."""
+RATE_LIMIT_CLEARED_AT = "rate_limit_cleared_at"
+"""When the rep last retried explicitly; an engine in any process drops its hold on seeing
+it change."""
 
 
 class SyncStatus(NamedTuple):
@@ -42,6 +48,19 @@ class StateStore(Database):
                 "INSERT INTO sync_state (key, value, updated_at) VALUES (?, ?, ?)"
                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
                 (key, dumps(value), iso(self.clock())),
+            )
+
+    def clear_rate_limit(self) -> None:
+        """The rep asked to retry now (`warmline outbox retry`, the cockpit's retry): drop the
+        wait the service asked for, stored and per op (`not_before`), so a wait that was
+        absurd or is over on the service's side never stands between the rep and a send.
+        Running engines see `rate_limit_cleared_at` change and drop their own hold."""
+        with self.write() as conn:
+            self.set_state(RATE_LIMITED_UNTIL, None)
+            self.set_state(RATE_LIMIT_CLEARED_AT, self.clock())
+            conn.execute(
+                "UPDATE outbox SET not_before = NULL"
+                " WHERE not_before IS NOT NULL AND state IN ('pending', 'ambiguous', 'failed')"
             )
 
     def get_state(self, key: str, default: Any = None) -> Any:

@@ -45,6 +45,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from warmline.api import ServiceClient
 from warmline.api.errors import (
+    MAX_WAIT_SECONDS,
     ApiError,
     AuthError,
     BadResponseError,
@@ -53,6 +54,7 @@ from warmline.api.errors import (
     RateLimitedError,
 )
 from warmline.api.servertime import Estimate
+from warmline.store.state import RATE_LIMIT_CLEARED_AT, RATE_LIMIT_SERVICE
 from warmline.sync.backoff import Backoff
 from warmline.sync.blocking import Blocking, in_thread
 from warmline.sync.flush import Flusher, FlushReport
@@ -91,6 +93,11 @@ def _brief(exc: ApiError) -> str:
     if exc.status is not None:
         return f"HTTP {exc.status}"
     return "no complete answer"
+
+
+PASS_BUDGET = 300.0
+"""Seconds one `run_once` pass (`warmline sync --once`) may take in all; past it the pass
+stops and the service counts as unresponsive (docs/sync.md "Limits")."""
 
 SERVER_CLOCK_KEY = "server_clock"
 """Sync state: the service's clock offset last learned, so a new process reconciles in the
@@ -142,8 +149,10 @@ class SyncEngine:
         annotate_late_activities: bool = False,
         prefetch_interval: float = 60.0,
         sleep: Sleep = asyncio.sleep,
+        pass_budget: float = PASS_BUDGET,
     ) -> None:
         self.store = store
+        self.pass_budget = pass_budget
         self.client = client
         self.clock = clock
         rng = rng or random.Random()
@@ -183,10 +192,37 @@ class SyncEngine:
         self._restore_server_clock()
 
     def _restore_rate_limit(self) -> None:
-        """A wait the server asked for outlives a restart: it was stored with the status."""
+        """A wait the server asked for outlives a restart: it was stored with the status.
+
+        Only for the same service and key (`RATE_LIMIT_SERVICE`): pointed elsewhere, the
+        old hold is dropped. Never longer than MAX_WAIT_SECONDS from now: a hold stored by
+        an older version (or a lying service) for years is cut to that, in the store too,
+        so the status line shows the real end."""
         until = self.status.current.rate_limited_until
-        if until is not None and until > self.clock():
-            self.client.limiter.block_for(until - self.clock())
+        service = self.client.service_id
+        now = self.clock()
+        if self.store.get_state(RATE_LIMIT_SERVICE) != service:
+            self.store.set_state(RATE_LIMIT_SERVICE, service)
+            if until is not None:
+                self.status.update(rate_limited_until=None)
+            until = None
+        elif until is not None and until > now + MAX_WAIT_SECONDS:
+            until = now + MAX_WAIT_SECONDS
+            self.status.update(rate_limited_until=until)
+        if until is not None and until > now:
+            self.client.limiter.block_for(until - now)
+        self._cleared_seen = self.store.get_state(RATE_LIMIT_CLEARED_AT)
+
+    async def _honour_retry(self) -> None:
+        """The rep retried explicitly since we last looked (`Store.clear_rate_limit`, maybe in
+        another process): the service's wait no longer holds us back."""
+        cleared = await self._blocking(self.store.get_state, RATE_LIMIT_CLEARED_AT)
+        if cleared == self._cleared_seen:
+            return
+        self._cleared_seen = cleared
+        if self.client.limiter.delay() > 0 or self.status.current.rate_limited_until is not None:
+            self.client.limiter.clear()
+            await self._blocking(self.status.update, rate_limited_until=None)
 
     def _restore_server_clock(self) -> None:
         """The offset learned by an earlier run against the same service, as a start."""
@@ -339,6 +375,7 @@ class SyncEngine:
         # Ops backing off are picked up by the tick when they come due (`_due_now`).
 
     async def _tick_job(self) -> None:
+        await self._honour_retry()
         if self.connection.probe_due():
             if await self.connection.probe(timeout=self.connection.probe_timeout):
                 self.wake()
@@ -384,6 +421,7 @@ class SyncEngine:
 
     async def flush(self, *, ignore_backoff: bool = False) -> FlushReport:
         """One pass over the outbox; updates the status (syncing, offline, rate limit)."""
+        await self._honour_retry()
         await self._blocking(self.status.update, syncing=True)
         report = await self.flusher.flush(ignore_backoff=ignore_backoff)
         if report.offline:
@@ -499,9 +537,29 @@ class SyncEngine:
         the server's Retry-After kept), refresh the cache, poll every running job.
 
         While the service has asked us to wait, the pass sends nothing and says until when,
-        rather than sleeping through the wait."""
+        rather than sleeping through the wait. The pass ends within `pass_budget` seconds
+        (each request has its own deadline too): a service still answering at the end
+        counts as unresponsive, reported as offline; sends cut short are ambiguous and
+        reconciled by the next pass."""
         report = PassReport()
         await self._blocking(self.store.recover_after_crash)
+        await self._honour_retry()
+        try:
+            async with asyncio.timeout(self.pass_budget):
+                await self._pass(report)
+        except TimeoutError:
+            message = f"The service did not finish answering within the pass's {self.pass_budget:g} s budget"
+            self.connection.lost(message)
+            report.offline_error = message
+        report.errors = [*report.flush.errors, *report.polls.errors]
+        report.refresh_failures = [f"Refresh of the {part} failed: {exc}" for part, exc in self._failing.items()]
+        if report.prefetch is not None:
+            report.errors.extend(report.prefetch.errors)
+        report.details_cached, report.leads_cached = await self._blocking(self.store.detail_coverage)
+        report.status = self.status.current
+        return report
+
+    async def _pass(self, report: PassReport) -> None:
         if not self._waiting(report):
             report.reachable = await self.connection.probe()
             await self._remember_server_clock()
@@ -511,13 +569,6 @@ class SyncEngine:
                 report.auth_error = self.status.current.last_error
             else:
                 report.offline_error = self.status.current.last_error
-        report.errors = [*report.flush.errors, *report.polls.errors]
-        report.refresh_failures = [f"Refresh of the {part} failed: {exc}" for part, exc in self._failing.items()]
-        if report.prefetch is not None:
-            report.errors.extend(report.prefetch.errors)
-        report.details_cached, report.leads_cached = await self._blocking(self.store.detail_coverage)
-        report.status = self.status.current
-        return report
 
     def _waiting(self, report: PassReport) -> bool:
         report.rate_limited_until = self._rate_limited_until()

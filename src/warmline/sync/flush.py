@@ -49,6 +49,7 @@ from warmline.api.errors import (
     OfflineError,
     RateLimitedError,
     RecommendationGoneError,
+    UnresponsiveSendError,
 )
 from warmline.store.effects import COMPLETE_RECOMMENDATION, DISMISS_RECOMMENDATION
 from warmline.store.rows import AMBIGUOUS, PENDING, Op
@@ -363,6 +364,10 @@ class Flusher:
         message = str(exc)
         if isinstance(exc, RecommendationGoneError) and op.kind in _RECOMMENDATION_DECISIONS:
             return already_dismissed(op)
+        if isinstance(exc, UnresponsiveSendError):
+            # Cut by its deadline: it may have arrived (reconciled before any resend), and a
+            # service that does not answer in time counts as offline: the pass stops.
+            return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=self._later(op), halt=OFFLINE)
         if isinstance(exc, AuthError | OfflineError):
             halt = AUTH if isinstance(exc, AuthError) else OFFLINE
             return Outcome(op, PUT_BACK, message=message, halt=halt)

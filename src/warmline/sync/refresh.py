@@ -18,6 +18,7 @@ from typing import Any
 
 from warmline.api import ServiceClient
 from warmline.api.errors import LeadNotFoundError, NotFoundError
+from warmline.api.limits import LIST_PAGES_MAX, check_list_pages
 from warmline.api.models import Page
 from warmline.sync.blocking import Blocking, Notify, in_thread
 from warmline.sync.requests import dump
@@ -25,19 +26,25 @@ from warmline.sync.requests import dump
 log = logging.getLogger("warmline.sync")
 
 PER_PAGE = 200
-# A server that never says it is on the last page must not keep us paging forever.
-MAX_PAGES = 5000
+# A server that never says it is on the last page, or claims 10^6 of them, must not keep us
+# paging (or hold what it sent): `limits.LIST_PAGES_MAX`, then `TooManyPagesError`.
+MAX_PAGES = LIST_PAGES_MAX
 
 PageFetch = Callable[[int], Awaitable[Page[Any]]]
 
 
-async def all_pages(fetch: PageFetch) -> AsyncIterator[list[dict[str, Any]]]:
-    """Every page of a paginated list, as dicts, until the pagination says it was the last."""
+async def all_pages(fetch: PageFetch, what: str = "list") -> AsyncIterator[list[dict[str, Any]]]:
+    """Every page of a paginated list, as dicts, until the pagination says it was the last.
+
+    Raises `TooManyPagesError` before yielding a page of a list that claims more than
+    MAX_PAGES pages or has not ended by then: the caller must not take such a list."""
     page = 1
-    while page <= MAX_PAGES:
+    while True:
         result = await fetch(page)
+        more = result.has_next and bool(result.items)
+        check_list_pages(what, page, result.pagination.total_pages, more)
         yield [dump(item) for item in result.items]
-        if not result.has_next or not result.items:
+        if not more:
             return
         page += 1
 
@@ -129,7 +136,7 @@ class Refresher:
         items: list[dict[str, Any]] = []
         asked_at = self.store.clock()  # a lead removed after this stays removed
         listing = Listing()
-        async for page in all_pages(listing.watch(lambda n: self.client.list_leads(None, n, self.per_page))):
+        async for page in all_pages(listing.watch(lambda n: self.client.list_leads(None, n, self.per_page)), "lead list"):
             items.extend(page)
         # Only a whole list may remove cached leads (`Listing`); else the leads read are kept.
         full = "all" if self._whole(listing, "lead list") else None
@@ -188,7 +195,7 @@ class Refresher:
         whole list only (`Listing`): a walk cut or inconsistent drops nothing."""
         seen: list[int] = []
         listing = Listing()
-        async for page in all_pages(listing.watch(lambda n: self.client.list_companies(n, self.per_page))):
+        async for page in all_pages(listing.watch(lambda n: self.client.list_companies(n, self.per_page)), "company list"):
             await self._blocking(self.store.upsert_companies, page)
             seen.extend(item["id"] for item in page)
         if self._whole(listing, "company list"):
@@ -221,7 +228,7 @@ class Refresher:
         list only (`Listing`)."""
         seen: list[int] = []
         listing = Listing()
-        async for page in all_pages(listing.watch(lambda n: self.client.list_contacts(n, self.per_page))):
+        async for page in all_pages(listing.watch(lambda n: self.client.list_contacts(n, self.per_page)), "contact list"):
             await self._blocking(self.store.upsert_contacts, page)
             seen.extend(item["id"] for item in page)
         if self._whole(listing, "contact list"):

@@ -1,0 +1,130 @@
+"""What a hostile service costs the client (issue 11, items 1, 5 and 7). Prints figures;
+asserts nothing.
+
+    .venv/bin/python bench/bench_hostile.py [--cap 90] [--case NAME ...]
+
+Each case runs in its own child process against the hostile test server
+(tests/hostile/hostile_server.py) on loopback, so its peak memory (`ru_maxrss`) is its own:
+
+- retry-after: a 429 with `Retry-After: 99999999999`: how long the client then holds.
+- reset-5000: a 200 with `X-RateLimit-Remaining: 0` and a reset in year 5000.
+- reset-1e400: a 200 with `X-RateLimit-Reset: 1e400`.
+- drip: the lead list answered with headers, then one byte every 2 s; the client's
+  defaults; the case gives up after `--cap` seconds.
+- huge: a single 480 MB (valid JSON) lead list.
+- deep: a JSON answer nested 100,000 deep.
+- pages: the lead-list refresh against a list claiming 10^6 pages of 200 leads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "hostile"))
+
+from hostile_server import Drip, HostileServer, Huge, endless_pages, json_reply, nested_json  # noqa: E402
+
+from warmline.api import ServiceClient  # noqa: E402
+from warmline.store import Store  # noqa: E402
+from warmline.sync.blocking import run_inline  # noqa: E402
+from warmline.sync.refresh import Refresher  # noqa: E402
+
+CASES = ("retry-after", "reset-5000", "reset-1e400", "drip", "huge", "deep", "pages")
+YEAR = 365.25 * 86400
+LEADS = "/v1/outreach/leads"
+
+
+def _lead(n: int) -> dict[str, Any]:
+    return {"id": n + 1, "company_id": n + 1, "company_name": f"Company {n + 1}", "lead_status": "cold"}
+
+
+def _outcome(exc: BaseException | None) -> str:
+    if exc is None:
+        return "answered"
+    line = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {line[:90]}"
+
+
+async def _case(name: str, server: HostileServer, cap: float) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    if name in ("retry-after", "reset-5000", "reset-1e400"):
+        headers = {
+            "retry-after": {"Retry-After": "99999999999"},
+            "reset-5000": {"X-RateLimit-Limit": "100", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "95617584000"},
+            "reset-1e400": {"X-RateLimit-Limit": "100", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1e400"},
+        }[name]
+        status = 429 if name == "retry-after" else 200
+        server.on(LEADS, json_reply({"data": [], "pagination": {"page": 1, "total_pages": 1}}, status, headers))
+    elif name == "drip":
+        server.on(LEADS, Drip(every=2.0, length=10_000_000))
+    elif name == "huge":
+        server.on(LEADS, Huge(size=480 * 1024 * 1024, item=json.dumps(_lead(0)).encode()))
+    elif name == "deep":
+        server.on(LEADS, nested_json(100_000))
+    elif name == "pages":
+        server.on(LEADS, endless_pages(_lead, total_pages=1_000_000))
+    started = time.monotonic()
+    error: BaseException | None = None
+    async with ServiceClient(server.url, "bench-key") as client:
+        try:
+            if name == "pages":
+                with tempfile.TemporaryDirectory() as tmp:
+                    store = Store(Path(tmp) / "cache.sqlite3")
+                    try:
+                        await asyncio.wait_for(Refresher(store, client, blocking=run_inline).leads(), cap)
+                        result["cached leads"] = store.scalar("SELECT count(*) FROM leads")
+                    finally:
+                        store.close()
+            else:
+                await asyncio.wait_for(client.list_leads(None, 1, 200), cap)
+        except TimeoutError:
+            result["gave up"] = f"still waiting after the {cap:.0f} s cap"
+        except BaseException as exc:  # the point is to see what escapes
+            error = exc
+        result["seconds"] = round(time.monotonic() - started, 1)
+        result["outcome"] = _outcome(error) if "gave up" not in result else result["gave up"]
+        state = client.limiter.state()
+        if state.blocked_until is not None or client.limiter.delay() > 0:
+            wait = client.limiter.delay()
+            result["client holds for"] = f"{wait:.0f} s ({wait / YEAR:,.0f} years)" if wait > YEAR else f"{wait:.0f} s"
+    result["requests"] = len(server.requests)
+    result["peak RSS MB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    return result
+
+
+def _child(name: str, cap: float) -> None:
+    server = HostileServer(lifetime=cap + 60).start()
+    try:
+        print(json.dumps(asyncio.run(_case(name, server, cap))))
+    finally:
+        server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cap", type=float, default=90.0, help="seconds a case may take")
+    parser.add_argument("--case", action="append", choices=CASES)
+    parser.add_argument("--child", choices=CASES, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        _child(args.child, args.cap)
+        return
+    for name in args.case or CASES:
+        done = subprocess.run([sys.executable, __file__, "--child", name, "--cap", str(args.cap)],
+                              capture_output=True, text=True, timeout=args.cap + 120)
+        lines = done.stdout.strip().splitlines()
+        figures = json.loads(lines[-1]) if lines else {"crashed": done.stderr.strip().splitlines()[-1:]}
+        print(f"{name:12} " + "; ".join(f"{key}: {value}" for key, value in figures.items()), flush=True)
+
+
+if __name__ == "__main__":
+    main()
