@@ -17,6 +17,7 @@ import sys
 import click
 
 from warmline import __version__, commands
+from warmline.config import redact_url
 from warmline.textsafe import terminal_text
 
 
@@ -45,6 +46,22 @@ class CommandModules(click.Group):
         self._register()
         return super().list_commands(ctx)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Refuse, in one line and with exit 2, an argument that is not valid UTF-8: Python
+        keeps its bytes as lone surrogates, which fail later and far away (storing a note,
+        sending a query, printing a name) with a traceback."""
+        from warmline.commands.common import EXIT_BAD_INPUT, CommandError
+        from warmline.config import is_utf8
+
+        for number, arg in enumerate(args, 1):
+            if not is_utf8(arg):
+                shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                raise CommandError(
+                    f"argument {number} ({shown!r}) is not valid UTF-8; check the terminal's encoding (locale)",
+                    EXIT_BAD_INPUT,
+                )
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> object:
         """Any command's failure message is terminal-safe before click prints it, whatever
         raised it (CommandError is already; click's own errors quote what they were given)."""
@@ -62,7 +79,7 @@ class TerminalLog(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
-            sys.stderr.write(terminal_text(self.format(record)) + "\n")
+            sys.stderr.write(terminal_text(redact_url(self.format(record))) + "\n")
         except Exception:  # noqa: BLE001 (logging must never fail the command)
             self.handleError(record)
 

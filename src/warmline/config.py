@@ -11,6 +11,7 @@ a traceback or the screen by accident.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,6 +28,18 @@ ENV_BASE_URL = "WARMLINE_BASE_URL"
 ENV_API_KEY = "WARMLINE_API_KEY"
 ENV_DATA_DIR = "WARMLINE_DATA_DIR"
 ENV_CONFIG = "WARMLINE_CONFIG"
+
+
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/?#@'\"]*@")
+
+
+def redact_url(text: object) -> str:
+    """`text` with the user-info of every URL in it masked: `https://***@host/`.
+
+    A base URL may carry `user:password@`; any message, status or log line that shows a
+    URL (or quotes one inside a longer text, as httpx's errors do) passes through here.
+    """
+    return _USERINFO.sub(r"\1***@", str(text))
 
 
 class ConfigError(Exception):
@@ -49,7 +62,7 @@ def config_path() -> Path:
 class Config:
     """Everything the cockpit and the headless commands need to run."""
 
-    base_url: str = DEFAULT_BASE_URL
+    base_url: str = field(default=DEFAULT_BASE_URL, repr=False)  # may hold user:password@
     api_key: str | None = field(default=None, repr=False)
     data_dir: Path = field(default_factory=data_dir)
     theme: str = DEFAULT_THEME
@@ -76,6 +89,9 @@ def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> 
     """Read the config file (if any) and the environment into a `Config`."""
     env = os.environ if env is None else env
     path = path or config_path()
+    for name in (ENV_BASE_URL, ENV_API_KEY, ENV_DATA_DIR):
+        if not is_utf8(env.get(name) or ""):
+            raise ConfigError(f"{name} is not valid UTF-8")
     raw = _read_toml(path)
     service = _table(raw, "service", path)
     ui = _table(raw, "ui", path)
@@ -121,8 +137,21 @@ def _read_toml(path: Path) -> dict:
         return {}
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    except UnicodeDecodeError as exc:  # TOML is UTF-8; tomllib lets the decoder's error through
+        raise ConfigError(f"{path}: not valid UTF-8 (byte {exc.object[exc.start]:#04x} at offset {exc.start})") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror})") from None
+
+
+def is_utf8(text: str) -> bool:
+    """False for text decoded from bytes that were not UTF-8: Python keeps such bytes of
+    the command line and the environment as lone surrogates, which cannot be stored,
+    sent or printed (`UnicodeEncodeError` far from where they came in)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _table(raw: dict, name: str, path: Path) -> dict:

@@ -10,3 +10,6 @@ EXIT_AUTH = 3
 """The service refused the API key, or none is configured."""
 EXIT_OFFLINE = 4
 """Offline: the service could not be reached."""
+EXIT_CACHE = 5
+"""The local cache cannot be used: damaged or not SQLite, a directory, its data dir a file
+or not ours to read and write, locked. Nothing is deleted; the message names the file."""

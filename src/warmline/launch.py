@@ -51,16 +51,32 @@ def start_cockpit(config: Any) -> None:
 
         run_first_run(config_path(), theme=config.theme)
         return
-    from warmline.store import Store
+    import sqlite3
+
+    from warmline.store import CacheUnusable, Store
+    from warmline.store.database import cache_unusable
     from warmline.tui.app import run_cockpit
 
-    config.data_dir.mkdir(parents=True, exist_ok=True)
-    store = Store(config.db_path)
+    try:
+        store = Store(config.db_path)  # makes the data dir (0700) and the file (0600)
+    except CacheUnusable as exc:
+        _cache_unusable_exit(exc)
     try:
         run_cockpit(store, sync_factory=partial(_sync_engine, store, config), keymap=config.keymap,
                     theme=config.theme, config_path=config_path(), undo_seconds=config.undo_seconds)
+    except sqlite3.DatabaseError as exc:  # a damaged page met after the first paint
+        _cache_unusable_exit(cache_unusable(store.path, exc))
     finally:
         store.close()
+
+
+def _cache_unusable_exit(exc: Exception) -> None:
+    """One line on stderr and exit 5, as the command line reports a cache it cannot use."""
+    from warmline.exit_codes import EXIT_CACHE
+    from warmline.textsafe import terminal_text
+
+    print(f"Error: {terminal_text(exc)}", file=sys.stderr)
+    sys.exit(EXIT_CACHE)
 
 
 def _sync_engine(store: Any, config: Any) -> Any:

@@ -13,6 +13,8 @@ from collections.abc import Generator
 
 import httpx
 
+from warmline.config import redact_url
+
 MASK = "********"
 
 
@@ -70,9 +72,14 @@ def check_base_url(base_url: str) -> httpx.URL:
 
     A trailing `/v1` is removed because every operation path already starts with it.
     """
-    url = httpx.URL(base_url)
+    try:
+        url = httpx.URL(base_url)
+    except httpx.InvalidURL as exc:
+        raise ValueError(
+            f"The service base URL is not a valid URL ({redact_url(exc)}; got {redact_url(base_url)!r})"
+        ) from None
     if url.scheme not in {"http", "https"} or not url.host:
-        raise ValueError(f"The service base URL must look like https://host/ (got {base_url!r})")
+        raise ValueError(f"The service base URL must look like https://host/ (got {redact_url(base_url)!r})")
     if url.scheme == "http" and not is_loopback(url.host):
         raise ValueError(
             f"Refusing plain http:// for {url.host}: the API key would travel unencrypted. "

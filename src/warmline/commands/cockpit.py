@@ -22,9 +22,16 @@ from typing import Any
 
 import click
 
-from warmline.commands.common import EXIT_BAD_INPUT, CommandError, make_engine, open_config
+from warmline.commands.common import (
+    EXIT_BAD_INPUT,
+    CommandError,
+    make_engine,
+    open_config,
+    open_store,
+)
 
 SERVER_START_TIMEOUT = 120.0
+SANDBOX_KEY_ENV = "WARMLINE_SANDBOX_API_KEY"  # read by `warmline sandbox` (its --api-key)
 
 
 def open_cockpit(config: Any | None = None) -> None:
@@ -40,14 +47,16 @@ def running_sandbox(db: Path, *, companies: int, leads: int, seed: int, job_seco
     import secrets
 
     api_key = f"demo-{secrets.token_hex(12)}"
+    # The key goes in the child's environment, not its command line: any user of the
+    # machine can read a command line (`ps`), only we can read our processes' environment.
     command = [
         sys.executable, "-m", "warmline", "sandbox", "--host", "127.0.0.1", "--port", "0",
-        "--db", str(db), "--api-key", api_key, "--companies", str(companies), "--leads", str(leads),
+        "--db", str(db), "--companies", str(companies), "--leads", str(leads),
         "--seed", str(seed), "--job-seconds", str(job_seconds),
     ]
     process = subprocess.Popen(
         command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", SANDBOX_KEY_ENV: api_key},
     )
     try:
         url = _read_url(process)
@@ -74,15 +83,10 @@ def _read_url(process: subprocess.Popen[str]) -> str:
 
 
 async def _first_sync(config: Any) -> Any:
-    from warmline.store import Store
-
-    store = Store(config.db_path)
-    try:
+    with open_store(config) as store:  # a cache it cannot use: one line, exit 5
         engine = make_engine(store, config)
         async with engine.client:
             return await engine.run_once()
-    finally:
-        store.close()
 
 
 @click.command("demo")
@@ -99,7 +103,7 @@ def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_secon
     throwaway = data_dir is None
     root = Path(tempfile.mkdtemp(prefix="warmline-demo-")) if throwaway else data_dir
     try:
-        root.mkdir(parents=True, exist_ok=True)
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)  # the server's data and the cache
     except OSError as exc:
         raise CommandError(f"Cannot use {root} as the demo's data dir: {exc.strerror}", EXIT_BAD_INPUT) from None
     try:
@@ -107,7 +111,6 @@ def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_secon
         with running_sandbox(root / "sandbox.sqlite3", companies=companies, leads=leads, seed=seed,
                              job_seconds=job_seconds) as (url, api_key):
             config = dataclasses.replace(open_config(), base_url=url, api_key=api_key, data_dir=root / "cache")
-            config.data_dir.mkdir(parents=True, exist_ok=True)
             click.echo(f"Server at {url}. Syncing the demo data...", err=True)
             asyncio.run(_first_sync(config))
             open_cockpit(config)

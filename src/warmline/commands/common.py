@@ -8,6 +8,7 @@ Exit codes (docs/sync.md and docs/cli.md):
      a malformed config file; click's own usage errors are 2 as well)
   3  the service refused the API key, or none is configured
   4  offline: the service could not be reached
+  5  the local cache cannot be used (damaged, not a file, no permission, locked)
 """
 
 from __future__ import annotations
@@ -20,13 +21,47 @@ from typing import Any
 
 import click
 
-from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_ERROR, EXIT_OFFLINE, EXIT_OK  # noqa: F401 (the commands' codes)
+from warmline.exit_codes import (  # noqa: F401 (the commands' codes)
+    EXIT_AUTH,
+    EXIT_BAD_INPUT,
+    EXIT_CACHE,
+    EXIT_ERROR,
+    EXIT_OFFLINE,
+    EXIT_OK,
+)
 from warmline.textsafe import json_dumps, terminal_line, terminal_text
 
 EXIT_CODES_HELP = (
-    "Exit codes: 0 ok, 1 other error, 2 bad input, 3 API key refused or missing, 4 offline."
+    "Exit codes: 0 ok, 1 other error, 2 bad input, 3 API key refused or missing, 4 offline,"
+    " 5 local cache unusable."
 )
 QUICK_TIMEOUT = 5.0
+ID_MAX = 2**63 - 1
+"""The largest id: SQLite's largest integer, as `warmline.api.limits.ID_MAX` (not imported
+here: the api package loads the HTTP client, which commands reading the cache never need)."""
+
+
+class IdType(click.ParamType):
+    """An id argument or option: a whole number from 1 to ID_MAX. Checked here, at the
+    command line, because a larger one cannot even be looked up in the cache (SQLite's
+    OverflowError)."""
+
+    name = "id"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not text.isdecimal() or not text.isascii():
+                self.fail(f"{value!r} is not an id (a whole number from 1 to {ID_MAX})", param, ctx)
+            number = int(text)
+        if not 1 <= number <= ID_MAX:
+            self.fail(f"{value} is not an id (a whole number from 1 to {ID_MAX})", param, ctx)
+        return number
+
+
+ID = IdType()
 
 
 class CommandError(click.ClickException):
@@ -38,7 +73,9 @@ class CommandError(click.ClickException):
     """
 
     def __init__(self, message: str, exit_code: int = EXIT_ERROR) -> None:
-        super().__init__(terminal_text(message))
+        from warmline.config import redact_url  # a base URL's user:password@ never shown
+
+        super().__init__(terminal_text(redact_url(message)))
         self.exit_code = exit_code
 
 
@@ -63,11 +100,24 @@ def open_config() -> Any:
 
 @contextmanager
 def open_store(config: Any) -> Iterator[Any]:
-    from warmline.store import Store
+    """The cache, for the command's body. A cache that cannot be opened, or that turns out
+    damaged at a later query, ends the command with one line naming the file (exit 5); the
+    file is left as it is (`warmline.store.CacheUnusable`)."""
+    import sqlite3
 
-    store = Store(config.db_path)
+    from warmline.store import CacheUnusable, Store
+    from warmline.store.database import cache_unusable
+
+    try:
+        store = Store(config.db_path)
+    except CacheUnusable as exc:
+        raise CommandError(str(exc), EXIT_CACHE) from None
     try:
         yield store
+    except sqlite3.DatabaseError as exc:  # a damaged page met by a query
+        raise CommandError(str(cache_unusable(store.path, exc)), EXIT_CACHE) from None
+    except CacheUnusable as exc:
+        raise CommandError(str(exc), EXIT_CACHE) from None
     finally:
         store.close()
 
@@ -150,8 +200,10 @@ def short_id(op_id: str) -> str:
 
 
 def note(message: str) -> None:
-    """A message on stderr, terminal-safe; its own line breaks are kept."""
-    click.echo(terminal_text(message), err=True)
+    """A message on stderr, terminal-safe, URLs' user-info masked; its line breaks kept."""
+    from warmline.config import redact_url
+
+    click.echo(terminal_text(redact_url(message)), err=True)
 
 
 async def deliver(store: Any, client: Any, config: Any) -> Any:

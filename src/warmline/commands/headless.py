@@ -38,6 +38,7 @@ from warmline.commands.common import (
     EXIT_ERROR,
     EXIT_OFFLINE,
     EXIT_OK,
+    ID,
     QUICK_TIMEOUT,
     CommandError,
     deliver,
@@ -311,7 +312,7 @@ def lead_command(lead_ref: str, as_json: bool, refresh: bool) -> None:
 @click.command("log", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("text")
-@click.option("--contact", "contact_id", type=int, default=None, help="The contact the activity is about.")
+@click.option("--contact", "contact_id", type=ID, default=None, help="The contact the activity is about.")
 def log_command(lead_ref: str, text: str, contact_id: int | None) -> None:
     """Log an activity on a lead ("Called Dana, she wants a demo"); works offline.
 

@@ -21,6 +21,7 @@ import click
 from warmline.commands.common import (
     EXIT_BAD_INPUT,
     EXIT_CODES_HELP,
+    ID,
     QUICK_TIMEOUT,
     CommandError,
     echo_json,
@@ -191,7 +192,7 @@ def outreach_scan_status(lead_ref: str, as_json: bool) -> None:
 
 @outreach_group.command("source", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
-@click.argument("page_id", type=int)
+@click.argument("page_id", type=ID)
 @click.argument("state", type=click.Choice(["on", "off"]))
 def outreach_source(lead_ref: str, page_id: int, state: str) -> None:
     """Turn a discovered monitoring source on or off (ids: `outreach scan-status LEAD`)."""
@@ -258,7 +259,7 @@ def _close_recommendation(recommendation_id: int, verb: str, action: Action) -> 
 
 
 @outreach_group.command("complete", epilog=EXIT_CODES_HELP)
-@click.argument("recommendation_id", metavar="REC_ID", type=int)
+@click.argument("recommendation_id", metavar="REC_ID", type=ID)
 def outreach_complete(recommendation_id: int) -> None:
     """Mark a recommendation done (the service awards its points); works offline."""
     from warmline import actions
@@ -267,7 +268,7 @@ def outreach_complete(recommendation_id: int) -> None:
 
 
 @outreach_group.command("dismiss", epilog=EXIT_CODES_HELP)
-@click.argument("recommendation_id", metavar="REC_ID", type=int)
+@click.argument("recommendation_id", metavar="REC_ID", type=ID)
 def outreach_dismiss(recommendation_id: int) -> None:
     """Dismiss a recommendation; works offline."""
     from warmline import actions
@@ -280,7 +281,7 @@ def outreach_dismiss(recommendation_id: int) -> None:
 
 @outreach_group.command("pin", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
-@click.argument("contact_id", type=int)
+@click.argument("contact_id", type=ID)
 @click.option("--unpin", is_flag=True, help="Unpin the contact instead.")
 def outreach_pin(lead_ref: str, contact_id: int, unpin: bool) -> None:
     """Pin (or unpin) a key contact of a lead (ids: `warmline lead LEAD --json`)."""
@@ -304,7 +305,7 @@ def outreach_competitor_add(lead_ref: str, name: str, domain: str | None) -> Non
 
 @outreach_group.command("competitor-scan", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
-@click.argument("competitor_id", type=int)
+@click.argument("competitor_id", type=ID)
 def outreach_competitor_scan(lead_ref: str, competitor_id: int) -> None:
     """Scan a tracked competitor's website (ids: `warmline lead LEAD --json`); works offline."""
     from warmline import actions
@@ -315,7 +316,7 @@ def outreach_competitor_scan(lead_ref: str, competitor_id: int) -> None:
 
 @outreach_group.command("competitor-pin", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
-@click.argument("competitor_id", type=int)
+@click.argument("competitor_id", type=ID)
 @click.option("--unpin", is_flag=True, help="Unpin the competitor instead.")
 def outreach_competitor_pin(lead_ref: str, competitor_id: int, unpin: bool) -> None:
     """Pin (or unpin) a tracked competitor of a lead; works offline."""

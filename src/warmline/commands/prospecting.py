@@ -40,6 +40,7 @@ from warmline.commands.common import (
     EXIT_CODES_HELP,
     EXIT_ERROR,
     EXIT_OFFLINE,
+    ID,
     QUICK_TIMEOUT,
     CommandError,
     deliver,
@@ -304,7 +305,7 @@ def _contact_search_job(store: Any, job_id: int) -> Any:
 
 
 @contacts_group.command("found", epilog=EXIT_CODES_HELP)
-@click.argument("job_id", type=int)
+@click.argument("job_id", type=ID)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 def contacts_found(job_id: int, as_json: bool) -> None:
     """The people a contact search (JOB_ID, as `warmline jobs` shows it) found, by role (from the cache)."""
@@ -326,8 +327,8 @@ def contacts_found(job_id: int, as_json: bool) -> None:
 
 
 @contacts_group.command("add", epilog=EXIT_CODES_HELP)
-@click.argument("job_id", type=int)
-@click.argument("contact_ids", metavar="CONTACT_ID...", type=int, nargs=-1, required=True)
+@click.argument("job_id", type=ID)
+@click.argument("contact_ids", metavar="CONTACT_ID...", type=ID, nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 def contacts_add(job_id: int, contact_ids: tuple[int, ...], as_json: bool) -> None:
     """Add people found by a completed contact search to your contacts (uses contact capacity).

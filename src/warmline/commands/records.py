@@ -28,6 +28,7 @@ from warmline.commands.common import (
     EXIT_CODES_HELP,
     EXIT_ERROR,
     EXIT_OFFLINE,
+    ID_MAX,
     CommandError,
     echo_json,
     make_engine,
@@ -84,8 +85,8 @@ class Records:
 
 
 def _contact_id(store: Any, ref: str) -> int:
-    if not ref.strip().isdigit() or int(ref) < 1:
-        raise CommandError(f"give a contact id (a positive whole number), not {ref!r}", EXIT_BAD_INPUT)
+    if not ref.strip().isdecimal() or not ref.isascii() or not 1 <= int(ref) <= ID_MAX:
+        raise CommandError(f"give a contact id (a whole number from 1 to {ID_MAX}), not {ref!r}", EXIT_BAD_INPUT)
     return int(ref)
 
 

@@ -36,7 +36,9 @@ def _faults(_ctx: click.Context, _param: click.Parameter, value: str | None) -> 
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535), help="Port (0 = any free port).")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="SQLite database file (default: under the user data dir). Data survives restarts.")
-@click.option("--api-key", default=None, help="Register this API key (default: generate one). Printed on start.")
+@click.option("--api-key", default=None, envvar="WARMLINE_SANDBOX_API_KEY", show_envvar=True,
+              help="Register this API key (default: generate one). Printed on start. On the command line"
+                   " it is visible to every user of the machine (ps); the environment variable is not.")
 @click.option("--seed", default=42, show_default=True, type=int, help="Seed of a new database's data.")
 @click.option("--companies", default=50_000, show_default=True, type=click.IntRange(0, 2_000_000),
               help="Companies in a new database's lookup database.")

@@ -21,11 +21,12 @@ configured; `schema` the migrations. Never imports Textual or Rich.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from warmline.config import data_dir
 from warmline.store.clock import Clock, system_clock
-from warmline.store.database import StoreError
+from warmline.store.database import CacheUnusable, StoreError, cache_unusable
 from warmline.store.directory import DirectoryStore
 from warmline.store.jobs import JobsStore
 from warmline.store.leads import LeadsStore
@@ -49,7 +50,7 @@ from warmline.store.rows import (
     Recommendation,
     RecommendationProgress,
 )
-from warmline.store.schema import MIGRATIONS, migrate
+from warmline.store.schema import MIGRATIONS, NewerSchemaError, migrate
 from warmline.store.state import StateStore, SyncStatus
 from warmline.store.tombstones import Tombstone, TombstonesStore
 
@@ -66,12 +67,18 @@ class Store(LeadsStore, RecommendationsStore, OutboxStore, JobsStore, DirectoryS
 
     def __init__(self, path: Path | str | None = None, clock: Clock = system_clock) -> None:
         super().__init__(default_db_path() if path is None else path, clock)
-        with self._lock:
-            self.schema_version = migrate(self.conn, MIGRATIONS)
+        try:
+            with self._lock:
+                self.schema_version = migrate(self.conn, MIGRATIONS)
+        except (sqlite3.DatabaseError, OSError, NewerSchemaError) as exc:
+            # Not SQLite, truncated, a damaged page, read-only, written by a newer Warmline.
+            self.conn.close()
+            raise cache_unusable(self.path, exc) from exc
 
 
 __all__ = [
     "AMBIGUOUS",
+    "CacheUnusable",
     "DONE",
     "EFFECT_STATES",
     "FAILED",

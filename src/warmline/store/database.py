@@ -14,7 +14,9 @@ Why each setting:
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -30,15 +32,136 @@ BUSY_TIMEOUT_MS = 5000
 BEGIN_RETRIES = 6
 
 
+MAX_ID = 2**63 - 1
+"""SQLite's largest integer: no row has a larger id, and binding one raises OverflowError."""
+PRIVATE_DIR_MODE = 0o700
+PRIVATE_FILE_MODE = 0o600
+# SQLite's companions of the cache file in WAL mode; they hold recent writes in clear.
+SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
 class StoreError(Exception):
     """A misuse of the store (for example writing inside a read transaction)."""
 
 
+class CacheUnusable(Exception):
+    """The cache file cannot be opened or read: damaged, not a file, no permission, locked.
+
+    Raised instead of sqlite3's and the OS's own errors so that every entry point (the
+    command line, the cockpit) can say in one line what is wrong with which file, and so
+    that nothing ever deletes or rewrites a cache it could not read: it may hold queued
+    actions that exist nowhere else.
+    """
+
+    def __init__(self, path: Path | None, problem: str, advice: str) -> None:
+        self.path = path
+        self.problem = problem
+        self.advice = advice
+        where = f"the local cache {path}" if path is not None else "the local cache"
+        super().__init__(f"{where} {problem}; {advice}" if advice else f"{where} {problem}")
+
+
+def cache_unusable(path: Path | None, exc: BaseException) -> CacheUnusable:
+    """What is wrong with the cache at `path`, given the error opening or reading it.
+
+    The file system is looked at first (a directory where the file should be, a data dir
+    that is a file or not ours to read or write), then SQLite's own words.
+    """
+    untouched = "Warmline left it untouched"
+    if path is not None:
+        parent = path.parent
+        parent_kind, file_kind = _kind(parent), _kind(path)
+        if parent_kind == "file":
+            return CacheUnusable(path, f"cannot be created: its data dir {parent} is a file",
+                                 "move that file aside or set WARMLINE_DATA_DIR")
+        if file_kind == "dir":
+            return CacheUnusable(path, "is a directory, not a file",
+                                 "move it aside or set WARMLINE_DATA_DIR")
+        if parent_kind == "dir" and not os.access(parent, os.R_OK | os.W_OK | os.X_OK):
+            return CacheUnusable(path, f"cannot be used: its data dir {parent} is not readable and writable by you",
+                                 "fix its permissions (chmod 700) or set WARMLINE_DATA_DIR")
+        if parent_kind is None:
+            return CacheUnusable(path, f"cannot be used: its data dir {parent} cannot be reached (permission denied)",
+                                 "fix the permissions of the directories above it or set WARMLINE_DATA_DIR")
+        if file_kind == "file" and not os.access(path, os.R_OK | os.W_OK):
+            return CacheUnusable(path, "is not readable and writable by you",
+                                 "fix its permissions (chmod 600) or set WARMLINE_DATA_DIR")
+    message = str(exc) or type(exc).__name__
+    if isinstance(exc, sqlite3.OperationalError) and ("locked" in message or "busy" in message):
+        return CacheUnusable(path, f"is locked by another process ({message})", "try again when it is done")
+    if isinstance(exc, RuntimeError):  # schema.NewerSchemaError: a newer Warmline wrote it
+        return CacheUnusable(path, f"cannot be read: {message}", f"{untouched}: upgrade Warmline")
+    if isinstance(exc, sqlite3.DatabaseError):
+        return CacheUnusable(path, f"is damaged or not a Warmline cache ({message})",
+                             f"{untouched}: move it aside (queued actions in it are not sent) "
+                             "and run `warmline sync` to build a new one")
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else message
+    return CacheUnusable(path, f"cannot be opened ({reason})", "check the data dir or set WARMLINE_DATA_DIR")
+
+
+def _kind(path: Path) -> str | None:
+    """'dir', 'file' (anything else that exists), 'missing', or None when it cannot be
+    looked at (a directory above it we may not enter)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return "missing"
+    except NotADirectoryError:
+        return "missing"  # a file above it: reported for that file
+    except OSError:
+        return None
+    return "dir" if stat.S_ISDIR(info.st_mode) else "file"
+
+
+def private_dir(directory: Path) -> None:
+    """Make `directory` (and its parents) if missing; the directory itself is 0700.
+
+    Only a directory made here is given that mode: an existing one (a WARMLINE_DATA_DIR the
+    user chose) keeps theirs, as the files in it are private anyway (`private_file`).
+    """
+    if _kind(directory) == "missing":
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            directory.mkdir(mode=PRIVATE_DIR_MODE)
+        except FileExistsError:
+            return  # made meanwhile by another process, or a file (reported by the caller)
+        os.chmod(directory, PRIVATE_DIR_MODE)  # mkdir's mode is masked by the umask
+
+
+def private_file(path: Path) -> None:
+    """Create `path` empty with mode 0600 if it is missing (an empty file is an empty SQLite
+    database, and SQLite gives its -wal and -shm files the mode of the database file);
+    tighten an existing one of ours (and its side files) that others can read or write.
+
+    The cache holds contacts' names, emails and notes: nobody else on the machine should
+    read it, whatever the umask.
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
+    except FileExistsError:
+        pass
+    else:
+        os.close(fd)
+    for candidate in (path, *(Path(f"{path}{suffix}") for suffix in SIDE_FILES)):
+        try:
+            info = os.stat(candidate)
+            if (
+                stat.S_ISREG(info.st_mode)
+                and info.st_uid == os.geteuid()
+                and info.st_mode & 0o077
+            ):
+                os.chmod(candidate, PRIVATE_FILE_MODE)
+        except OSError:
+            continue  # missing, or a read-only file system: opening says what is wrong
+
+
 def connect(path: Path | str) -> sqlite3.Connection:
-    """Open the database file with Warmline's pragmas; creates parent directories."""
+    """Open the database file with Warmline's pragmas; creates the data dir (0700) and the
+    file (0600) when missing."""
     target = str(path)
     if target != ":memory:":
-        Path(target).parent.mkdir(parents=True, exist_ok=True)
+        private_dir(Path(target).parent)
+        private_file(Path(target))
     conn = sqlite3.connect(
         target,
         timeout=BUSY_TIMEOUT_MS / 1000,
@@ -62,7 +185,10 @@ class Database:
     def __init__(self, path: Path | str, clock: Clock = system_clock) -> None:
         self.path = Path(path) if str(path) != ":memory:" else None
         self.clock = clock
-        self.conn = connect(path)
+        try:
+            self.conn = connect(path)
+        except (sqlite3.DatabaseError, OSError) as exc:
+            raise cache_unusable(self.path, exc) from exc
         self._db: Any = None
         self._lock = threading.RLock()
         self._txn: str | None = None

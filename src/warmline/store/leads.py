@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from warmline.store.clock import iso
-from warmline.store.database import Database
+from warmline.store.database import MAX_ID, Database
 from warmline.store.effects import (
     PIN_CONTACT,
     TOGGLE_MONITORING_PAGE,
@@ -176,7 +176,7 @@ class LeadsStore(Database):
     def resolve_lead(self, ref: str) -> LeadRow:
         """A lead from an id or an unambiguous start of its company name (for the CLI)."""
         text = ref.strip()
-        if re.fullmatch(r"\d+", text):
+        if re.fullmatch(r"\d+", text) and int(text) <= MAX_ID:  # larger: no such id in SQLite
             found = self.get_lead(int(text))
             if found is not None:
                 return found

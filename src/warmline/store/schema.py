@@ -367,6 +367,10 @@ def current_version(conn: sqlite3.Connection) -> int:
     return int(found or 0)
 
 
+class NewerSchemaError(RuntimeError):
+    """The cache was written by a newer Warmline: refused rather than misread."""
+
+
 def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS) -> int:
     """Bring the database up to `len(migrations)`; returns the version reached.
 
@@ -379,7 +383,7 @@ def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIO
         try:
             version = current_version(conn)
             if version > target:
-                raise RuntimeError(
+                raise NewerSchemaError(
                     f"the cache was written by a newer Warmline (schema {version}, we know {target})"
                 )
             if version == target:

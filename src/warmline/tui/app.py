@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import sqlite3
 import threading
 from collections.abc import Callable, Hashable
 from datetime import tzinfo
@@ -96,6 +97,18 @@ class WarmlineApp(App[None]):
         Binding("u", "undo", "Undo the last decision", show=False, id="app.undo"),
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
+    cache_error: Exception | None = None
+    """A damaged cache met by a query (see `_handle_exception`), for `run_cockpit`."""
+
+    def _handle_exception(self, error: Exception) -> None:
+        """A damaged cache (a bad page read after the first paint) closes the cockpit so that
+        `run_cockpit` can report it in one line; Textual's traceback screen would show a
+        crash and say nothing of the file."""
+        if isinstance(error, sqlite3.DatabaseError) and self.cache_error is None:
+            self.cache_error = error
+            self.exit(return_code=1)
+            return
+        super()._handle_exception(error)
 
     def __init__(
         self,
@@ -479,8 +492,15 @@ class WarmlineApp(App[None]):
 
 
 def run_cockpit(store: Any, sync: SyncHandle | None = None, **options: Any) -> None:
-    """Open the cockpit on `store` (the CLI's `warmline` and `warmline demo` call this)."""
-    WarmlineApp(store, sync=sync, **options).run()
+    """Open the cockpit on `store` (the CLI's `warmline` and `warmline demo` call this).
+
+    A damaged cache met by a query after the first paint closes the cockpit and is raised
+    here (sqlite3.DatabaseError), for the caller's one-line report instead of a traceback.
+    """
+    app = WarmlineApp(store, sync=sync, **options)
+    app.run()
+    if app.cache_error is not None:
+        raise app.cache_error
 
 
 def run_first_run(config_path: Path, **options: Any) -> None:
