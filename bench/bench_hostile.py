@@ -11,7 +11,8 @@ Each case runs in its own child process against the hostile test server
 - reset-1e400: a 200 with `X-RateLimit-Reset: 1e400`.
 - drip: the lead list answered with headers, then one byte every 2 s; the client's
   defaults; the case gives up after `--cap` seconds.
-- huge: a single 480 MB (valid JSON) lead list.
+- huge: a single 480 MB (valid JSON) lead list; huge-chunked: the same without a
+  Content-Length (the client cannot refuse it before reading).
 - deep: a JSON answer nested 100,000 deep.
 - pages: the lead-list refresh against a list claiming 10^6 pages of 200 leads.
 """
@@ -38,7 +39,7 @@ from warmline.store import Store  # noqa: E402
 from warmline.sync.blocking import run_inline  # noqa: E402
 from warmline.sync.refresh import Refresher  # noqa: E402
 
-CASES = ("retry-after", "reset-5000", "reset-1e400", "drip", "huge", "deep", "pages")
+CASES = ("retry-after", "reset-5000", "reset-1e400", "drip", "huge", "huge-chunked", "deep", "pages")
 YEAR = 365.25 * 86400
 LEADS = "/v1/outreach/leads"
 
@@ -66,8 +67,8 @@ async def _case(name: str, server: HostileServer, cap: float) -> dict[str, Any]:
         server.on(LEADS, json_reply({"data": [], "pagination": {"page": 1, "total_pages": 1}}, status, headers))
     elif name == "drip":
         server.on(LEADS, Drip(every=2.0, length=10_000_000))
-    elif name == "huge":
-        server.on(LEADS, Huge(size=480 * 1024 * 1024, item=json.dumps(_lead(0)).encode()))
+    elif name in ("huge", "huge-chunked"):
+        server.on(LEADS, Huge(size=480 * 1024 * 1024, item=json.dumps(_lead(0)).encode(), chunked=name == "huge-chunked"))
     elif name == "deep":
         server.on(LEADS, nested_json(100_000))
     elif name == "pages":
