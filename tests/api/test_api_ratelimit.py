@@ -119,3 +119,14 @@ async def test_without_a_wait_cap_the_client_waits(service, clock) -> None:
                              clock=clock, max_rate_wait=None) as client:
         await client.list_notes(3)
     assert clock.slept == [120.0]
+
+
+def test_the_window_reset_is_read_on_the_service_clock() -> None:
+    """A client 180 s ahead of the service: the window ends 10 s from now on either clock."""
+    now = 1_800_000_000.0
+    limiter = RateLimiter(clock=lambda: now)
+    server_now = now - 180
+    limiter.update({"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(int(server_now + 10))},
+                   200, server_offset=-180.0)
+    assert limiter.state().reset_at == now + 10
+    assert 9.0 <= limiter.delay() <= 10.0

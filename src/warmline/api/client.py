@@ -254,7 +254,9 @@ class ServiceClient:
                     self.last_answer_at = self._clock()
                     self._exchange = (sent, self.last_answer_at)
                     self.server_clock.observe_date(response.headers.get("date"), sent, self.last_answer_at)
-                    self.limiter.update(response.headers, response.status_code)
+                    learned = self.server_clock.estimate()
+                    offset = learned.offset if learned is not None else 0.0
+                    self.limiter.update(response.headers, response.status_code, offset)
                     log.debug("%s %s -> %s", method, path, response.status_code)
                     limit = MAX_ANSWER_BYTES if response.is_success else MAX_ERROR_BYTES
                     content, cut = await _read_body(response, limit)

@@ -73,19 +73,23 @@ class RateLimiter:
         """A snapshot for display."""
         return RateLimitState(self.limit, self.remaining, self.reset_at, self.blocked_until)
 
-    def update(self, headers: Mapping[str, str], status: int | None = None) -> None:
-        """Read the headers of one response (any status)."""
+    def update(self, headers: Mapping[str, str], status: int | None = None, server_offset: float = 0.0) -> None:
+        """Read the headers of one response (any status).
+
+        `X-RateLimit-Reset` is a moment on the service's clock; `server_offset` (its time
+        minus ours, `warmline.api.servertime`) turns it into ours, so a skewed clock
+        neither waits out a window that is over nor sends into one that is not."""
         lowered = {key.lower(): value for key, value in headers.items()}
         now = self._clock()
         limit = _int_header(lowered, "x-ratelimit-limit")
         remaining = _int_header(lowered, "x-ratelimit-remaining")
-        reset = _epoch_header(lowered, "x-ratelimit-reset", now)
+        reset = _epoch_header(lowered, "x-ratelimit-reset", now + server_offset)
         if limit is not None:
             self.limit = limit
         if remaining is not None:
             self.remaining = remaining
         if reset is not None:
-            self.reset_at = reset
+            self.reset_at = reset - server_offset
         wait = parse_retry_after(lowered.get("retry-after"), now)
         if wait is None and status == 429:
             # A 429 without Retry-After: hold until the window resets, if we know when.
