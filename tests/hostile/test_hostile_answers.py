@@ -6,8 +6,6 @@ end as one `BadResponseError` line each, with bounded memory and no partial list
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from hostile_server import (
@@ -46,12 +44,6 @@ def one_line(exc: BaseException) -> str:
     assert "\n" not in text and "Traceback" not in text
     return text
 
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(tmp_path / "cache.sqlite3")
-    yield store
-    store.close()
 
 
 @pytest.mark.parametrize("depth", [MAX_JSON_DEPTH + 1, 1000, 100_000])

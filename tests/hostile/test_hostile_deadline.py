@@ -8,7 +8,6 @@ arrived. The test's own wait is only capped, never measured."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,13 +29,6 @@ KEY = "hostile-key"
 CAP = 60.0  # the most any of these may take before the test itself gives up
 DRIP = Drip(every=0.2, length=1_000_000)
 
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(tmp_path / "cache.sqlite3")
-    store.upsert_leads([{"id": 1, "company_name": "Acme"}])
-    yield store
-    store.close()
 
 
 async def test_a_dripping_read_ends_at_its_deadline_as_offline(hostile: HostileServer) -> None:

@@ -7,9 +7,7 @@ URL and key, and an explicit retry drops it."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from hostile_server import HostileServer, json_reply
@@ -35,13 +33,6 @@ ABSURD = {"Retry-After": "99999999999"}
 YEAR_5000 = "95617584000"  # 5000-01-01 in epoch seconds
 NOTE = {"id": 77, "content": "Budget approved", "created_at": "2026-01-01T10:00:00Z"}
 
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(tmp_path / "cache.sqlite3")
-    store.upsert_leads([{"id": 1, "company_name": "Acme"}])
-    yield store
-    store.close()
 
 
 def engine_for(store: Store, url: str, key: str = KEY) -> SyncEngine:

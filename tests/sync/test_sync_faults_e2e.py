@@ -70,6 +70,17 @@ async def _deliver_all(
         return dict(totals)
 
 
+def _appends_on_server(server: SandboxProcess) -> dict[tuple[str, int], list[str]]:
+    """The harness's activities and notes as the server has them, by kind and lead, in order."""
+    on_server: dict[tuple[str, int], list[str]] = defaultdict(list)
+    for table, column, key in (("outreach_touchpoints", "description", "touchpoints"),
+                               ("outreach_notes", "content", "notes")):
+        for lead, text in server.rows(table, column):
+            if text.startswith("f1k "):
+                on_server[(key, lead)].append(text)
+    return on_server
+
+
 @pytest.mark.e2e
 def test_thousand_appends_through_drops_and_errors_without_idempotency(tmp_path: Path) -> None:
     expected: dict[tuple[str, int], list[str]] = defaultdict(list)
@@ -85,12 +96,7 @@ def test_thousand_appends_through_drops_and_errors_without_idempotency(tmp_path:
         # The faults really happened, and reconciliation really had to adopt answers.
         assert totals["delivered"] + totals["reconciled"] == APPENDS
         assert totals["reconciled"] > 50 and totals["retrying"] > 50 and totals["ambiguous"] > 50, totals
-        on_server: dict[tuple[str, int], list[str]] = defaultdict(list)
-        for table, column, key in (("outreach_touchpoints", "description", "touchpoints"),
-                                   ("outreach_notes", "content", "notes")):
-            for lead, text in server.rows(table, column):
-                if text.startswith("f1k "):
-                    on_server[(key, lead)].append(text)
+        on_server = _appends_on_server(server)
     assert sum(len(v) for v in on_server.values()) == APPENDS
     assert dict(on_server) == dict(expected)  # each once, in order per lead
 
@@ -109,11 +115,6 @@ def test_appends_through_drops_with_a_skewed_clock(tmp_path: Path, skew: float) 
         finally:
             store.close()
         assert totals["reconciled"] > 10, totals  # answers were lost and adopted
-        on_server: dict[tuple[str, int], list[str]] = defaultdict(list)
-        for table, column, key in (("outreach_touchpoints", "description", "touchpoints"),
-                                   ("outreach_notes", "content", "notes")):
-            for lead, text in server.rows(table, column):
-                if text.startswith("f1k "):
-                    on_server[(key, lead)].append(text)
+        on_server = _appends_on_server(server)
     assert sum(len(v) for v in on_server.values()) == SKEWED_APPENDS
     assert dict(on_server) == dict(expected)
