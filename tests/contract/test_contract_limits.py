@@ -179,3 +179,26 @@ async def test_an_idempotency_key_reused_for_another_body_is_refused(sandbox: Sa
         await client.add_note(lead.id, "Other text", idempotency_key="op-reused")
     assert caught.value.status == 422 and caught.value.is_permanent
     assert [n.content for n in await client.list_notes(lead.id)] == ["First text"]
+
+
+@pytest.mark.parametrize("skew", [180.0, -180.0], ids=["client-ahead", "client-behind"])
+async def test_a_skewed_client_waits_out_the_window_on_the_service_clock(
+    sandbox_factory: Callable[..., Sandbox], skew: float
+) -> None:
+    """`X-RateLimit-Reset` is the service's time: 180 s of skew neither sends into the
+    window (a 429) nor waits three minutes past its end."""
+    sandbox = sandbox_factory(rate_limit=(2, WINDOW))
+    waits: list[float] = []
+
+    def ours() -> float:
+        return sandbox.epoch() + skew
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        sandbox.advance(seconds)
+
+    client = sandbox.client(clock=ours, limiter=RateLimiter(clock=ours, sleep=sleep), max_rate_wait=None)
+    for _ in range(3):
+        assert (await client.health()).status == "ok"
+    assert sandbox.transport.statuses() == [200, 200, 200]
+    assert len(waits) == 1 and WINDOW <= waits[0] <= WINDOW + 1.0

@@ -254,9 +254,7 @@ class ServiceClient:
                     self.last_answer_at = self._clock()
                     self._exchange = (sent, self.last_answer_at)
                     self.server_clock.observe_date(response.headers.get("date"), sent, self.last_answer_at)
-                    learned = self.server_clock.estimate()
-                    offset = learned.offset if learned is not None else 0.0
-                    self.limiter.update(response.headers, response.status_code, offset)
+                    self.limiter.update(response.headers, response.status_code, self._reset_offset())
                     log.debug("%s %s -> %s", method, path, response.status_code)
                     limit = MAX_ANSWER_BYTES if response.is_success else MAX_ERROR_BYTES
                     content, cut = await _read_body(response, limit)
@@ -368,6 +366,16 @@ class ServiceClient:
         return [str(tag) for tag in items]
 
     # ------------------------------------------------------------------ health
+
+    def _reset_offset(self) -> float:
+        """The service's clock minus ours, for reading `X-RateLimit-Reset`: only a skew the
+        estimate is sure of (larger than its uncertainty, which a 1 s `Date` alone makes
+        half a second), and then taken on the late side, so a window is never taken for
+        over before the service has ended it."""
+        learned = self.server_clock.estimate()
+        if learned is None or abs(learned.offset) <= learned.uncertainty:
+            return 0.0
+        return learned.offset - learned.uncertainty
 
     async def health(self, *, timeout: float | None = None) -> models.Health:
         """Check the service; validates the key when one is configured (401 if invalid).
