@@ -13,8 +13,10 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -85,7 +87,7 @@ class Config:
         return replace(self, base_url=base_url, api_key=api_key)
 
 
-def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> Config:
+def load_config(path: Path | None = None, env: Mapping[str, str] | None = None) -> Config:
     """Read the config file (if any) and the environment into a `Config`."""
     env = os.environ if env is None else env
     path = path or config_path()
@@ -129,7 +131,7 @@ def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> 
     )
 
 
-def _read_toml(path: Path) -> dict:
+def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
@@ -154,14 +156,14 @@ def is_utf8(text: str) -> bool:
     return True
 
 
-def _table(raw: dict, name: str, path: Path) -> dict:
+def _table(raw: dict[str, Any], name: str, path: Path) -> dict[str, Any]:
     value = raw.get(name, {})
     if not isinstance(value, dict):
         raise ConfigError(f"{path}: [{name}] must be a table")
     return value
 
 
-def _string(table: dict, key: str, path: Path) -> str | None:
+def _string(table: dict[str, Any], key: str, path: Path) -> str | None:
     value = table.get(key)
     if value is not None and not isinstance(value, str):
         raise ConfigError(f"{path}: {key} must be a string")

@@ -18,13 +18,13 @@ from warmline.store import Store
 from warmline.store import effects as kinds
 
 
-def check_flag(field: str, value: Any) -> bool:
+def check_flag(field: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise InputError(field, f"{field} must be true or false (got {value!r})")
     return value
 
 
-def _optional_id(field: str, value: Any) -> int | None:
+def _optional_id(field: str, value: object) -> int | None:
     return None if value is None else limits.check_id(field, value)
 
 
@@ -137,7 +137,9 @@ _DEAL_BODY = ("deal_value", "deal_currency", "won", "lost", "closed_reason")
 def _valid_deal(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     lead_id = require_lead(store, p.get("lead_id"))
     body = limits.check_deal(**{k: p.get(k) for k in _DEAL_BODY})
-    if store.get_lead(lead_id).lead_status != "warm":
+    lead = store.get_lead(lead_id)
+    assert lead is not None  # require_lead found it
+    if lead.lead_status != "warm":
         raise InputError("lead_status", "Deal tracking is only available for warm leads")
     return {"lead_id": lead_id, **body}
 

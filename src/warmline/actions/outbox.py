@@ -6,8 +6,6 @@ show short ids).
 
 from __future__ import annotations
 
-from typing import Any
-
 from warmline.actions.queue import edit
 from warmline.store import Op, Store
 
@@ -44,7 +42,7 @@ def retry_all(store: Store) -> int:
     return count
 
 
-def edit_op(store: Store, op_id: str, **changes: Any) -> str:
+def edit_op(store: Store, op_id: str, **changes: object) -> str:
     """Fix a waiting or failed action (e.g. shorten a note); re-validated like a new one.
 
     Returns the op id, which is new when the action had been sent before.

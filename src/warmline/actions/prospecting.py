@@ -77,7 +77,7 @@ def _valid_research_run(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     payload: dict[str, Any] = {"company_ids": list(dict.fromkeys(company_ids))}
     if isinstance(template_id, str) and template_id.strip():
         payload["template_id"] = template_id.strip()
-    else:
+    elif isinstance(template_name, str):  # check_research_run made sure one of the two is given
         payload["template_name"] = template_name.strip()
     return payload
 

@@ -71,7 +71,7 @@ def edit(store: Store, op_id: str, changes: Mapping[str, Any]) -> str:
         return store.edit_in(conn, op.op_id, clean, meta=derived_meta(op.kind, clean))
 
 
-def require_lead(store: Store, lead_id: Any) -> int:
+def require_lead(store: Store, lead_id: object) -> int:
     """A lead id that is in the local cache, not being removed, and not removed on the service."""
     lead = check_id("lead_id", lead_id)
     gone = store.row("SELECT company_name, reason FROM lead_tombstones WHERE id = ?", (lead,))

@@ -665,7 +665,7 @@ class ServiceClient:
         raise NotFoundError(f"Research template not found: {name!r}", status=404)
 
     @staticmethod
-    def _check_template_id(value: Any, field: str = "template_id") -> str:
+    def _check_template_id(value: object, field: str = "template_id") -> str:
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
         if not isinstance(value, str) or not value.strip() or "/" in value:
@@ -907,7 +907,7 @@ async def _read_body(response: httpx.Response, limit: int) -> tuple[bytes, bool]
     return b"".join(chunks), False
 
 
-def _check_flag(field: str, value: Any) -> bool:
+def _check_flag(field: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise InputError(field, f"{field} must be true or false (got {value!r})")
     return value

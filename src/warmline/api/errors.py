@@ -351,7 +351,7 @@ def _plan_limit(status: int, message: str | None, errors: Any) -> PlanLimitError
 def _is_plan_limit(message: str | None, errors: Any) -> bool:
     if isinstance(errors, Mapping) and "quota" in errors:
         return True
-    return bool(message) and ("plan limit" in message.lower() or "quota" in message.lower())
+    return message is not None and ("plan limit" in message.lower() or "quota" in message.lower())
 
 
 def error_from_response(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 from warmline.api.errors import InputError, TooManyPagesError
 
@@ -89,12 +89,12 @@ CONTACT_FIELD_MAX_CHARS = {
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     """True for real integers; `True`/`False` are ints to Python but never ids or scores."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_int_range(field: str, value: Any, low: int, high: int) -> int:
+def check_int_range(field: str, value: object, low: int, high: int) -> int:
     """An integer within [low, high]."""
     if not _is_int(value):
         raise InputError(field, f"{field} must be a whole number between {low} and {high} (got {value!r})")
@@ -103,7 +103,7 @@ def check_int_range(field: str, value: Any, low: int, high: int) -> int:
     return value
 
 
-def check_id(field: str, value: Any) -> int:
+def check_id(field: str, value: object) -> int:
     """A positive integer identifier, small enough to name something stored."""
     if not _is_int(value) or value < 1:
         raise InputError(field, f"{field} must be a positive whole number (got {value!r})")
@@ -112,7 +112,7 @@ def check_id(field: str, value: Any) -> int:
     return value
 
 
-def check_text(field: str, text: Any, max_chars: int, min_chars: int = 1) -> str:
+def check_text(field: str, text: object, max_chars: int, min_chars: int = 1) -> str:
     """Text of min_chars..max_chars characters that is not only whitespace; sent unchanged."""
     if not isinstance(text, str):
         raise InputError(field, f"{field} must be text (got {type(text).__name__})")
@@ -127,7 +127,7 @@ def check_text(field: str, text: Any, max_chars: int, min_chars: int = 1) -> str
     return text
 
 
-def check_id_list(field: str, ids: Any, max_items: int | None = IDS_PER_REQUEST_MAX) -> list[int]:
+def check_id_list(field: str, ids: object, max_items: int | None = IDS_PER_REQUEST_MAX) -> list[int]:
     """A non-empty list of positive integer ids, at most max_items long (None: any length,
     for callers that never send the whole list in one request)."""
     if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
@@ -145,7 +145,7 @@ def check_id_list(field: str, ids: Any, max_items: int | None = IDS_PER_REQUEST_
     return values
 
 
-def check_optional_text(field: str, text: Any, max_chars: int) -> str | None:
+def check_optional_text(field: str, text: object, max_chars: int) -> str | None:
     """Optional text of at most max_chars characters (None stays None)."""
     if text is None:
         return None
@@ -156,7 +156,7 @@ def check_optional_text(field: str, text: Any, max_chars: int) -> str | None:
     return text
 
 
-def check_lookup_query(query: Any) -> str:
+def check_lookup_query(query: object) -> str:
     """A lookup query: 3-1000 characters once surrounding spaces are removed."""
     if not isinstance(query, str):
         raise InputError("query", f"query must be text (got {type(query).__name__})")
@@ -203,7 +203,7 @@ def check_lookup(
 
 
 def check_deep_search(
-    query: Any, max_results: Any = DEEP_SEARCH_MAX_RESULTS_DEFAULT
+    query: object, max_results: object = DEEP_SEARCH_MAX_RESULTS_DEFAULT
 ) -> tuple[str, int]:
     """A deep search: query of 3-1000 characters, max_results 1-100 (default 20)."""
     text = check_text(
@@ -215,9 +215,7 @@ def check_deep_search(
     return text, count
 
 
-def check_research_run(
-    template_id: str | None, template_name: str | None, company_ids: Any
-) -> list[int]:
+def check_research_run(template_id: object, template_name: object, company_ids: object) -> list[int]:
     """A research run: template_id (up to 100 characters) or template_name (up to 200),
     and 1-100 company ids."""
     has_id = isinstance(template_id, str) and bool(template_id.strip())
@@ -229,34 +227,34 @@ def check_research_run(
     return check_id_list("company_ids", company_ids, RESEARCH_RUN_MAX_COMPANIES)
 
 
-def check_target_score(value: Any) -> int:
+def check_target_score(value: object) -> int:
     """A target warming score: whole number 1-100."""
     return check_int_range("target_score", value, TARGET_SCORE_MIN, TARGET_SCORE_MAX)
 
 
-def check_activity_description(text: Any) -> str:
+def check_activity_description(text: object) -> str:
     """An activity description: 1-5000 characters, not only whitespace."""
     return check_text("description", text, MAX_ACTIVITY_CHARS)
 
 
-def check_note_content(text: Any) -> str:
+def check_note_content(text: object) -> str:
     """A note: 1-10000 characters, not only whitespace."""
     return check_text("content", text, MAX_NOTE_CHARS)
 
 
-def check_contact_ids(ids: Any) -> list[int]:
+def check_contact_ids(ids: object) -> list[int]:
     """Contacts to add from a search: a non-empty list of ids."""
     return check_id_list("contact_ids", ids)
 
 
-def check_lead_status(status: Any) -> str:
+def check_lead_status(status: object) -> str:
     """A lead status: `cold` or `warm`."""
-    if status not in LEAD_STATUSES:
+    if not isinstance(status, str) or status not in LEAD_STATUSES:
         raise InputError("lead_status", f"lead_status must be one of cold, warm (got {status!r})")
     return status
 
 
-def check_contact_roles(roles: Any) -> list[str]:
+def check_contact_roles(roles: object) -> list[str]:
     """Contact search roles: each one of decision-maker, champion, influencer, named once
     (a repeat is dropped: it asks for nothing more, and the service takes at most three)."""
     if isinstance(roles, str) or not isinstance(roles, Iterable):
@@ -268,14 +266,14 @@ def check_contact_roles(roles: Any) -> list[str]:
     return values
 
 
-def check_currency(code: Any) -> str:
+def check_currency(code: object) -> str:
     """An ISO 4217 currency code: three letters, returned upper-case."""
     if not isinstance(code, str) or not _CURRENCY.match(code.strip().upper()):
         raise InputError("deal_currency", f"deal_currency must be a 3-letter ISO 4217 code (got {code!r})")
     return code.strip().upper()
 
 
-def check_deal_value(value: Any) -> float | int:
+def check_deal_value(value: object) -> float | int:
     """A deal value: a finite number from 0 to 1e12."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise InputError("deal_value", f"deal_value must be a number (got {value!r})")
@@ -287,8 +285,8 @@ def check_deal_value(value: Any) -> float | int:
 
 
 def check_deal(
-    deal_value: Any = None,
-    deal_currency: Any = None,
+    deal_value: object = None,
+    deal_currency: object = None,
     won: bool | None = None,
     lost: bool | None = None,
     closed_reason: str | None = None,
@@ -315,36 +313,42 @@ def check_deal(
     return body
 
 
-def check_company_name(name: Any) -> str:
+def check_company_name(name: object) -> str:
     """A company name: 1-200 characters."""
     return check_text("name", name, MAX_COMPANY_NAME_CHARS)
 
 
-def check_contact_name(first_name: Any, last_name: Any) -> None:
+def check_contact_name(first_name: object, last_name: object) -> None:
     """A new contact needs a first or a last name."""
-    for field, value in (("first_name", first_name), ("last_name", last_name)):
-        if value is not None and not isinstance(value, str):
-            raise InputError(field, f"{field} must be text")
-    if not ((first_name or "").strip() or (last_name or "").strip()):
+    first, last = _name_part("first_name", first_name), _name_part("last_name", last_name)
+    if not (first or last):
         raise InputError("first_name", "a contact needs a first_name or a last_name")
 
 
-def check_competitor_name(name: Any) -> str:
+def _name_part(field: str, value: object) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InputError(field, f"{field} must be text")
+    return value.strip()
+
+
+def check_competitor_name(name: object) -> str:
     """A competitor name: required, 1-200 characters."""
     return check_text("name", name, MAX_COMPANY_NAME_CHARS)
 
 
-def check_competitor_domain(domain: Any) -> str | None:
+def check_competitor_domain(domain: object) -> str | None:
     """A competitor's domain: optional, at most 253 characters (the longest DNS name)."""
     return check_optional_text("domain", domain, MAX_DOMAIN_CHARS)
 
 
-def check_focus(focus: Any) -> str | None:
+def check_focus(focus: object) -> str | None:
     """What a per-company research should look at: optional, at most 500 characters."""
     return check_optional_text("focus", focus, MAX_FOCUS_CHARS)
 
 
-def check_page(page: Any, per_page: Any) -> tuple[int, int]:
+def check_page(page: object, per_page: object) -> tuple[int, int]:
     """Pagination: page 1 to 1,000,000, per_page 1-200."""
     if not _is_int(page) or page < 1:
         raise InputError("page", f"page must be 1 or more (got {page!r})")
@@ -372,7 +376,7 @@ CONTACT_FIELDS = frozenset(
 )
 
 
-def _check_record_keys(kind: str, fields: Any, allowed: frozenset[str], max_chars: dict[str, int]) -> dict[str, Any]:
+def _check_record_keys(kind: str, fields: object, allowed: frozenset[str], max_chars: dict[str, int]) -> dict[str, Any]:
     """A mapping of known record fields within their lengths; custom ones belong under
     `custom_fields` (at most 100 characters a key), tags at most 100 of 1-100 characters."""
     if not isinstance(fields, dict):
@@ -393,7 +397,7 @@ def _check_record_keys(kind: str, fields: Any, allowed: frozenset[str], max_char
     return dict(fields)
 
 
-def _check_tags(tags: Any) -> None:
+def _check_tags(tags: object) -> None:
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         raise InputError("tags", "tags must be a list of text")
     if len(tags) > TAGS_MAX:
@@ -403,7 +407,7 @@ def _check_tags(tags: Any) -> None:
             raise InputError("tags", f"each tag must be 1-{MAX_TAG_CHARS} characters (got {len(tag)})")
 
 
-def _check_custom_keys(custom_fields: Any) -> None:
+def _check_custom_keys(custom_fields: object) -> None:
     if not isinstance(custom_fields, dict):
         raise InputError("custom_fields", "custom_fields must be a mapping")
     for key in custom_fields:
@@ -413,7 +417,7 @@ def _check_custom_keys(custom_fields: Any) -> None:
             )
 
 
-def check_company_fields(fields: Any, *, creating: bool) -> dict[str, Any]:
+def check_company_fields(fields: object, *, creating: bool) -> dict[str, Any]:
     """A company body: known fields only; a name (1-200 characters) required on create."""
     body = _check_record_keys("company", fields, COMPANY_FIELDS, COMPANY_FIELD_MAX_CHARS)
     if creating or "name" in body:
@@ -423,7 +427,7 @@ def check_company_fields(fields: Any, *, creating: bool) -> dict[str, Any]:
     return body
 
 
-def check_contact_fields(fields: Any, *, creating: bool) -> dict[str, Any]:
+def check_contact_fields(fields: object, *, creating: bool) -> dict[str, Any]:
     """A contact body: known fields only; a first or last name required on create."""
     body = _check_record_keys("contact", fields, CONTACT_FIELDS, CONTACT_FIELD_MAX_CHARS)
     if creating:

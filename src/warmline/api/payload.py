@@ -17,7 +17,9 @@ from warmline.api.models import Page, Pagination
 M = TypeVar("M", bound=BaseModel)
 
 
-def unwrap_object(body: Any, what: str, key: str | None = None, marker: str | None = None) -> dict:
+def unwrap_object(
+    body: object, what: str, key: str | None = None, marker: str | None = None
+) -> dict[str, Any]:
     """The object an operation returns.
 
     `key` names a wrapper field the object may sit in (`{success, note: {...}}`); `marker`
@@ -25,17 +27,17 @@ def unwrap_object(body: Any, what: str, key: str | None = None, marker: str | No
     """
     if not isinstance(body, dict):
         raise BadResponseError(f"The service's answer to {what} was not an object")
-    if key is not None and isinstance(body.get(key), dict):
-        return body[key]
+    wrapped = body.get(key) if key is not None else None
+    if isinstance(wrapped, dict):
+        return wrapped
     data = body.get("data")
     if isinstance(data, dict) and (marker is None or marker not in body):
-        if key is not None and isinstance(data.get(key), dict):
-            return data[key]
-        return data
+        inner = data.get(key) if key is not None else None
+        return inner if isinstance(inner, dict) else data
     return body
 
 
-def unwrap_list(body: Any, what: str, *keys: str) -> list:
+def unwrap_list(body: object, what: str, *keys: str) -> list[Any]:
     """The list an operation returns: the body itself, `data`, one of `keys`, or `items`."""
     if isinstance(body, list):
         return body
@@ -61,7 +63,7 @@ def parse(model: type[M], data: Any, what: str) -> M:
         ) from None
 
 
-def parse_list(model: type[M], items: list, what: str) -> list[M]:
+def parse_list(model: type[M], items: list[Any], what: str) -> list[M]:
     return [parse(model, item, what) for item in items]
 
 
@@ -81,4 +83,5 @@ def parse_page(
         pagination = Pagination(page=page, per_page=per_page, total=None, total_pages=page)
         if page == 1:
             pagination.total = len(items)
-    return Page[model](items=items, pagination=pagination)
+    # Parametrised with the caller's model class at run time, which mypy cannot follow.
+    return Page[model](items=items, pagination=pagination)  # type: ignore[valid-type]
