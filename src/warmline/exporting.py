@@ -75,16 +75,12 @@ def _pages(fetch: Callable[[int], Sequence[Any]]) -> Iterator[Sequence[Any]]:
 def _lead_rows(store: Store, status: str | None) -> Iterator[dict[str, Any]]:
     """Leads, highest score first, with their deal (kept in the cache beside the list row)."""
     for page in _pages(lambda offset: store.lead_page(status=status, sort="score", offset=offset, limit=PAGE)):
-        marks = ", ".join("?" for _ in page)
-        deals = {
-            r["id"]: r
-            for r in store.rows(f"SELECT id, {', '.join(_DEAL_COLUMNS)} FROM leads WHERE id IN ({marks})", [row.id for row in page])
-        }
+        deals = store.lead_deals([row.id for row in page])
         for lead in page:
-            deal = deals.get(lead.id, {})
+            deal = deals.get(lead.id)
             yield {
                 **{name: getattr(lead, name) for name in LEAD_COLUMNS if name not in _DEAL_COLUMNS},
-                **{name: deal.get(name) for name in _DEAL_COLUMNS},
+                **{name: getattr(deal, name) if deal is not None else None for name in _DEAL_COLUMNS},
             }
 
 
@@ -97,11 +93,7 @@ def _record_rows(fetch: Callable[[int], Sequence[Any]], columns: Sequence[str]) 
 def _custom_keys(store: Store, entity: str) -> tuple[str, ...]:
     """Custom field columns: the schema's order, then keys only the records carry."""
     schema = [f["key"] for f in store.field_schemas(entity)]
-    found = store.rows(
-        f"SELECT DISTINCT j.key AS key FROM {entity}, json_each({entity}.custom_fields) AS j"
-        f" WHERE json_valid({entity}.custom_fields) ORDER BY j.key"
-    )
-    extra = [r["key"] for r in found if r["key"] not in schema]
+    extra = [key for key in store.custom_field_keys(entity) if key not in schema]
     return tuple(dict.fromkeys([*schema, *extra]))
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from warmline.api import limits
 from warmline.api.errors import AuthError, OfflineError
 from warmline.store import FAILED, Job, Store
+from warmline.store.people_found import NO_ROLE, role_order
 from warmline.sync.jobs import POLL_MAX
 from warmline.textsafe import terminal_line
 
@@ -90,20 +91,16 @@ def resolve_company(store: Store, ref: str) -> CompanyRef:
     needle = text.lower()
     if not needle:
         raise LookupError("give a company id or the start of a company name")
-    found = store.rows(
-        "SELECT id, name FROM companies WHERE name_lower >= ? AND substr(name_lower, 1, ?) = ?"
-        " ORDER BY name_lower, id LIMIT 6",
-        (needle, len(needle), needle),
-    )
+    found = [CompanyRef(company_id, name) for company_id, name in store.companies_named(needle, limit=6)]
     if not found:
         raise LookupError(f"no cached company matches {text!r} (run `warmline companies --refresh`)")
-    exact = [r for r in found if str(r["name"]).lower() == needle]
+    exact = [ref for ref in found if str(ref.name).lower() == needle]
     if len(exact) == 1:
-        return CompanyRef(exact[0]["id"], exact[0]["name"])
+        return exact[0]
     if len(found) > 1:
-        names = ", ".join(f"{terminal_line(r['name'])} ({r['id']})" for r in found[:5])
+        names = ", ".join(f"{terminal_line(ref.name)} ({ref.id})" for ref in found[:5])
         raise LookupError(f"{text!r} matches several companies: {names}")
-    return CompanyRef(found[0]["id"], found[0]["name"])
+    return found[0]
 
 
 # --- instant lookup -------------------------------------------------------------------------------
@@ -160,19 +157,13 @@ def cached_lookup(store: Store, criteria: Mapping[str, Any]) -> dict[str, Any] |
 
 # --- found contacts ----------------------------------------------------------------------------------
 
-ROLE_ORDER = ("decision-maker", "champion", "influencer")
-
-
 def group_by_role(contacts: Iterable[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
-    """Found contacts grouped as the rep reads them: decision-makers, champions, influencers,
-    then any role the service names that we do not know, then those with none."""
+    """Found contacts (as `--json` prints them) grouped as the rep reads them, in the order of
+    the people-found read model (`warmline.store.people_found.role_order`)."""
     groups: dict[str, list[Mapping[str, Any]]] = {}
     for contact in contacts:
-        groups.setdefault(str(contact.get("role") or "other"), []).append(contact)
-    known = [role for role in ROLE_ORDER if role in groups]
-    rest = sorted(role for role in groups if role not in ROLE_ORDER and role != "other")
-    order = known + rest + (["other"] if "other" in groups else [])
-    return [(role, groups[role]) for role in order]
+        groups.setdefault(str(contact.get("role") or NO_ROLE), []).append(contact)
+    return [(role, groups[role]) for role in role_order(groups)]
 
 
 SKIP_REASONS = {
@@ -200,8 +191,7 @@ class StartRefused(Exception):
 
 def job_for_op(store: Store, op_id: str) -> Job | None:
     """The job a queued start created (it keeps the op id once the server gives its id)."""
-    key = store.scalar("SELECT key FROM jobs WHERE op_id = ?", (op_id,))
-    return None if key is None else store.get_job(key)
+    return store.job_for_op(op_id)
 
 
 Progress = Callable[[Job], None]

@@ -28,10 +28,9 @@ def _optional_id(field: str, value: object) -> int | None:
     return None if value is None else limits.check_id(field, value)
 
 
-def _require_child(store: Store, table: str, column: str, lead_id: int, field: str, value: int) -> None:
+def _require_child(store: Store, part: str, lead_id: int, field: str, value: int) -> None:
     """The contact, page or competitor must be one the cache knows on this lead."""
-    found = store.scalar(f"SELECT 1 FROM {table} WHERE lead_id = ? AND {column} = ?", (lead_id, value))
-    if found is None:
+    if not store.lead_has(part, lead_id, value):
         raise InputError(field, f"{field} {value} is not known for lead {lead_id}; refresh the lead first")
 
 
@@ -72,13 +71,12 @@ def add_note(store: Store, lead_id: int, content: str) -> str:
 def _valid_recommendation(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     rec_id = limits.check_id("recommendation_id", p.get("recommendation_id"))
     lead_id = require_lead(store, p.get("lead_id"))
-    state = store.row(
-        "SELECT status, local_status FROM recommendations WHERE id = ? AND lead_id = ?", (rec_id, lead_id)
-    )
+    state = store.recommendation_state(rec_id, lead_id)
     if state is None:
         raise InputError("recommendation_id", f"recommendation {rec_id} is not known for lead {lead_id}")
-    if state["status"] != "active" or state["local_status"] is not None:
-        done = state["local_status"] or state["status"]
+    status, local_status = state
+    if status != "active" or local_status is not None:
+        done = local_status or status
         raise InputError("recommendation_id", f"recommendation {rec_id} is already {done}")
     return {"lead_id": lead_id, "recommendation_id": rec_id}
 
@@ -88,7 +86,7 @@ validator(kinds.DISMISS_RECOMMENDATION)(_valid_recommendation)
 
 
 def _close_recommendation(store: Store, kind: str, recommendation_id: int, hold_seconds: float) -> str:
-    lead_id = store.scalar("SELECT lead_id FROM recommendations WHERE id = ?", (recommendation_id,))
+    lead_id = store.recommendation_lead(recommendation_id)
     if lead_id is None:
         raise InputError("recommendation_id", f"recommendation {recommendation_id} is not in the local cache")
     payload = {"lead_id": lead_id, "recommendation_id": recommendation_id}
@@ -167,7 +165,7 @@ def update_deal(
 def _valid_pin_contact(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     lead_id = require_lead(store, p.get("lead_id"))
     contact_id = limits.check_id("contact_id", p.get("contact_id"))
-    _require_child(store, "lead_contacts", "contact_id", lead_id, "contact_id", contact_id)
+    _require_child(store, "contact", lead_id, "contact_id", contact_id)
     return {"lead_id": lead_id, "contact_id": contact_id, "is_selected": check_flag("is_selected", p.get("is_selected"))}
 
 
@@ -183,7 +181,7 @@ def pin_contact(
 def _valid_page(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     lead_id = require_lead(store, p.get("lead_id"))
     page_id = limits.check_id("page_id", p.get("page_id"))
-    _require_child(store, "monitoring_pages", "id", lead_id, "page_id", page_id)
+    _require_child(store, "monitoring_page", lead_id, "page_id", page_id)
     return {"lead_id": lead_id, "page_id": page_id, "is_selected": check_flag("is_selected", p.get("is_selected"))}
 
 
@@ -219,7 +217,7 @@ def add_competitor(store: Store, lead_id: int, name: str, domain: str | None = N
 def _valid_known_competitor(store: Store, p: dict[str, Any]) -> tuple[int, int]:
     lead_id = require_lead(store, p.get("lead_id"))
     competitor_id = limits.check_id("competitor_id", p.get("competitor_id"))
-    _require_child(store, "competitors", "id", lead_id, "competitor_id", competitor_id)
+    _require_child(store, "competitor", lead_id, "competitor_id", competitor_id)
     return lead_id, competitor_id
 
 

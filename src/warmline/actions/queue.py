@@ -15,7 +15,6 @@ from typing import Any
 from warmline.api.errors import InputError
 from warmline.api.limits import check_id
 from warmline.store import Store
-from warmline.store.tombstones import gone_message
 
 Validator = Callable[[Store, dict[str, Any]], dict[str, Any]]
 # kind -> (validator, fields the rep may change when editing the op)
@@ -74,10 +73,10 @@ def edit(store: Store, op_id: str, changes: Mapping[str, Any]) -> str:
 def require_lead(store: Store, lead_id: object) -> int:
     """A lead id that is in the local cache, not being removed, and not removed on the service."""
     lead = check_id("lead_id", lead_id)
-    gone = store.row("SELECT company_name, reason FROM lead_tombstones WHERE id = ?", (lead,))
+    gone = store.lead_gone(lead)
     if gone is not None:
-        raise InputError("lead_id", f"{gone_message(gone['company_name'], gone['reason'])}: it takes no more actions")
-    hidden = store.scalar("SELECT hidden FROM leads WHERE id = ?", (lead,))
+        raise InputError("lead_id", f"{gone.message}: it takes no more actions")
+    hidden = store.lead_hidden(lead)
     if hidden is None:
         raise InputError("lead_id", f"lead {lead} is not in the local cache; run `warmline sync` first")
     if hidden:

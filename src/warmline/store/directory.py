@@ -50,6 +50,17 @@ class DirectoryStore(Database):
             flt = text_filter(conn, COMPANIES, text, has_table(conn, "companies_fts"))
             return count_rows(conn, COMPANIES, [], [], flt)
 
+    def companies_named(self, start: str, limit: int) -> list[tuple[int, str]]:
+        """(id, name) of the cached companies whose name starts with `start` (any case), by name:
+        how a company is named on the command line or in a form."""
+        needle = start.lower()
+        found = self.rows(
+            "SELECT id, name FROM companies WHERE name_lower >= ? AND substr(name_lower, 1, ?) = ?"
+            " ORDER BY name_lower, id LIMIT ?",
+            (needle, len(needle), needle, limit),
+        )
+        return [(int(row["id"]), str(row["name"])) for row in found]
+
     def get_company(self, company_id: int) -> CompanyRow | None:
         found = self.row("SELECT * FROM companies WHERE id = ?", (company_id,))
         return None if found is None else CompanyRow.from_row(found)
@@ -92,6 +103,12 @@ class DirectoryStore(Database):
         with self.write() as conn:
             conn.executemany("DELETE FROM contacts WHERE id = ?", ((i,) for i in ids))
 
+    def cached_ids(self, entity: str) -> list[int]:
+        """Every cached company or contact id: a refresh of the whole list drops those it misses."""
+        if entity not in ENTITIES:
+            raise ValueError(f"entity must be one of {ENTITIES}")
+        return [int(row["id"]) for row in self.rows(f"SELECT id FROM {entity}")]
+
     def _in_order(self, table: str, ids: list[int], make: Any) -> list[Any]:
         if not ids:
             return []
@@ -130,6 +147,17 @@ class DirectoryStore(Database):
         return self.rows(
             "SELECT key, name, type FROM field_schemas WHERE entity = ? ORDER BY position", (entity,)
         )
+
+    def custom_field_keys(self, entity: str) -> list[str]:
+        """Every custom field key the cached companies or contacts carry, sorted (an export's
+        columns: keys the schema does not list are columns too)."""
+        if entity not in ENTITIES:
+            raise ValueError(f"entity must be one of {ENTITIES}")
+        found = self.rows(
+            f"SELECT DISTINCT j.key AS key FROM {entity}, json_each({entity}.custom_fields) AS j"
+            f" WHERE json_valid({entity}.custom_fields) ORDER BY j.key"
+        )
+        return [str(row["key"]) for row in found]
 
     # --- research templates --------------------------------------------------------------------
 

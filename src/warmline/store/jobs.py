@@ -93,6 +93,20 @@ class JobsStore(Database):
         found = self.row("SELECT * FROM jobs WHERE key = ?", (key,))
         return None if found is None else Job.from_row(found)
 
+    def latest_job(self, kind: str, company_id: int) -> Job | None:
+        """The newest job of `kind` about a company: its page shows the last search and research."""
+        found = self.row(
+            "SELECT * FROM jobs WHERE kind = ? AND company_id = ?"
+            " ORDER BY coalesce(created_at, '') DESC, key DESC LIMIT 1",
+            (kind, company_id),
+        )
+        return None if found is None else Job.from_row(found)
+
+    def job_for_op(self, op_id: str) -> Job | None:
+        """The job a queued start created (it keeps the op id once the server gives its id)."""
+        found = self.row("SELECT * FROM jobs WHERE op_id = ?", (op_id,))
+        return None if found is None else Job.from_row(found)
+
     def find_job(self, kind: str, remote_id: Any) -> Job | None:
         found = self.row("SELECT * FROM jobs WHERE kind = ? AND remote_id = ?", (kind, str(remote_id)))
         return None if found is None else Job.from_row(found)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from warmline.store.clock import iso
@@ -20,6 +20,7 @@ from warmline.store.recommendations import active_recommendations_in
 from warmline.store.rows import (
     EFFECT_STATES,
     Competitor,
+    Deal,
     KeyContact,
     LeadDetail,
     LeadRow,
@@ -38,6 +39,12 @@ from warmline.textsafe import terminal_line
 LEADS = Listing("leads", fts_column="name_lower", name_column="name_lower", name_index="leads_name")
 STATUSES = (None, "cold", "warm")
 SORT_KEYS = ("score", "gap", "activity")
+# The parts of a lead an action can name, by the table and column holding their ids.
+LEAD_PARTS = {
+    "contact": ("lead_contacts", "contact_id"),
+    "monitoring_page": ("monitoring_pages", "id"),
+    "competitor": ("competitors", "id"),
+}
 _TERMS = {
     "score": (("warming_score", "DESC"), ("id", "ASC")),
     "gap": (("gap", "ASC"), ("id", "ASC")),
@@ -172,6 +179,35 @@ class LeadsStore(Database):
         with self.read() as conn:
             rows = self._lead_rows(conn, [lead_id])
         return rows[0] if rows else None
+
+    def lead_of_company(self, company_id: int) -> int | None:
+        """The lead a company is in outreach as, if any; a lead whose removal is queued
+        (hidden) is out of outreach already, as on the lead list."""
+        found = self.scalar("SELECT id FROM leads WHERE company_id = ? AND hidden = 0 LIMIT 1", (company_id,))
+        return None if found is None else int(found)
+
+    def lead_hidden(self, lead_id: int) -> bool | None:
+        """Whether a cached lead is hidden (its removal is queued); None when it is not cached."""
+        found = self.scalar("SELECT hidden FROM leads WHERE id = ?", (lead_id,))
+        return None if found is None else bool(found)
+
+    def lead_has(self, part: str, lead_id: int, part_id: int) -> bool:
+        """Whether the cache knows `part_id` as one of the lead's `part` (`LEAD_PARTS`): actions
+        on a key contact, monitoring page or competitor must name one of the lead's own."""
+        table, column = LEAD_PARTS[part]
+        found = self.scalar(f"SELECT 1 FROM {table} WHERE lead_id = ? AND {column} = ?", (lead_id, part_id))
+        return found is not None
+
+    def lead_deals(self, lead_ids: Sequence[int]) -> dict[int, Deal]:
+        """The deal of each lead (kept beside its list row), for an export of the lead list."""
+        if not lead_ids:
+            return {}
+        marks = ", ".join("?" for _ in lead_ids)
+        found = self.rows(
+            f"SELECT id, deal_value, deal_currency, won_at, closed_at, closed_reason FROM leads WHERE id IN ({marks})",
+            list(lead_ids),
+        )
+        return {row["id"]: build(Deal, row) for row in found}
 
     def resolve_lead(self, ref: str) -> LeadRow:
         """A lead from an id or an unambiguous start of its company name (for the CLI)."""

@@ -40,7 +40,11 @@ from warmline.store.rows import (
     QUEUE_STATES,
     Op,
     OutboxCounts,
+    loads,
 )
+
+# Lead records an op makes before the server has them (they carry its op id).
+OP_MADE_TABLES = ("touchpoints", "notes", "competitors")
 
 
 class OpStateError(StoreError):
@@ -125,6 +129,35 @@ class OutboxStore(Database):
     def get_op(self, op_id: str) -> Op | None:
         found = self.row("SELECT * FROM outbox WHERE op_id = ?", (op_id,))
         return None if found is None else Op.from_row(found)
+
+    def first_sent_at(self, op_ids: Iterable[str]) -> dict[str, str | None]:
+        """When each op was first sent (stored by the claim that sent it)."""
+        ids = list(op_ids)
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        found = self.rows(f"SELECT op_id, first_sent_at FROM outbox WHERE op_id IN ({marks})", ids)
+        return {str(row["op_id"]): row["first_sent_at"] for row in found}
+
+    def ids_made_by_other_ops(self, table: str, lead_id: int | None, op_id: str) -> set[int]:
+        """Server ids of a lead's touchpoints, notes or competitors that an op other than
+        `op_id` made (delivered, or adopted by reconciliation)."""
+        if table not in OP_MADE_TABLES:
+            raise ValueError(f"table must be one of {OP_MADE_TABLES}")
+        found = self.rows(
+            f"SELECT id FROM {table} WHERE lead_id = ? AND id IS NOT NULL AND op_id IS NOT NULL AND op_id != ?",
+            (lead_id, op_id),
+        )
+        return {int(row["id"]) for row in found}
+
+    def other_done_results(self, lead_id: int | None, kind: str, op_id: str) -> list[dict[str, Any]]:
+        """The answers the service gave the lead's other delivered ops of `kind`."""
+        found = self.rows(
+            "SELECT result FROM outbox WHERE lead_id = ? AND kind = ? AND state = 'done' AND op_id != ?",
+            (lead_id, kind, op_id),
+        )
+        results = [loads(row["result"], {}) for row in found]
+        return [result for result in results if isinstance(result, dict)]
 
     def find_op(self, prefix: str) -> Op:
         """The op whose id starts with `prefix` (the CLI shows short ids)."""

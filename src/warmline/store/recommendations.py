@@ -45,6 +45,20 @@ class RecommendationsStore(Database):
         with self.read() as conn:
             return active_recommendations_in(conn, lead_id=lead_id, limit=limit)
 
+    def recommendation_state(self, recommendation_id: int, lead_id: int) -> tuple[str, str | None] | None:
+        """(status, local_status) of a lead's cached recommendation; local_status is what a
+        queued complete or dismiss made of it. None when the cache has no such one."""
+        found = self.row(
+            "SELECT status, local_status FROM recommendations WHERE id = ? AND lead_id = ?",
+            (recommendation_id, lead_id),
+        )
+        return None if found is None else (str(found["status"]), found["local_status"])
+
+    def recommendation_lead(self, recommendation_id: int) -> int | None:
+        """The lead a cached recommendation belongs to; None when it is not cached."""
+        found = self.scalar("SELECT lead_id FROM recommendations WHERE id = ?", (recommendation_id,))
+        return None if found is None else int(found)
+
     def recommendation_progress(self, lead_id: int | None = None) -> RecommendationProgress:
         """Completed / dismissed / total, the server's figures plus what the rep just did."""
         where = "WHERE id = ?" if lead_id is not None else ""

@@ -204,6 +204,17 @@ class LeadDetail(NamedTuple):
     raw: dict[str, Any]
 
 
+class Deal(NamedTuple):
+    """A lead's deal, as exported beside its list row."""
+
+    id: int
+    deal_value: float | None
+    deal_currency: str | None
+    won_at: str | None
+    closed_at: str | None
+    closed_reason: str | None
+
+
 class Op(NamedTuple):
     """One queued action. `op_id` is also the request's Idempotency-Key."""
 

@@ -109,6 +109,11 @@ class TombstonesStore(Database):
             ).rowcount
         return Tombstone(lead_id, name, reason, removed_at, failed)
 
+    def lead_gone(self, lead_id: int) -> Tombstone | None:
+        """The lead's tombstone without the count of failed actions (cheap: actions check it)."""
+        with self.read() as conn:
+            return tombstone_of(conn, lead_id)
+
     def lead_tombstone(self, lead_id: int) -> Tombstone | None:
         """The lead's tombstone, `failed` counting its actions that failed because of it."""
         with self.read() as conn:

@@ -72,8 +72,9 @@ PUT_BACK = "put_back"
 # Ops claimed ahead, per unit of concurrency: a finished send is replaced without waiting
 # for a disk sync, and one sync covers many ops.
 LOOKAHEAD = 4
-OFFLINE = "offline"
-AUTH = "auth"
+# Why a claimed op stopped the whole pass (`Outcome.halt`).
+HALT_OFFLINE = "offline"
+HALT_AUTH = "auth"
 
 
 @dataclass
@@ -86,7 +87,7 @@ class Outcome:
     message: str | None = None
     next_attempt_at: float | None = None
     not_before: float | None = None
-    halt: str | None = None  # OFFLINE or AUTH: stop the pass
+    halt: str | None = None  # HALT_OFFLINE or HALT_AUTH: stop the pass
     lead_gone: bool = False  # failed because the lead itself is gone: so are its other ops
 
 
@@ -260,9 +261,9 @@ class Flusher:
 
     @staticmethod
     def _halt_on(outcome: Outcome, report: FlushReport) -> Outcome:
-        if outcome.halt == OFFLINE:
+        if outcome.halt == HALT_OFFLINE:
             report.offline, report.offline_error = True, outcome.message
-        elif outcome.halt == AUTH:
+        elif outcome.halt == HALT_AUTH:
             report.auth_error = outcome.message
         return outcome
 
@@ -303,9 +304,7 @@ class Flusher:
         first = [op.op_id for op in claimed if op.first_sent_at is None and op.kind in ANNOTATED_KINDS]
         if not self.annotate_late or not first:
             return
-        marks = ", ".join("?" for _ in first)
-        for row in self.store.rows(f"SELECT op_id, first_sent_at FROM outbox WHERE op_id IN ({marks})", first):
-            self._first_sent[row["op_id"]] = row["first_sent_at"]
+        self._first_sent.update(self.store.first_sent_at(first))
 
     def _record(self, outcomes: list[Outcome]) -> None:
         with self.store.write():
@@ -367,9 +366,9 @@ class Flusher:
         if isinstance(exc, UnresponsiveSendError):
             # Cut by its deadline: it may have arrived (reconciled before any resend), and a
             # service that does not answer in time counts as offline: the pass stops.
-            return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=self._later(op), halt=OFFLINE)
+            return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=self._later(op), halt=HALT_OFFLINE)
         if isinstance(exc, AuthError | OfflineError):
-            halt = AUTH if isinstance(exc, AuthError) else OFFLINE
+            halt = HALT_AUTH if isinstance(exc, AuthError) else HALT_OFFLINE
             return Outcome(op, PUT_BACK, message=message, halt=halt)
         if isinstance(exc, InputError):
             return Outcome(op, FAILED, message=message)

@@ -28,7 +28,7 @@ from warmline.api import ServiceClient
 from warmline.api.errors import NotFoundError
 from warmline.store import effects as k
 from warmline.store.clock import epoch_of, normalize_ts
-from warmline.store.rows import Op, loads
+from warmline.store.rows import Op
 from warmline.sync.requests import annotated_description, dump
 
 # Without any reading of the server's clock (no `Date` header, no health `time`): how far
@@ -49,19 +49,9 @@ Probe = Callable[[ServiceClient, Any, Op], Awaitable[Answer | None]]
 
 def _claimed(store: Any, op: Op, table: str, answer_key: str) -> set[int]:
     """Server ids of `table` already owned by another of our ops (delivered or adopted)."""
-    owned = {
-        r["id"]
-        for r in store.rows(
-            f"SELECT id FROM {table} WHERE lead_id = ? AND id IS NOT NULL"
-            " AND op_id IS NOT NULL AND op_id != ?",
-            (op.lead_id, op.op_id),
-        )
-    }
-    for row in store.rows(
-        "SELECT result FROM outbox WHERE lead_id = ? AND kind = ? AND state = 'done' AND op_id != ?",
-        (op.lead_id, op.kind, op.op_id),
-    ):
-        record = (loads(row["result"], {}) or {}).get(answer_key)
+    owned = store.ids_made_by_other_ops(table, op.lead_id, op.op_id)
+    for result in store.other_done_results(op.lead_id, op.kind, op.op_id):
+        record = result.get(answer_key)
         if isinstance(record, Mapping) and isinstance(record.get("id"), int):
             owned.add(record["id"])
     return owned

@@ -210,9 +210,9 @@ class Refresher:
             log.warning("the %s read was not the whole list (%s): no cached row was dropped", what, problem)
         return problem is None
 
-    def _drop_unlisted(self, table: str, seen: list[int], delete: Callable[[list[int]], None]) -> None:
+    def _drop_unlisted(self, entity: str, seen: list[int], delete: Callable[[list[int]], None]) -> None:
         listed = set(seen)
-        gone = [row["id"] for row in self.store.rows(f"SELECT id FROM {table}") if row["id"] not in listed]
+        gone = [record_id for record_id in self.store.cached_ids(entity) if record_id not in listed]
         if gone:
             delete(gone)
 
