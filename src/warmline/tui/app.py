@@ -311,7 +311,14 @@ class WarmlineApp(App[None]):
     # -- status and freshness -------------------------------------------------------------
 
     def poll_status(self) -> None:
-        """Refresh the status line, and the screen if the cache changed under it."""
+        """Refresh the status line, and the screen if the cache changed under it.
+
+        Does nothing once the cockpit is closing: Textual removes the screens before it
+        stops this timer (and a worker may finish meanwhile), so a poll then would find
+        no screen (`ScreenStackError`, a traceback on quit).
+        """
+        if not self.is_running:
+            return
         if self._status_source is not None:
             self.sync_status = self._status_source()
             if self._sync_off:
