@@ -50,8 +50,9 @@ class CommandModules(click.Group):
         """Refuse, in one line and with exit 2, an argument that is not valid UTF-8: Python
         keeps its bytes as lone surrogates, which fail later and far away (storing a note,
         sending a query, printing a name) with a traceback."""
-        from warmline.commands.common import EXIT_BAD_INPUT, CommandError
+        from warmline.commands.common import CommandError
         from warmline.config import is_utf8
+        from warmline.exit_codes import EXIT_BAD_INPUT
 
         for number, arg in enumerate(args, 1):
             if not is_utf8(arg):

@@ -13,3 +13,9 @@ EXIT_OFFLINE = 4
 EXIT_CACHE = 5
 """The local cache cannot be used: damaged or not SQLite, a directory, its data dir a file
 or not ours to read and write, locked. Nothing is deleted; the message names the file."""
+
+EXIT_CODES_HELP = (
+    f"Exit codes: {EXIT_OK} ok, {EXIT_ERROR} other error, {EXIT_BAD_INPUT} bad input,"
+    f" {EXIT_AUTH} API key refused or missing, {EXIT_OFFLINE} offline, {EXIT_CACHE} local cache unusable."
+)
+"""The epilog of each command's `--help`."""

@@ -21,7 +21,7 @@ from warmline.api.errors import (
     retry_after_from_headers,
 )
 from warmline.store import Store
-from warmline.store.state import RATE_LIMIT_SERVICE, RATE_LIMITED_UNTIL
+from warmline.store.sync_vocabulary import StateKey
 from warmline.sync import SyncEngine
 from warmline.sync.blocking import run_inline
 from warmline.tui.feed import status_from_store
@@ -143,8 +143,8 @@ async def test_a_stored_hold_is_dropped_when_the_service_or_key_changes(
     await engine.flush()
     await engine.client.aclose()
     assert store.sync_status().rate_limited_until is not None
-    assert store.get_state(RATE_LIMIT_SERVICE) == engine.client.service_id
-    assert KEY not in str(store.get_state(RATE_LIMIT_SERVICE))
+    assert store.get_state(StateKey.RATE_LIMIT_SERVICE) == engine.client.service_id
+    assert KEY not in str(store.get_state(StateKey.RATE_LIMIT_SERVICE))
 
     url = hostile.url.replace("127.0.0.1", "localhost") if change == "base_url" else hostile.url
     moved = engine_for(store, url, key="another-key" if change == "key" else KEY)
@@ -155,8 +155,8 @@ async def test_a_stored_hold_is_dropped_when_the_service_or_key_changes(
 
 async def test_a_hold_stored_for_centuries_is_cut_to_an_hour_at_start(hostile: HostileServer, store: Store) -> None:
     client = ServiceClient(hostile.url, KEY)
-    store.set_state(RATE_LIMIT_SERVICE, client.service_id)
-    store.set_state(RATE_LIMITED_UNTIL, time.time() + 99999999999)
+    store.set_state(StateKey.RATE_LIMIT_SERVICE, client.service_id)
+    store.set_state(StateKey.RATE_LIMITED_UNTIL, time.time() + 99999999999)
     engine = SyncEngine(store, client, blocking=run_inline)
     await client.aclose()
     assert 0 < engine.client.limiter.delay() <= MAX_WAIT_SECONDS

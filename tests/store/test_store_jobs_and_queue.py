@@ -4,6 +4,7 @@ prospecting tables and the shared sync state."""
 from __future__ import annotations
 
 from warmline.store import Store
+from warmline.store.sync_vocabulary import STORED_FIELDS, StateKey, SyncState
 
 
 def test_jobs_are_polled_until_they_end_and_unknown_statuses_are_kept(store: Store, clock) -> None:
@@ -113,6 +114,27 @@ def test_sync_state_is_shared_through_the_database(store: Store, db_path, clock)
     assert status.online is False
     assert status.rate_limited(clock.now) and not status.rate_limited(clock.now + 31)
     other.close()
+
+
+def test_every_field_of_the_status_is_read_back_from_the_keys_already_in_caches(store: Store) -> None:
+    # The key strings are stored in every rep's cache: renaming one would need a migration.
+    assert {key.value for key in StateKey} == {
+        "online", "syncing", "auth_failed", "service_failing", "last_sync_at", "rate_limited_until",
+        "last_error", "rate_limit_service", "rate_limit_cleared_at", "server_clock", "tui.jobs_seen_at",
+    }
+    written = {
+        "online": True, "syncing": True, "auth_failed": True, "service_failing": "lead list (HTTP 503)",
+        "last_sync_at": 100.0, "rate_limited_until": 200.0, "last_error": "boom",
+    }
+    for key, value in written.items():
+        store.set_state(key, value)
+    status = store.sync_status()
+    assert {field: getattr(status, field) for field in STORED_FIELDS} == {
+        field: written[key] for field, key in STORED_FIELDS.items()
+    }
+    assert status.state(150.0) == SyncState.AUTH_FAILED == "auth_failed"
+    store.set_state("service_failing", "")
+    assert store.sync_status().failing is None
 
 
 def test_notes_detail_in_a_data_wrapper_and_forgetting_leads(store: Store, lead_item, detail_item) -> None:

@@ -13,7 +13,8 @@ from sync_helpers import KEY, make_sandbox
 
 from warmline.api import ServiceClient
 from warmline.store import Store
-from warmline.sync import EngineStatus, SyncEngine
+from warmline.store.sync_vocabulary import SyncStatus
+from warmline.sync import SyncEngine
 from warmline.sync.backoff import Backoff
 from warmline.sync.engine import DIRECTORY_JOB, FLUSH_JOB, PREFETCH_JOB, REFRESH_JOB, TICK_JOB
 from warmline_sandbox.clock import SystemClock
@@ -81,7 +82,7 @@ async def test_start_schedules_jobs_in_the_running_loop(live) -> None:
 
 async def test_wake_delivers_at_once_and_the_status_follows(live) -> None:
     engine, store, _ = live
-    seen: list[EngineStatus] = []
+    seen: list[SyncStatus] = []
     engine.on_status(seen.append)
     await engine.start()
     await until(lambda: store.lead_count() == 4)

@@ -22,10 +22,11 @@ from fastapi import FastAPI
 from sync_helpers import FakeClock
 
 from warmline.store import Store
+from warmline.store.sync_vocabulary import SyncState, SyncStatus
 from warmline.sync import SyncEngine
 from warmline.sync.requests import dump
 from warmline.tui.feed import status_from_store
-from warmline.tui.status import FAILING, ONLINE, SyncStatus, describe
+from warmline.tui.status import CockpitStatus, describe
 
 LEADS_PATH = "/v1/outreach/leads"
 COMPANIES_PATH = "/v1/companies"
@@ -119,14 +120,14 @@ async def test_a_failed_lead_list_refresh_is_reported_and_the_status_says_failin
     brief = {unavailable: "HTTP 503", empty_200: "unreadable answer"}.get(rewrite, "unreadable answer")
     assert status.failing == f"lead list ({brief})"
     shown = status_from_store(store, _at(clock))  # what the cockpit reads, maybe in another process
-    assert shown.state == FAILING and shown.failing == status.failing
+    assert shown.state == SyncState.FAILING and shown.sync.failing == status.failing
     assert describe(shown, _at(clock)(), UTC)[0].text == f"✗ service failing: lead list ({brief})"
 
     del transport.rules[(LEADS_PATH, None)]
     report = await engine.run_once()  # the next good read clears it
     assert report.refresh_failures == [] and report.leads_refreshed == 4
     assert engine.status.current.failing is None and engine.status.current.state(clock()) == "online"
-    assert status_from_store(store, _at(clock)).state == ONLINE
+    assert status_from_store(store, _at(clock)).state == SyncState.ONLINE
 
 
 async def test_failing_is_kept_per_part_until_that_part_reads_well(
@@ -155,16 +156,20 @@ async def test_a_failure_stored_by_another_run_ends_with_the_first_good_read(
     assert later.status.current.failing == "lead list (HTTP 503)"  # read back from the store
     transport.rules.clear()
     assert await later.refresh_leads() == 4
-    assert later.status.current.failing is None and status_from_store(store, _at(clock)).failing is None
+    assert later.status.current.failing is None and status_from_store(store, _at(clock)).sync.failing is None
+
+
+def _failing(what: str) -> CockpitStatus:
+    return CockpitStatus(SyncState.FAILING, SyncStatus(online=True, failing=what))
 
 
 def test_the_status_line_words_failing_and_strips_what_the_service_put_in_it() -> None:
     now = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
-    parts = describe(SyncStatus(FAILING, failing="lead list (HTTP 503)"), now, UTC)
+    parts = describe(_failing("lead list (HTTP 503)"), now, UTC)
     assert (parts[0].text, parts[0].role) == ("✗ service failing: lead list (HTTP 503)", "bad")
-    hostile = describe(SyncStatus(FAILING, failing="lead\x1b]52;c;aGk=\x07 list\x1b[2J" + "x" * 200), now, UTC)[0].text
+    hostile = describe(_failing("lead\x1b]52;c;aGk=\x07 list\x1b[2J" + "x" * 200), now, UTC)[0].text
     assert "\x1b" not in hostile and "\x07" not in hostile and len(hostile) <= len("✗ service failing: ") + 48
-    assert describe(SyncStatus(FAILING), now, UTC)[0].text == "✗ service failing"
+    assert describe(CockpitStatus(SyncState.FAILING), now, UTC)[0].text == "✗ service failing"
 
 
 # --- item 7: a list read in part never drops cached rows ---------------------------------------

@@ -6,10 +6,10 @@ import random
 from types import SimpleNamespace
 
 from warmline.store import effects
+from warmline.store.sync_vocabulary import SyncStatus
 from warmline.sync.backoff import Backoff, plan_retry
 from warmline.sync.reconcile import PROBES, deal_holds
 from warmline.sync.requests import SENDERS
-from warmline.sync.status import EngineStatus
 
 
 def test_full_jitter_stays_under_a_doubling_ceiling_capped_at_five_minutes() -> None:
@@ -46,9 +46,11 @@ def test_a_deal_update_holds_only_when_every_named_field_does() -> None:
 
 
 def test_status_words_most_pressing_first() -> None:
-    assert EngineStatus(online=None).state(0) == "unknown"
-    assert EngineStatus(online=True, syncing=True).state(0) == "syncing"
-    assert EngineStatus(online=True, rate_limited_until=10.0).state(5.0) == "rate_limited"
-    assert EngineStatus(online=True, rate_limited_until=10.0).state(11.0) == "online"
-    assert EngineStatus(online=False, syncing=True).state(0) == "offline"
-    assert EngineStatus(online=True, auth_failed=True).state(0) == "auth_failed"
+    assert SyncStatus(online=None).state(0) == "unknown"
+    assert SyncStatus(online=True, syncing=True).state(0) == "syncing"
+    assert SyncStatus(online=True, rate_limited_until=10.0).state(5.0) == "rate_limited"
+    assert SyncStatus(online=True, rate_limited_until=10.0).state(11.0) == "online"
+    assert SyncStatus(online=False, syncing=True).state(0) == "offline"
+    assert SyncStatus(online=True, auth_failed=True).state(0) == "auth_failed"
+    assert SyncStatus(online=True, failing="lead list", rate_limited_until=10.0).state(5.0) == "failing"
+    assert SyncStatus(online=False, failing="lead list").state(0) == "offline"

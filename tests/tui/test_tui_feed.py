@@ -7,8 +7,8 @@ from datetime import timedelta
 import tui_wire_data as W
 
 from warmline.store import Store
+from warmline.store.sync_vocabulary import SyncState
 from warmline.tui.feed import mark_jobs_seen, status_from_store
-from warmline.tui.status import AUTH_FAILED, OFFLINE, ONLINE, RATE_LIMITED, SYNCING, UNKNOWN
 
 
 def clock():
@@ -16,19 +16,19 @@ def clock():
 
 
 def test_connection_states_in_order_of_urgency(empty_store: Store) -> None:
-    assert status_from_store(empty_store, clock).state == UNKNOWN
+    assert status_from_store(empty_store, clock).state == SyncState.UNKNOWN
     empty_store.set_state("online", True)
-    assert status_from_store(empty_store, clock).state == ONLINE
+    assert status_from_store(empty_store, clock).state == SyncState.ONLINE
     empty_store.set_state("syncing", True)
-    assert status_from_store(empty_store, clock).state == SYNCING
+    assert status_from_store(empty_store, clock).state == SyncState.SYNCING
     empty_store.set_state("rate_limited_until", W.NOW.timestamp() + 60)
     status = status_from_store(empty_store, clock)
-    assert status.state == RATE_LIMITED
-    assert status.rate_limited_until == W.NOW + timedelta(seconds=60)
+    assert status.state == SyncState.RATE_LIMITED
+    assert status.sync.rate_limited_until == W.NOW.timestamp() + 60
     empty_store.set_state("online", False)
-    assert status_from_store(empty_store, clock).state == OFFLINE
+    assert status_from_store(empty_store, clock).state == SyncState.OFFLINE
     empty_store.set_state("auth_failed", True)
-    assert status_from_store(empty_store, clock).state == AUTH_FAILED
+    assert status_from_store(empty_store, clock).state == SyncState.AUTH_FAILED
 
 
 def test_counts_and_last_sync(store: Store) -> None:
@@ -37,8 +37,8 @@ def test_counts_and_last_sync(store: Store) -> None:
     store.mark_in_flight(failed)
     store.mark_failed(failed, "no")
     status = status_from_store(store, clock)
-    assert (status.pending, status.failed) == (1, 1)
-    assert status.last_sync_at == W.NOW - timedelta(seconds=10)
+    assert (status.sync.queued, status.sync.failed) == (1, 1)
+    assert status.sync.last_sync_at == (W.NOW - timedelta(seconds=10)).timestamp()
 
 
 def test_finished_jobs_are_announced_until_the_monitor_is_seen(store: Store) -> None:

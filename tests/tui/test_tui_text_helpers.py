@@ -5,10 +5,11 @@ from datetime import UTC, datetime, timedelta, timezone
 from rich.cells import cell_len
 from rich.text import Text
 
+from warmline.store.sync_vocabulary import SyncState, SyncStatus
 from warmline.tui.charts import is_ready, score_bar, score_bar_segments, sparkline
 from warmline.tui.columns import Column, cell, header, line, widths
 from warmline.tui.safe import plain, safe_text
-from warmline.tui.status import OFFLINE, ONLINE, RATE_LIMITED, SYNCING, SyncStatus, describe
+from warmline.tui.status import CockpitStatus, describe
 from warmline.tui.timefmt import (
     clock_time,
     elapsed,
@@ -123,12 +124,14 @@ def test_score_bar_segments_match_the_text_bar() -> None:
 
 
 def test_status_wording() -> None:
-    online = SyncStatus(ONLINE, pending=2, failed=1, last_sync_at=NOW - timedelta(seconds=10))
+    synced = (NOW - timedelta(seconds=10)).timestamp()
+    online = CockpitStatus(SyncState.ONLINE, SyncStatus(online=True, queued=2, failed=1, last_sync_at=synced))
     assert [p.text for p in describe(online, NOW, UTC)] == [
         "● online", "synced 10 s ago", "2 pending", "1 failure needs attention",
     ]
-    offline = describe(SyncStatus(OFFLINE, pending=7), NOW, UTC)
+    offline = describe(CockpitStatus(SyncState.OFFLINE, SyncStatus(online=False, queued=7)), NOW, UTC)
     assert [p.text for p in offline] == ["○ offline", "7 pending"]
-    limited = SyncStatus(RATE_LIMITED, rate_limited_until=NOW + timedelta(minutes=5))
+    until = (NOW + timedelta(minutes=5)).timestamp()
+    limited = CockpitStatus(SyncState.RATE_LIMITED, SyncStatus(online=True, rate_limited_until=until))
     assert describe(limited, NOW, BERLIN)[0].text == "rate-limited until 10:05"
-    assert describe(SyncStatus(SYNCING, running_jobs=2), NOW, UTC)[-1].text == "2 jobs running"
+    assert describe(CockpitStatus(SyncState.SYNCING, running_jobs=2), NOW, UTC)[-1].text == "2 jobs running"

@@ -23,12 +23,12 @@ from typing import Any
 import click
 
 from warmline.commands.common import (
-    EXIT_BAD_INPUT,
     CommandError,
     make_engine,
     open_config,
     open_store,
 )
+from warmline.exit_codes import EXIT_BAD_INPUT
 
 SERVER_START_TIMEOUT = 120.0
 SANDBOX_KEY_ENV = "WARMLINE_SANDBOX_API_KEY"  # read by `warmline sandbox` (its --api-key)

@@ -21,20 +21,9 @@ from typing import Any
 
 import click
 
-from warmline.exit_codes import (  # noqa: F401 (the commands' codes)
-    EXIT_AUTH,
-    EXIT_BAD_INPUT,
-    EXIT_CACHE,
-    EXIT_ERROR,
-    EXIT_OFFLINE,
-    EXIT_OK,
-)
+from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_CACHE, EXIT_ERROR
 from warmline.textsafe import json_dumps, terminal_line, terminal_text
 
-EXIT_CODES_HELP = (
-    "Exit codes: 0 ok, 1 other error, 2 bad input, 3 API key refused or missing, 4 offline,"
-    " 5 local cache unusable."
-)
 QUICK_TIMEOUT = 5.0
 ID_MAX = 2**63 - 1
 """The largest id: SQLite's largest integer, as `warmline.api.limits.ID_MAX` (not imported

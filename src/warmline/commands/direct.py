@@ -11,14 +11,11 @@ from collections.abc import Callable
 from typing import Any
 
 from warmline.commands.common import (
-    EXIT_AUTH,
-    EXIT_BAD_INPUT,
-    EXIT_ERROR,
-    EXIT_OFFLINE,
     CommandError,
     make_client,
     plain,
 )
+from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_ERROR, EXIT_OFFLINE
 
 
 def api_failure(exc: Exception) -> CommandError:

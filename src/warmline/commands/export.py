@@ -13,14 +13,12 @@ from pathlib import Path
 import click
 
 from warmline.commands.common import (
-    EXIT_BAD_INPUT,
-    EXIT_CODES_HELP,
-    EXIT_ERROR,
     CommandError,
     note,
     open_config,
     open_store,
 )
+from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR
 
 
 @click.command("export", epilog=EXIT_CODES_HELP)

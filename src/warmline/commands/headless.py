@@ -32,12 +32,6 @@ from typing import Any
 import click
 
 from warmline.commands.common import (
-    EXIT_AUTH,
-    EXIT_BAD_INPUT,
-    EXIT_CODES_HELP,
-    EXIT_ERROR,
-    EXIT_OFFLINE,
-    EXIT_OK,
     ID,
     QUICK_TIMEOUT,
     CommandError,
@@ -59,6 +53,15 @@ from warmline.commands.common import (
     short_id,
     try_delivery,
 )
+from warmline.exit_codes import (
+    EXIT_AUTH,
+    EXIT_BAD_INPUT,
+    EXIT_CODES_HELP,
+    EXIT_ERROR,
+    EXIT_OFFLINE,
+    EXIT_OK,
+)
+from warmline.store.sync_vocabulary import SyncState, SyncStatus
 
 # --- sync ------------------------------------------------------------------------------------
 
@@ -121,16 +124,16 @@ async def _watch(store: Any, client: Any, config: Any) -> None:
         engine = make_engine(store, config, client)
         last: list[str] = []
 
-        def show(status: Any) -> None:
+        def show(status: SyncStatus) -> None:
             now = engine.clock()
             state = status.state(now)
-            if state == "unknown":
+            if state == SyncState.UNKNOWN:
                 return  # before the first answer: nothing worth a line yet
-            state = "online" if state == "syncing" else state  # a line per pass is noise
+            state = SyncState.ONLINE if state == SyncState.SYNCING else state  # a line per pass is noise
             line = f"{state} · {status.queued} pending · {status.failed} failed"
-            if status.last_error and state in ("offline", "auth_failed"):
+            if status.last_error and state in (SyncState.OFFLINE, SyncState.AUTH_FAILED):
                 line += f" · {status.last_error}"
-            elif state == "failing":
+            elif state == SyncState.FAILING:
                 line = f"service failing: {status.failing} · {status.queued} pending · {status.failed} failed"
             if [line] != last:
                 last[:] = [line]

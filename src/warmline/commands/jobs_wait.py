@@ -17,9 +17,6 @@ from typing import Any
 import click
 
 from warmline.commands.common import (
-    EXIT_AUTH,
-    EXIT_ERROR,
-    EXIT_OFFLINE,
     QUICK_TIMEOUT,
     CommandError,
     echo_json,
@@ -29,6 +26,7 @@ from warmline.commands.common import (
     plain,
     short_id,
 )
+from warmline.exit_codes import EXIT_AUTH, EXIT_ERROR, EXIT_OFFLINE
 
 Results = Callable[[Any], list[dict[str, Any]]]
 ShowResults = Callable[[Any, list[dict[str, Any]]], None]

@@ -19,8 +19,6 @@ from typing import Any
 import click
 
 from warmline.commands.common import (
-    EXIT_BAD_INPUT,
-    EXIT_CODES_HELP,
     ID,
     QUICK_TIMEOUT,
     CommandError,
@@ -40,6 +38,7 @@ from warmline.commands.common import (
 )
 from warmline.commands.jobs_wait import job_outcome, run_job
 from warmline.commands.prospecting import outreach_group
+from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP
 
 # The command modules are registered through their COMMANDS lists; these commands join
 # the `outreach` group that prospecting.py already lists.

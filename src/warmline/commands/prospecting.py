@@ -36,10 +36,6 @@ from typing import Any
 import click
 
 from warmline.commands.common import (
-    EXIT_BAD_INPUT,
-    EXIT_CODES_HELP,
-    EXIT_ERROR,
-    EXIT_OFFLINE,
     ID,
     QUICK_TIMEOUT,
     CommandError,
@@ -59,6 +55,7 @@ from warmline.commands.common import (
 from warmline.commands.direct import api_failure, direct_request
 from warmline.commands.jobs_wait import job_outcome, run_job, say
 from warmline.commands.records import companies_group, contacts_group, print_fields, resolve_company
+from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR, EXIT_OFFLINE
 
 LOOKUP_FIELDS = (
     "name", "domain", "industry", "country", "region", "size", "description", "similarity_score",

@@ -23,11 +23,6 @@ from typing import Any
 import click
 
 from warmline.commands.common import (
-    EXIT_AUTH,
-    EXIT_BAD_INPUT,
-    EXIT_CODES_HELP,
-    EXIT_ERROR,
-    EXIT_OFFLINE,
     ID_MAX,
     CommandError,
     echo_json,
@@ -39,6 +34,13 @@ from warmline.commands.common import (
     print_table,
 )
 from warmline.commands.direct import direct_request
+from warmline.exit_codes import (
+    EXIT_AUTH,
+    EXIT_BAD_INPUT,
+    EXIT_CODES_HELP,
+    EXIT_ERROR,
+    EXIT_OFFLINE,
+)
 from warmline.textsafe import json_dumps
 
 COMPANY_FIELDS = (

@@ -25,7 +25,7 @@ import sqlite3
 from pathlib import Path
 
 from warmline.config import data_dir
-from warmline.store.clock import Clock, system_clock
+from warmline.store.clock import EpochClock, system_clock
 from warmline.store.database import CacheUnusable, StoreError, cache_unusable
 from warmline.store.directory import DirectoryStore
 from warmline.store.jobs import JobsStore
@@ -51,7 +51,8 @@ from warmline.store.rows import (
     RecommendationProgress,
 )
 from warmline.store.schema import MIGRATIONS, NewerSchemaError, migrate
-from warmline.store.state import StateStore, SyncStatus
+from warmline.store.state import StateStore
+from warmline.store.sync_vocabulary import StateKey, SyncState, SyncStatus
 from warmline.store.tombstones import Tombstone, TombstonesStore
 
 DB_FILENAME = "cache.sqlite3"
@@ -65,7 +66,7 @@ def default_db_path() -> Path:
 class Store(LeadsStore, RecommendationsStore, OutboxStore, JobsStore, DirectoryStore, StateStore, TombstonesStore):
     """The cache. Safe to share between threads; open one per process."""
 
-    def __init__(self, path: Path | str | None = None, clock: Clock = system_clock) -> None:
+    def __init__(self, path: Path | str | None = None, clock: EpochClock = system_clock) -> None:
         super().__init__(default_db_path() if path is None else path, clock)
         try:
             with self._lock:
@@ -96,7 +97,9 @@ __all__ = [
     "Recommendation",
     "RecommendationProgress",
     "Store",
+    "StateKey",
     "StoreError",
+    "SyncState",
     "SyncStatus",
     "Tombstone",
     "default_db_path",

@@ -1,4 +1,4 @@
-"""Time for the cache: one injectable clock and one timestamp format.
+"""Time for the cache: one injectable clock (`EpochClock`) and one timestamp format.
 
 Every stored timestamp uses the wire format (`2026-11-22T10:24:11.123Z`) so that the
 indexed ones (last activity, creation) sort correctly as text whatever shape the server
@@ -13,13 +13,15 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-Clock = Callable[[], float]
+EpochClock = Callable[[], float]
+"""A clock giving epoch seconds (the store's, the engine's; `time.time` for real). The
+cockpit's display clock gives aware datetimes instead: `warmline.tui.timefmt.DatetimeClock`."""
 
 # An action that reached the service more than this long after the rep took it is "late":
 # the cockpit shows both times, and the opt-in annotation names when it was logged.
 LATE_SECONDS = 60.0
 
-system_clock: Clock = time.time
+system_clock: EpochClock = time.time
 
 
 def iso(epoch: float) -> str:

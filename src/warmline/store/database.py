@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from warmline.store.clock import Clock, system_clock
+from warmline.store.clock import EpochClock, system_clock
 
 BUSY_TIMEOUT_MS = 5000
 # Beyond busy_timeout, BEGIN IMMEDIATE is retried this many times: a burst of writers from
@@ -182,7 +182,7 @@ class Database:
     (raw sqlite3) for queries and `self.db` (sqlite-utils) for bulk upserts.
     """
 
-    def __init__(self, path: Path | str, clock: Clock = system_clock) -> None:
+    def __init__(self, path: Path | str, clock: EpochClock = system_clock) -> None:
         self.path = Path(path) if str(path) != ":memory:" else None
         self.clock = clock
         try:

@@ -6,13 +6,13 @@
 - `requests`: the request behind each kind of queued action.
 - `refresh.Refresher`: server data into the cache (stale-while-revalidate).
 - `jobs.JobPoller`: polls running jobs every 5-10 s and pulls in their results.
-- `status`: online/offline, the health probe, the status written for the cockpit.
+- `status`: online/offline, the health probe, the status written for the cockpit (its
+  type and words are the sync vocabulary, `warmline.store.sync_vocabulary`).
 - `backoff`: full-jitter exponential backoff.
 
 Never imports Textual or Rich (enforced by tests/test_layering.py).
 """
 
 from warmline.sync.engine import PassReport, SyncEngine
-from warmline.sync.status import EngineStatus, read_status
 
-__all__ = ["EngineStatus", "PassReport", "SyncEngine", "read_status"]
+__all__ = ["PassReport", "SyncEngine"]

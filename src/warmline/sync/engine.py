@@ -54,14 +54,14 @@ from warmline.api.errors import (
     RateLimitedError,
 )
 from warmline.api.servertime import Estimate
-from warmline.store.state import RATE_LIMIT_CLEARED_AT, RATE_LIMIT_SERVICE
+from warmline.store.sync_vocabulary import StateKey, SyncStatus
 from warmline.sync.backoff import Backoff
 from warmline.sync.blocking import Blocking, in_thread
 from warmline.sync.flush import Flusher, FlushReport
 from warmline.sync.jobs import JobPoller, PollReport
 from warmline.sync.prefetch import Prefetcher, PrefetchReport, Sleep
 from warmline.sync.refresh import Refresher
-from warmline.sync.status import OFFLINE_PROBE_CAP, Connection, EngineStatus, StatusBoard
+from warmline.sync.status import OFFLINE_PROBE_CAP, Connection, StatusBoard
 
 log = logging.getLogger("warmline.sync")
 # A library logs, the application decides where to: without these, Python's last-resort
@@ -99,9 +99,6 @@ PASS_BUDGET = 300.0
 """Seconds one `run_once` pass (`warmline sync --once`) may take in all; past it the pass
 stops and the service counts as unresponsive (docs/sync.md "Limits")."""
 
-SERVER_CLOCK_KEY = "server_clock"
-"""Sync state: the service's clock offset last learned, so a new process reconciles in the
-server's time even before (or without) an answer that carries the time."""
 SERVER_CLOCK_STEP = 1.0
 """Seconds the learned offset must move before it is written again."""
 
@@ -118,7 +115,7 @@ class PassReport:
     auth_error: str | None = None
     rate_limited_until: float | None = None
     errors: list[str] = field(default_factory=list)
-    status: EngineStatus | None = None
+    status: SyncStatus | None = None
     prefetch: PrefetchReport | None = None
     # Leads whose detail is cached (readable offline), of the leads in the cache.
     details_cached: int | None = None
@@ -194,15 +191,15 @@ class SyncEngine:
     def _restore_rate_limit(self) -> None:
         """A wait the server asked for outlives a restart: it was stored with the status.
 
-        Only for the same service and key (`RATE_LIMIT_SERVICE`): pointed elsewhere, the
-        old hold is dropped. Never longer than MAX_WAIT_SECONDS from now: a hold stored by
+        Only for the same service and key (`StateKey.RATE_LIMIT_SERVICE`): pointed
+        elsewhere, the old hold is dropped. Never longer than MAX_WAIT_SECONDS from now: a hold stored by
         an older version (or a lying service) for years is cut to that, in the store too,
         so the status line shows the real end."""
         until = self.status.current.rate_limited_until
         service = self.client.service_id
         now = self.clock()
-        if self.store.get_state(RATE_LIMIT_SERVICE) != service:
-            self.store.set_state(RATE_LIMIT_SERVICE, service)
+        if self.store.get_state(StateKey.RATE_LIMIT_SERVICE) != service:
+            self.store.set_state(StateKey.RATE_LIMIT_SERVICE, service)
             if until is not None:
                 self.status.update(rate_limited_until=None)
             until = None
@@ -211,12 +208,12 @@ class SyncEngine:
             self.status.update(rate_limited_until=until)
         if until is not None and until > now:
             self.client.limiter.block_for(until - now)
-        self._cleared_seen = self.store.get_state(RATE_LIMIT_CLEARED_AT)
+        self._cleared_seen = self.store.get_state(StateKey.RATE_LIMIT_CLEARED_AT)
 
     async def _honour_retry(self) -> None:
         """The rep retried explicitly since we last looked (`Store.clear_rate_limit`, maybe in
         another process): the service's wait no longer holds us back."""
-        cleared = await self._blocking(self.store.get_state, RATE_LIMIT_CLEARED_AT)
+        cleared = await self._blocking(self.store.get_state, StateKey.RATE_LIMIT_CLEARED_AT)
         if cleared == self._cleared_seen:
             return
         self._cleared_seen = cleared
@@ -226,7 +223,7 @@ class SyncEngine:
 
     def _restore_server_clock(self) -> None:
         """The offset learned by an earlier run against the same service, as a start."""
-        stored = self.store.get_state(SERVER_CLOCK_KEY)
+        stored = self.store.get_state(StateKey.SERVER_CLOCK)
         if not isinstance(stored, dict) or stored.get("base_url") != self.client.base_url:
             return
         offset, uncertainty = stored.get("offset"), stored.get("uncertainty")
@@ -246,7 +243,7 @@ class SyncEngine:
             return
         self._stored_clock = estimate
         value = {"offset": estimate.offset, "uncertainty": estimate.uncertainty, "base_url": self.client.base_url}
-        await self._blocking(self.store.set_state, SERVER_CLOCK_KEY, value)
+        await self._blocking(self.store.set_state, StateKey.SERVER_CLOCK, value)
 
     # --- listeners ----------------------------------------------------------------------------
 
@@ -255,7 +252,7 @@ class SyncEngine:
         self._change_listeners.append(listener)
         return lambda: self._change_listeners.remove(listener) if listener in self._change_listeners else None
 
-    def on_status(self, listener: Callable[[EngineStatus], None]) -> Callable[[], None]:
+    def on_status(self, listener: Callable[[SyncStatus], None]) -> Callable[[], None]:
         """`listener(status)` whenever the sync status changes."""
         return self.status.subscribe(listener)
 

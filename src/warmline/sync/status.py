@@ -1,10 +1,10 @@
 """Online or offline, syncing, rate-limited: what the rep is told, and how we get back online.
 
-The status is written to the store's sync state (`online`, `last_sync_at`,
-`rate_limited_until`, `last_error`, plus `syncing`, `auth_failed` and `service_failing`), because the flush
-loop may run in another process (`warmline sync --watch`) than the cockpit, which reads it
-from there. In the same process, listeners (the TUI) are also called with each new
-`EngineStatus`, so the status line changes without polling the database.
+The status (`SyncStatus`, in the sync vocabulary `warmline.store.sync_vocabulary`) is
+written to the store's sync state, because the flush loop may run in another process
+(`warmline sync --watch`) than the cockpit, which reads it from there
+(`Store.sync_status`). In the same process, listeners are also called with each new
+`SyncStatus`, so a change is seen without polling the database.
 
 A service that answers, but with errors or garbage where a list should be (a 503, an
 answer that is not JSON or not the right shape, an empty 200), is "failing": reachable, so
@@ -27,31 +27,21 @@ backoff cap + a 1 s tick = 41 s.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warmline.api import ServiceClient
 from warmline.api.errors import ApiError, AuthError
-from warmline.store.state import LAST_ERROR, LAST_SYNC_AT, ONLINE, RATE_LIMITED_UNTIL
+from warmline.store.clock import EpochClock, system_clock
+from warmline.store.sync_vocabulary import STORED_FIELDS, SyncStatus
 from warmline.sync.backoff import Backoff
+
+if TYPE_CHECKING:
+    from warmline.store import Store
 
 log = logging.getLogger("warmline.sync")
 
-SYNCING = "syncing"
-AUTH_FAILED = "auth_failed"
-SERVICE_FAILING = "service_failing"
-
-STATE_ONLINE = "online"
-STATE_OFFLINE = "offline"
-STATE_SYNCING = "syncing"
-STATE_RATE_LIMITED = "rate_limited"
-STATE_AUTH_FAILED = "auth_failed"
-STATE_FAILING = "failing"
-STATE_UNKNOWN = "unknown"
-
-Listener = Callable[["EngineStatus"], None]
+Listener = Callable[[SyncStatus], None]
 
 IDLE_PROBE_AFTER = 20.0
 """Seconds without any answer from the service before an online engine probes it."""
@@ -61,88 +51,32 @@ OFFLINE_PROBE_CAP = 30.0
 """The longest wait between two probes while offline: the return is seen within 45 s."""
 
 
-@dataclass(frozen=True)
-class EngineStatus:
-    """One snapshot of the sync state. `online` is None before the first contact."""
-
-    online: bool | None = None
-    syncing: bool = False
-    auth_failed: bool = False
-    rate_limited_until: float | None = None
-    queued: int = 0
-    failed: int = 0
-    last_sync_at: float | None = None
-    last_error: str | None = None
-    failing: str | None = None
-    """What the service failed to give us, briefly ("lead list (HTTP 503)"); None when the
-    last read of each part succeeded."""
-
-    def state(self, now: float) -> str:
-        """The one word for the status line; the most pressing condition wins."""
-        if self.auth_failed:
-            return STATE_AUTH_FAILED
-        if self.online is False:
-            return STATE_OFFLINE
-        if self.failing:
-            return STATE_FAILING
-        if self.rate_limited_until is not None and self.rate_limited_until > now:
-            return STATE_RATE_LIMITED
-        if self.syncing:
-            return STATE_SYNCING
-        return STATE_ONLINE if self.online else STATE_UNKNOWN
-
-
-def read_status(store: Any) -> EngineStatus:
-    """The status as the store has it (written by whichever process runs the engine)."""
-    shared = store.sync_status()
-    return EngineStatus(
-        online=shared.online,
-        syncing=bool(store.get_state(SYNCING, False)),
-        auth_failed=bool(store.get_state(AUTH_FAILED, False)),
-        failing=_text_or_none(store.get_state(SERVICE_FAILING)),
-        rate_limited_until=shared.rate_limited_until,
-        queued=shared.queued,
-        failed=shared.failed,
-        last_sync_at=shared.last_sync_at,
-        last_error=shared.last_error,
-    )
-
-
-def _text_or_none(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
 class StatusBoard:
-    """Holds the current `EngineStatus`, persists what changed, tells the listeners."""
+    """Holds the current `SyncStatus`, persists what changed, tells the listeners."""
 
-    _KEYS = {
-        "online": ONLINE,
-        "syncing": SYNCING,
-        "auth_failed": AUTH_FAILED,
-        "rate_limited_until": RATE_LIMITED_UNTIL,
-        "last_sync_at": LAST_SYNC_AT,
-        "last_error": LAST_ERROR,
-        "failing": SERVICE_FAILING,
-    }
-
-    def __init__(self, store: Any, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Store, clock: EpochClock = system_clock) -> None:
         self.store = store
         self.clock = clock
-        self.current = read_status(store)
+        self.current = store.sync_status()
         self._listeners: list[Listener] = []
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call `listener(status)` on every change; returns a function that unsubscribes."""
         self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
-    def update(self, **changes: Any) -> EngineStatus:
-        """Change some fields (names of `EngineStatus`); recounts the outbox too."""
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def update(self, **changes: Any) -> SyncStatus:
+        """Change some fields (names of `SyncStatus`); recounts the outbox too."""
         counts = self.store.outbox_counts()
-        new = replace(self.current, **changes, queued=counts.queued, failed=counts.failed)
+        new = self.current._replace(**changes, queued=counts.queued, failed=counts.failed)
         stored = {
             key: getattr(new, name)
-            for name, key in self._KEYS.items()
+            for name, key in STORED_FIELDS.items()
             if getattr(new, name) != getattr(self.current, name)
         }
         if stored:
@@ -167,7 +101,7 @@ class Connection:
         client: ServiceClient,
         board: StatusBoard,
         *,
-        clock: Callable[[], float] = time.time,
+        clock: EpochClock = system_clock,
         backoff: Backoff | None = None,
     ) -> None:
         self.client = client

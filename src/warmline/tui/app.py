@@ -23,14 +23,16 @@ from textual.command import Provider
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from warmline.config import DEFAULT_THEME
 from warmline.startup import release_collection
+from warmline.store.sync_vocabulary import SyncState
 from warmline.tui.feed import status_from_store
 from warmline.tui.refusals import ActionRefused, refusals
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
-from warmline.tui.status import SYNC_OFF, SyncStatus
-from warmline.tui.themes import DEFAULT_THEME, load_themes
-from warmline.tui.timefmt import Clock, local_zone, utc_now
+from warmline.tui.status import CockpitStatus
+from warmline.tui.themes import load_themes
+from warmline.tui.timefmt import DatetimeClock, local_zone, utc_now
 from warmline.tui.widgets.status_line import StatusLine
 
 Opener = Callable[[str], Any]
@@ -118,13 +120,13 @@ class WarmlineApp(App[None]):
         sync: SyncHandle | None = None,
         sync_factory: Callable[[], SyncHandle] | None = None,
         config_path: Path | None = None,
-        clock: Clock = utc_now,
+        clock: DatetimeClock = utc_now,
         zone: tzinfo | None = None,
         keymap: dict[str, str] | None = None,
         theme: str = DEFAULT_THEME,
         theme_dirs: list[Path] | None = None,
         opener: Opener | None = None,
-        status_source: Callable[[], SyncStatus] | None = None,
+        status_source: Callable[[], CockpitStatus] | None = None,
         revision_source: Callable[[], Hashable] | None = None,
         status_interval: float = 1.0,
         undo_seconds: float = DEFAULT_UNDO_SECONDS,
@@ -141,7 +143,7 @@ class WarmlineApp(App[None]):
         self.clock = clock
         self.zone = zone or local_zone()
         self.opener = opener
-        self.sync_status = SyncStatus()
+        self.sync_status = CockpitStatus()
         self._config_path = config_path
         if store is not None and status_source is None:
             status_source = partial(status_from_store, store, clock)
@@ -322,7 +324,7 @@ class WarmlineApp(App[None]):
         if self._status_source is not None:
             self.sync_status = self._status_source()
             if self._sync_off:
-                self.sync_status = self.sync_status._replace(state=SYNC_OFF)
+                self.sync_status = self.sync_status._replace(state=SyncState.SYNC_OFF)
             self.sync_status = self.sync_status._replace(undo=self._undo_hint())
         for line in self.screen.query(StatusLine):
             line.status = self.sync_status

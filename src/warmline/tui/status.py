@@ -1,47 +1,33 @@
 """What the always-visible status line says: connection, queue, failures, freshness.
 
-`SyncStatus` is a plain value so the status line can be fed from the store, from the
+`CockpitStatus` is a plain value so the status line can be fed from the store, from the
 sync engine, or from a test; `describe()` turns it into words without any widget.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 from typing import NamedTuple
 
+from warmline.store.sync_vocabulary import SyncState, SyncStatus
 from warmline.tui.safe import safe_text
-from warmline.tui.timefmt import clock_time, parse_ts, relative
-
-ONLINE = "online"
-OFFLINE = "offline"
-SYNCING = "syncing"
-RATE_LIMITED = "rate_limited"
-AUTH_FAILED = "auth_failed"
-FAILING = "failing"
-"""The service answers, but with errors or garbage where the cache's data should be."""
-SYNC_OFF = "sync_off"
-"""Sync could not start (the client refused the configured service); the cache still works."""
-UNKNOWN = "unknown"
-
+from warmline.tui.timefmt import clock_time, relative
 
 FAILING_WIDTH = 48
 """At most this much of what failed is shown, so the rest of the line still fits."""
 
 
-class SyncStatus(NamedTuple):
-    """A snapshot of the sync state as the rep should see it."""
+class CockpitStatus(NamedTuple):
+    """The sync status as the status line shows it, with what only the cockpit knows."""
 
-    state: str = UNKNOWN
-    pending: int = 0
-    failed: int = 0
-    last_sync_at: datetime | str | None = None
-    rate_limited_until: datetime | str | None = None
+    state: SyncState = SyncState.UNKNOWN
+    """The word, decided when the status was read (`SyncStatus.state`), or SYNC_OFF when
+    the cockpit could not start sync."""
+    sync: SyncStatus = SyncStatus()
     running_jobs: int = 0
     finished_jobs: int = 0
     undo: str | None = None
     """The decision `u` can still take back and for how long ("dismiss of Acme · 4s")."""
-    failing: str | None = None
-    """With FAILING: what failed, briefly ("lead list (HTTP 503)")."""
 
 
 class StatusPart(NamedTuple):
@@ -51,20 +37,21 @@ class StatusPart(NamedTuple):
     role: str = "normal"  # normal | good | warn | bad | muted
 
 
-def describe(status: SyncStatus, now: datetime, zone: tzinfo) -> list[StatusPart]:
+def describe(status: CockpitStatus, now: datetime, zone: tzinfo) -> list[StatusPart]:
     """Words for the status line, most important first; never an alarm for offline."""
+    sync = status.sync
     parts = [_connection(status, now, zone)]
     if status.undo:
         parts.append(StatusPart(f"u undoes {status.undo}", "warn"))
-    if status.last_sync_at is not None:
-        parts.append(StatusPart("synced " + relative(status.last_sync_at, now, zone), "muted"))
-    elif status.state != OFFLINE:
+    if sync.last_sync_at is not None:
+        parts.append(StatusPart("synced " + relative(_moment(sync.last_sync_at), now, zone), "muted"))
+    elif status.state != SyncState.OFFLINE:
         parts.append(StatusPart("not synced yet", "muted"))
-    if status.pending:
-        parts.append(StatusPart(f"{status.pending} pending", "warn"))
-    if status.failed:
-        wording = "failure needs" if status.failed == 1 else "failures need"
-        parts.append(StatusPart(f"{status.failed} {wording} attention", "bad"))
+    if sync.queued:
+        parts.append(StatusPart(f"{sync.queued} pending", "warn"))
+    if sync.failed:
+        wording = "failure needs" if sync.failed == 1 else "failures need"
+        parts.append(StatusPart(f"{sync.failed} {wording} attention", "bad"))
     if status.running_jobs:
         parts.append(StatusPart(f"{status.running_jobs} job{'s' if status.running_jobs != 1 else ''} running"))
     if status.finished_jobs:
@@ -72,23 +59,28 @@ def describe(status: SyncStatus, now: datetime, zone: tzinfo) -> list[StatusPart
     return parts
 
 
-def _connection(status: SyncStatus, now: datetime, zone: tzinfo) -> StatusPart:
-    if status.state == RATE_LIMITED:
-        until = parse_ts(status.rate_limited_until)
-        if until is not None and until > now:
-            return StatusPart(f"rate-limited until {clock_time(until, zone)}", "warn")
+def _moment(epoch: float) -> datetime:
+    return datetime.fromtimestamp(epoch, UTC)
+
+
+def _connection(status: CockpitStatus, now: datetime, zone: tzinfo) -> StatusPart:
+    state = status.state
+    if state == SyncState.RATE_LIMITED:
+        until = status.sync.rate_limited_until
+        if until is not None and _moment(until) > now:
+            return StatusPart(f"rate-limited until {clock_time(_moment(until), zone)}", "warn")
         return StatusPart("rate-limited", "warn")
-    if status.state == AUTH_FAILED:
+    if state == SyncState.AUTH_FAILED:
         return StatusPart("✗ API key refused: check the config (see ? for help)", "bad")
-    if status.state == FAILING:
-        what = safe_text(status.failing or "")[:FAILING_WIDTH].strip()
+    if state == SyncState.FAILING:
+        what = safe_text(status.sync.failing or "")[:FAILING_WIDTH].strip()
         return StatusPart("✗ service failing" + (f": {what}" if what else ""), "bad")
-    if status.state == SYNC_OFF:
+    if state == SyncState.SYNC_OFF:
         return StatusPart("✗ sync off: check the service settings in the config", "bad")
-    if status.state == ONLINE:
+    if state == SyncState.ONLINE:
         return StatusPart("● online", "good")
-    if status.state == OFFLINE:
+    if state == SyncState.OFFLINE:
         return StatusPart("○ offline", "warn")
-    if status.state == SYNCING:
+    if state == SyncState.SYNCING:
         return StatusPart("⟳ syncing", "normal")
     return StatusPart("○ not connected", "muted")

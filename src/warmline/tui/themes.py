@@ -12,7 +12,6 @@ from pathlib import Path
 
 from textual.theme import Theme
 
-DEFAULT_THEME = "warmline-dark"
 _THEME_FIELDS = {f.name for f in fields(Theme)}
 
 

@@ -11,7 +11,9 @@ from datetime import UTC, datetime, tzinfo
 
 from warmline.store.clock import LATE_SECONDS
 
-Clock = Callable[[], datetime]
+DatetimeClock = Callable[[], datetime]
+"""The cockpit's clock: an aware datetime (`utc_now` for real), what display code reads.
+The store and the engine count in epoch seconds instead: `warmline.store.clock.EpochClock`."""
 
 
 def utc_now() -> datetime:

@@ -17,7 +17,7 @@ from warmline.tui.columns import Column, cell, header, line
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.sources import SORT_LABELS, LeadQuery, next_sort
-from warmline.tui.timefmt import Clock, relative
+from warmline.tui.timefmt import DatetimeClock, relative
 from warmline.tui.widgets.text_line import TextLine
 from warmline.tui.widgets.virtual_list import VirtualList
 
@@ -48,7 +48,7 @@ STATUS_STYLES = {"warm": Style(color="cyan"), "cold": Style(color="blue")}
 class LeadRowFormatter:
     """Draws one lead per line; relative times use the injected clock and zone."""
 
-    def __init__(self, clock: Clock, zone: tzinfo) -> None:
+    def __init__(self, clock: DatetimeClock, zone: tzinfo) -> None:
         self._clock = clock
         self._zone = zone
 

@@ -11,14 +11,14 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from warmline.tui.status import SyncStatus, describe
-from warmline.tui.timefmt import Clock, local_zone, utc_now
+from warmline.tui.status import CockpitStatus, describe
+from warmline.tui.timefmt import DatetimeClock, local_zone, utc_now
 
 SEPARATOR = " · "
 
 
 class StatusLine(Widget):
-    """Renders a `SyncStatus`; the app pushes a new one into `status` when it changes."""
+    """Renders a `CockpitStatus`; the app pushes a new one into `status` when it changes."""
 
     DEFAULT_CSS = """
     StatusLine {
@@ -36,13 +36,13 @@ class StatusLine(Widget):
 
     COMPONENT_CLASSES = {"status--good", "status--warn", "status--bad", "status--muted"}
 
-    status: reactive[SyncStatus] = reactive(SyncStatus, always_update=True)
+    status: reactive[CockpitStatus] = reactive(CockpitStatus, always_update=True)
 
     def __init__(
         self,
-        status: SyncStatus | None = None,
+        status: CockpitStatus | None = None,
         *,
-        clock: Clock = utc_now,
+        clock: DatetimeClock = utc_now,
         zone: tzinfo | None = None,
         id: str | None = None,
     ) -> None:

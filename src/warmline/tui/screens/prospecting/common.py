@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
+from warmline.store.sync_vocabulary import SyncState
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain
 from warmline.tui.screens.dialogs import ConfirmDialog
-from warmline.tui.status import AUTH_FAILED, OFFLINE
 
 if TYPE_CHECKING:
     from warmline.tui.app import WarmlineApp
@@ -75,7 +75,7 @@ def names_text(labels: Iterable[str], limit: int = 5) -> Text:
 
 def reachable(cockpit: WarmlineApp) -> bool:
     """Whether the service may be reachable now (not known offline, key not refused)."""
-    return cockpit.sync_status.state not in (OFFLINE, AUTH_FAILED)
+    return cockpit.sync_status.state not in (SyncState.OFFLINE, SyncState.AUTH_FAILED)
 
 
 def confirm(cockpit: WarmlineApp, question: Text, then: Callable[[], None]) -> None:
