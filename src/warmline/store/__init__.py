@@ -15,6 +15,12 @@ named for what they hold:
 - `state`: `set_state`, `get_state`, `sync_status`
 - `tombstones`: `mark_lead_gone`, `lead_tombstone` (leads the service removed)
 
+Read models: what one page shows, read in one transaction as plain typed data, for the
+cockpit's screens and the commands that print the same (each a function of the store, in
+its own module, imported where it is used): `company_page`, `contact_page`,
+`lookup_history`, `people_found`, `research_results` (`custom_fields` labels the custom
+fields they hold). Nothing outside this package runs SQL (tests/test_no_sql_outside_store.py).
+
 `effects` says what each queued action does locally; `database` how the connection is
 configured; `schema` the migrations. Never imports Textual or Rich.
 """

@@ -3,6 +3,8 @@ is in outreach) and one saved contact. Keys start the work that is done on a com
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime, tzinfo
 from typing import Any
 
 from rich.text import Text
@@ -11,6 +13,11 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from warmline.store.company_page import CompanyPage, ResearchFindings, company_page
+from warmline.store.contact_page import contact_page
+from warmline.store.custom_fields import FieldValue
+from warmline.store.effects import JOB_CONTACT_SEARCH
+from warmline.store.rows import CompanyRow, ContactRow, Job
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog, confirm_lead_removal
@@ -18,8 +25,6 @@ from warmline.tui.screens.prospecting.common import add_to_outreach, confirm, st
 from warmline.tui.screens.prospecting.directory import RecordEditing, record_bindings
 from warmline.tui.screens.recommendations import is_web_link
 from warmline.tui.timefmt import relative
-
-CONTACTS_SHOWN = 20
 
 
 def shown_value(value: Any) -> str:
@@ -33,23 +38,17 @@ def shown_value(value: Any) -> str:
     return safe_text(value)
 
 
-def fields_text(values: dict[str, Any], schema: list[dict[str, Any]]) -> Text:
-    """Custom fields by the schema's names and order, then any others the record has."""
-    names = {f["key"]: f.get("name") or f["key"] for f in schema}
-    keys = [f["key"] for f in schema if f["key"] in values] + sorted(k for k in values if k not in names)
+def fields_text(fields: Sequence[FieldValue]) -> Text:
+    """Custom fields as the read model orders and labels them, one a line."""
     text = Text()
-    for key in keys:
+    for field in fields:
         text.append("\n  ")
-        text.append_text(plain(f"{names.get(key, key)}: ", "bold"))
-        text.append_text(plain(shown_value(values[key])))
+        text.append_text(plain(f"{field.label}: ", "bold"))
+        text.append_text(plain(shown_value(field.value)))
     return text
 
 
-def latest_job(jobs: list[Any], kind: str, company_id: int) -> Any:
-    return next((job for job in jobs if job.kind == kind and job.company_id == company_id), None)
-
-
-def research_text(job: Any, now: Any, zone: Any) -> Text:
+def research_text(job: Job | None, findings: ResearchFindings | None, now: datetime, zone: tzinfo) -> Text:
     """The company's latest deep research: its state, or its summary, facts and sources."""
     text = Text().append("Deep research", style="bold")
     if job is None:
@@ -63,21 +62,19 @@ def research_text(job: Any, now: Any, zone: Any) -> Text:
             text.append_text(plain(job.error, "red"))
         return text
     text.append(f" · {relative(job.completed_at, now, zone)}", style="dim")
-    results = (job.raw or {}).get("results")
-    if not isinstance(results, dict):
+    if findings is None:
         return text.append("\n  no findings", style="dim")
-    if results.get("summary"):
+    if findings.summary:
         text.append("\n  ")
-        text.append_text(plain(results["summary"], multiline=True))
-    for fact in results.get("key_facts") or []:
+        text.append_text(plain(findings.summary, multiline=True))
+    for fact in findings.key_facts:
         text.append("\n  • ")
         text.append_text(plain(fact))
-    for source in results.get("sources") or []:
-        if isinstance(source, dict):
-            text.append("\n  ")
-            text.append_text(plain(source.get("title") or "", "italic"))
-            text.append(" ")
-            text.append_text(plain(source.get("url") or "", "dim"))
+    for source in findings.sources:
+        text.append("\n  ")
+        text.append_text(plain(source.title, "italic"))
+        text.append(" ")
+        text.append_text(plain(source.url, "dim"))
     return text
 
 
@@ -125,7 +122,7 @@ class CompanyScreen(RecordPage):
     def __init__(self, company_id: int) -> None:
         super().__init__()
         self.company_id = company_id
-        self.company: Any = None
+        self.company: CompanyRow | None = None
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="company-page"):
@@ -143,39 +140,34 @@ class CompanyScreen(RecordPage):
         self.query_one(f"#{widget_id}", Static).update(text)
 
     def lead_id(self) -> int | None:
-        """The lead this company is in outreach as, if any (read from the cache); a lead whose
-        removal is queued (hidden) is out of outreach already, as on the lead list."""
-        return self.cockpit.store.scalar(
-            "SELECT id FROM leads WHERE company_id = ? AND hidden = 0 LIMIT 1", (self.company_id,)
-        )
+        """The lead this company is in outreach as, if any (read from the cache now)."""
+        return self.cockpit.store.lead_of_company(self.company_id)
 
     def reload(self) -> None:
-        store = self.cockpit.store
-        self.company = store.get_company(self.company_id)
-        if self.company is None:
+        page = company_page(self.cockpit.store, self.company_id)
+        self.company = page.company if page is not None else None
+        if page is None:
             self.set_title_text(Text(f"Company {self.company_id} is not in the cache (deleted, or not synced yet)."))
             return
-        company = self.company
+        company = page.company
         title = Text(no_wrap=True).append_text(plain(company.name, "bold"))
         if company.domain:
             title.append(" · ")
             title.append_text(plain(company.domain))
         self.set_title_text(title)
         self._show_info(company)
-        self._show_outreach()
-        schema = store.field_schemas("companies")
+        self._show_outreach(page)
         fields = Text().append("Custom fields", style="bold")
-        if company.custom_fields:
-            fields.append_text(fields_text(company.custom_fields, schema))
+        if page.fields:
+            fields.append_text(fields_text(page.fields))
         else:
             fields.append("\n  none yet; t runs a research template to fill them", style="dim")
         self._section("company-fields", fields)
-        jobs = store.jobs()
         now, zone = self.cockpit.clock(), self.cockpit.zone
-        self._section("company-research", research_text(latest_job(jobs, "company_research", self.company_id), now, zone))
-        self._show_contacts(latest_job(jobs, "contact_search", self.company_id))
+        self._section("company-research", research_text(page.research, page.findings, now, zone))
+        self._show_contacts(page)
 
-    def _show_info(self, company: Any) -> None:
+    def _show_info(self, company: CompanyRow) -> None:
         text = Text()
         for value in (company.industry, company.country, company.region, company.size and f"size {company.size}"):
             if value:
@@ -192,9 +184,8 @@ class CompanyScreen(RecordPage):
             text.append_text(plain(company.description, "dim", multiline=True))
         self._section("company-info", text)
 
-    def _show_outreach(self) -> None:
-        lead_id = self.lead_id()
-        lead = self.cockpit.store.get_lead(lead_id) if lead_id is not None else None
+    def _show_outreach(self, page: CompanyPage) -> None:
+        lead = page.lead
         text = Text().append("Outreach: ", style="bold")
         if lead is None:
             text.append("not a lead; c adds it as cold, w as warm", style="dim")
@@ -203,11 +194,9 @@ class CompanyScreen(RecordPage):
             text.append(" · D removes it from outreach", style="dim")
         self._section("company-outreach", text)
 
-    def _show_contacts(self, search: Any) -> None:
-        store = self.cockpit.store
-        contacts = store.contact_page(company_id=self.company_id, limit=CONTACTS_SHOWN)
-        total = store.contact_count(company_id=self.company_id) if len(contacts) == CONTACTS_SHOWN else len(contacts)
-        text = Text().append(f"People ({total})", style="bold")
+    def _show_contacts(self, page: CompanyPage) -> None:
+        search, contacts = page.contact_search, page.contacts
+        text = Text().append(f"People ({page.contact_total})", style="bold")
         if search is not None:
             text.append(f" · last search {safe_text(search.status)}", style="dim")
             if search.status == "completed":
@@ -245,7 +234,7 @@ class CompanyScreen(RecordPage):
     def action_found_people(self) -> None:
         from warmline.tui.screens.prospecting.people import FoundContactsScreen
 
-        search = latest_job(self.cockpit.store.jobs(), "contact_search", self.company_id)
+        search = self.cockpit.store.latest_job(JOB_CONTACT_SEARCH, self.company_id)
         if search is None or search.status != "completed":
             state = "has not been searched yet (s)" if search is None else f"search is {safe_text(search.status)}"
             self.cockpit.notify_plain(f"{self._company_name()}: {state}.")
@@ -311,7 +300,7 @@ class ContactScreen(RecordPage):
     def __init__(self, contact_id: int) -> None:
         super().__init__()
         self.contact_id = contact_id
-        self.contact: Any = None
+        self.contact: ContactRow | None = None
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="contact-page"):
@@ -322,16 +311,16 @@ class ContactScreen(RecordPage):
         self.query_one("#contact-page").focus()
 
     def reload(self) -> None:
-        store = self.cockpit.store
-        self.contact = contact = store.get_contact(self.contact_id)
-        if contact is None:
+        page = contact_page(self.cockpit.store, self.contact_id)
+        self.contact = page.contact if page is not None else None
+        if page is None:
             self.set_title_text(Text(f"Contact {self.contact_id} is not in the cache."))
             return
+        contact = page.contact
         self.set_title_text(plain(contact.name or "(no name)", "bold"))
-        company = store.get_company(contact.company_id) if contact.company_id is not None else None
         text = Text()
         for label, value in (
-            ("Title", contact.title), ("Role", contact.role), ("Company", company.name if company else None),
+            ("Title", contact.title), ("Role", contact.role), ("Company", page.company_name),
             ("Email", contact.email), ("Phone", contact.phone), ("Profile", contact.social_url),
             ("Tags", ", ".join(contact.tags) if contact.tags else None),
         ):
@@ -339,14 +328,14 @@ class ContactScreen(RecordPage):
                 text.append(f"{label}: ", style="bold")
                 text.append_text(plain(value))
                 text.append("\n")
-        if contact.custom_fields:
+        if page.fields:
             text.append("Custom fields", style="bold")
-            text.append_text(fields_text(contact.custom_fields, store.field_schemas("contacts")))
+            text.append_text(fields_text(page.fields))
         self.query_one("#contact-info", Static).update(text)
 
     def action_open_profile(self) -> None:
         url = self.contact.social_url if self.contact is not None else None
-        if not is_web_link(url):
+        if url is None or not is_web_link(url):
             self.cockpit.notify_plain("This contact has no profile link to open.")
             return
         self.cockpit.open_url(url.strip())

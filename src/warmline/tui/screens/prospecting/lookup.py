@@ -10,8 +10,8 @@ saved: `S` re-runs the lookup with saving on, for one more instant lookup.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
+from datetime import datetime, tzinfo
 from typing import Any
 
 from rich.text import Text
@@ -22,6 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static
 
+from warmline.store.lookup_history import EarlierLookup, earlier_lookups
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.prospecting.common import (
@@ -56,13 +57,7 @@ def describe_criteria(criteria: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def earlier_lookups(store: Any, limit: int = EARLIER_SHOWN) -> list[tuple[dict[str, Any], str]]:
-    """Criteria of the lookups whose answers the cache holds, newest first."""
-    rows = store.rows("SELECT request, fetched_at FROM lookups ORDER BY fetched_at DESC LIMIT ?", (limit,))
-    return [(json.loads(row["request"]), row["fetched_at"]) for row in rows]
-
-
-def summary_text(answer: Mapping[str, Any], now: Any, zone: Any) -> Text:
+def summary_text(answer: Mapping[str, Any], now: datetime, zone: tzinfo) -> Text:
     """total, saved_count and quota_limited as the service counted them."""
     text = Text().append(f"{answer.get('total', 0)} results", style="bold")
     text.append(f" · {answer.get('saved_count', 0)} saved")
@@ -147,7 +142,7 @@ class LookupScreen(CockpitScreen):
         """Pick an earlier lookup: its answer is shown from the cache, no quota spent."""
         from warmline.prospecting import cached_lookup
 
-        earlier = earlier_lookups(self.cockpit.store, limit=EARLIER_LISTED)
+        earlier = earlier_lookups(self.cockpit.store, EARLIER_LISTED)
         if not earlier:
             self.cockpit.notify_plain("No earlier lookup is cached yet.")
             return
@@ -237,16 +232,16 @@ class LookupScreen(CockpitScreen):
             self._show_result(criteria, cached)
             return
         text = Text("Offline: an instant lookup needs the service. ", style="bold yellow")
-        earlier = earlier_lookups(self.cockpit.store)
+        earlier = earlier_lookups(self.cockpit.store, EARLIER_SHOWN)
         if not earlier:
             text.append("No earlier lookup is cached.")
         else:
             text.append("No cached answer for these criteria; ctrl+r picks one the cache holds:")
             now, zone = self.cockpit.clock(), self.cockpit.zone
-            for request, fetched_at in earlier:
+            for lookup in earlier:
                 text.append("\n  ")
-                text.append_text(plain(describe_criteria(request)))
-                text.append(f" ({relative(fetched_at, now, zone)})", style="dim")
+                text.append_text(plain(describe_criteria(lookup.criteria)))
+                text.append(f" ({relative(lookup.fetched_at, now, zone)})", style="dim")
         self._show_problem(text)
 
     def _show_problem(self, text: Text) -> None:
@@ -324,7 +319,7 @@ class EarlierLookups(ModalScreen[dict[str, Any] | None]):
 
     BINDINGS = [Binding("escape", "dismiss_none", "Cancel", id="earlier.cancel")]
 
-    def __init__(self, earlier: list[tuple[dict[str, Any], str]], now: Any, zone: Any) -> None:
+    def __init__(self, earlier: list[EarlierLookup], now: datetime, zone: tzinfo) -> None:
         super().__init__()
         self._earlier = earlier
         self._now, self._zone = now, zone
@@ -338,14 +333,14 @@ class EarlierLookups(ModalScreen[dict[str, Any] | None]):
     def on_mount(self) -> None:
         table = self.query_one("#earlier-table", RowTable)
         table.fill([
-            (str(index), [plain(describe_criteria(request)), Text(relative(fetched_at, self._now, self._zone), style="dim")])
-            for index, (request, fetched_at) in enumerate(self._earlier)
+            (str(index), [plain(describe_criteria(lookup.criteria)), Text(relative(lookup.fetched_at, self._now, self._zone), style="dim")])
+            for index, lookup in enumerate(self._earlier)
         ])
         table.focus()
 
     def on_data_table_row_selected(self) -> None:
         key = self.query_one("#earlier-table", RowTable).current_key
-        self.dismiss(self._earlier[int(key)][0] if key is not None else None)
+        self.dismiss(self._earlier[int(key)].criteria if key is not None else None)
 
     def action_dismiss_none(self) -> None:
         self.dismiss(None)

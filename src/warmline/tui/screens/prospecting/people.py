@@ -3,13 +3,13 @@ permanent contact list; then how many were added and why any were skipped."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from warmline.store.people_found import FoundPerson, people_found
+from warmline.store.rows import Op
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
@@ -21,11 +21,11 @@ ROLE_HEADINGS = {"decision-maker": "Decision-makers", "champion": "Champions", "
 GROUP_KEY = "role:"
 
 
-def person_name(contact: dict[str, Any]) -> str:
-    return " ".join(str(contact.get(k) or "") for k in ("first_name", "last_name")).strip() or "(no name)"
+def person_name(person: FoundPerson) -> str:
+    return person.name or "(no name)"
 
 
-def add_outcome(op: Any) -> Text:
+def add_outcome(op: Op | None) -> Text:
     """What became of an "add contacts" op: queued, refused, or added/skipped with reasons."""
     from warmline.prospecting import explain_skips
 
@@ -64,7 +64,7 @@ class FoundContactsScreen(CockpitScreen):
         self.job_key = job_key
         self.selection = Selection()
         self.add_op_id: str | None = None
-        self.found: dict[str, dict[str, Any]] = {}
+        self.found: dict[str, FoundPerson] = {}
 
     def compose_body(self) -> ComposeResult:
         yield RowTable(("", "Name", "Title", "Email", "Profile"), id="people-table")
@@ -75,40 +75,37 @@ class FoundContactsScreen(CockpitScreen):
         self.query_one("#people-table", RowTable).focus()
 
     def reload(self) -> None:
-        from warmline.prospecting import group_by_role
-
         store = self.cockpit.store
-        job = store.get_job(self.job_key)
-        contacts = store.found_contacts(self.job_key)
-        self.found = {str(c.get("id")): c for c in contacts if c.get("id") is not None}
-        company = store.get_company(job.company_id) if job is not None and job.company_id is not None else None
+        found = people_found(store, self.job_key)
+        self.found = {str(p.id): p for p in found.people if p.id is not None}
+        company = found.company_name if found.company_name is not None else f"company {found.company_id if found.job is not None else '?'}"
         title = Text(no_wrap=True).append("People found", style="bold")
         title.append(" at ")
-        title.append_text(plain(company.name if company else f"company {job.company_id if job else '?'}", "bold"))
+        title.append_text(plain(company, "bold"))
         title.append(f" · {len(self.found)} · {len(self.selection)} marked")
         self.set_title_text(title)
         rows: list[tuple[str, list[Text]]] = []
-        for role, members in group_by_role(contacts):
-            heading = ROLE_HEADINGS.get(role, safe_text(role).capitalize())
-            rows.append((GROUP_KEY + role, [Text(""), Text(f"{heading} ({len(members)})", style="bold underline"), Text(""), Text(""), Text("")]))
-            for contact in members:
-                key = str(contact.get("id"))
+        for group in found.groups:
+            heading = ROLE_HEADINGS.get(group.role, safe_text(group.role).capitalize())
+            rows.append((GROUP_KEY + group.role, [Text(""), Text(f"{heading} ({len(group.people)})", style="bold underline"), Text(""), Text(""), Text("")]))
+            for person in group.people:
+                key = str(person.id)
                 rows.append((key, [
                     mark(key in self.selection),
-                    cut(plain(person_name(contact)), 28),
-                    cut(plain(contact.get("title") or ""), 22),
-                    cut(plain(contact.get("email") or "", "dim"), 28),
-                    cut(plain(contact.get("social_url") or "", "dim"), 36),
+                    cut(plain(person_name(person)), 28),
+                    cut(plain(person.title or ""), 22),
+                    cut(plain(person.email or "", "dim"), 28),
+                    cut(plain(person.social_url or "", "dim"), 36),
                 ]))
         self.query_one("#people-table", RowTable).fill(rows)
         result = add_outcome(store.get_op(self.add_op_id) if self.add_op_id else None)
-        if not contacts:
+        if not found.people:
             result = Text("This search found nobody.", style="dim")
         elif not result.plain:
             result = Text("space marks · a adds the marked people (each uses contact capacity of your plan)", style="dim")
         self.query_one("#people-result", Static).update(result)
 
-    def _current(self) -> tuple[str, dict[str, Any]] | None:
+    def _current(self) -> tuple[str, FoundPerson] | None:
         key = self.query_one("#people-table", RowTable).current_key
         if key is None or key not in self.found:
             return None
@@ -147,7 +144,7 @@ class FoundContactsScreen(CockpitScreen):
 
     def action_open_profile(self) -> None:
         current = self._current()
-        url = current[1].get("social_url") if current else None
+        url = current[1].social_url if current else None
         if not is_web_link(url):
             self.cockpit.notify_plain("This person has no profile link to open.")
             return

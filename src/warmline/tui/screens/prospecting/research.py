@@ -11,6 +11,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from warmline.store.custom_fields import labelled_fields
+from warmline.store.research_results import run_results
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog
@@ -186,27 +188,22 @@ class RunResultsScreen(CockpitScreen):
         self.query_one("#run-results").focus()
 
     def reload(self) -> None:
-        store = self.cockpit.store
-        job = store.get_job(self.job_key)
-        results = [r for r in ((job.raw or {}).get("results") or []) if isinstance(r, dict)] if job else []
-        template = store.find_template(str((job.params or {}).get("template_id") or "")) if job else None
+        run = run_results(self.cockpit.store, self.job_key)
+        results = run.companies
         title = Text(no_wrap=True).append("Research results", style="bold")
-        if template is not None:
+        if run.template_name is not None:
             title.append(" · ")
-            title.append_text(plain(template.name))
+            title.append_text(plain(run.template_name))
         title.append(f" · {len(results)} compan{'y' if len(results) == 1 else 'ies'}")
         self.set_title_text(title)
-        schema = store.field_schemas("companies")
         text = Text()
-        if job is not None and job.error:
-            text.append("Error: ", style="bold red").append_text(plain(job.error, multiline=True))
+        if run.job is not None and run.job.error:
+            text.append("Error: ", style="bold red").append_text(plain(run.job.error, multiline=True))
         for result in results:
-            company = store.get_company(result.get("company_id")) if result.get("company_id") is not None else None
-            current = company.custom_fields if company is not None else {}
-            found = {key: current.get(key, value) for key, value in (result.get("fields") or {}).items()}
             text.append("\n" if text.plain else "")
-            text.append_text(plain(company.name if company else f"company {safe_text(result.get('company_id'))}", "bold"))
-            text.append_text(fields_text(found, schema))
+            name = result.company_name if result.company_name is not None else f"company {safe_text(result.company_id)}"
+            text.append_text(plain(name, "bold"))
+            text.append_text(fields_text(labelled_fields(result.values, run.schema)))
             text.append("\n")
         if not results and not text.plain:
             text.append("This run has no results (yet).", style="dim")
