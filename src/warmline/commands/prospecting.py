@@ -61,7 +61,6 @@ LOOKUP_FIELDS = (
     "name", "domain", "industry", "country", "region", "size", "description", "similarity_score",
     "saved_company_id",
 )
-FOUND_CONTACT_FIELDS = ("id", "first_name", "last_name", "title", "role", "email", "social_url", "company_id")
 TEMPLATE_FIELDS = ("id", "name", "description", "fields")
 
 
@@ -252,7 +251,9 @@ def deep_search_command(query: str, max_results: int, wait: bool, as_json: bool)
 
 def _found_contacts(store: Any) -> Callable[[Any], list[dict[str, Any]]]:
     def found(job: Any) -> list[dict[str, Any]]:
-        return [{name: c.get(name) for name in FOUND_CONTACT_FIELDS} for c in store.found_contacts(job.key)]
+        from warmline.store.people_found import found_people
+
+        return [dict(person.as_json()) for person in found_people(store, job.key)]
 
     return found
 
@@ -444,19 +445,13 @@ def _run_results(store: Any) -> Callable[[Any], list[dict[str, Any]]]:
     """Per company of a finished run: the values it extracted, as the cache now holds them."""
 
     def results(job: Any) -> list[dict[str, Any]]:
-        found = []
-        for result in job.raw.get("results") or []:
-            if not isinstance(result, dict) or result.get("company_id") is None:
-                continue
-            company = store.get_company(result["company_id"])
-            keys = list((result.get("fields") or {}).keys())
-            current = company.custom_fields if company is not None else result.get("fields") or {}
-            found.append({
-                "company_id": result["company_id"],
-                "company_name": company.name if company is not None else None,
-                "fields": {key: current.get(key) for key in keys},
-            })
-        return found
+        from warmline.store.research_results import results_of
+
+        return [
+            {"company_id": result.company_id, "company_name": result.company_name, "fields": result.values}
+            for result in results_of(store, job)
+            if result.company_id is not None
+        ]
 
     return results
 
@@ -502,22 +497,28 @@ def research_run(template_ref: str, company_refs: tuple[str, ...], wait: bool, a
 
 
 def _research_findings(job: Any) -> list[dict[str, Any]]:
-    findings = job.raw.get("results")
-    return [dict(findings)] if isinstance(findings, dict) else []
+    """The findings as the service gave them (`--json`)."""
+    from warmline.store.company_page import findings_of
+
+    findings = findings_of(job)
+    return [dict(findings.raw)] if findings is not None else []
 
 
-def _show_findings(job: Any, findings: list[dict[str, Any]]) -> None:
-    for found in findings:
-        facts = [plain(fact) for fact in found.get("key_facts") or []]
-        sources = [s for s in found.get("sources") or [] if isinstance(s, dict)]
-        if facts:
-            click.echo("Key facts:")
-            for fact in facts:
-                click.echo(f"  - {fact}")
-        if sources:
-            click.echo("Sources:")
-            for source in sources:
-                click.echo(f"  {plain(source.get('title') or '')}  {plain(source.get('url') or '')}".rstrip())
+def _show_findings(job: Any, _raw: list[dict[str, Any]]) -> None:
+    """The key facts and sources, read as the company page reads them."""
+    from warmline.store.company_page import findings_of
+
+    findings = findings_of(job)
+    if findings is None:
+        return
+    if findings.key_facts:
+        click.echo("Key facts:")
+        for fact in findings.key_facts:
+            click.echo(f"  - {plain(fact)}")
+    if findings.sources:
+        click.echo("Sources:")
+        for source in findings.sources:
+            click.echo(f"  {plain(source.title)}  {plain(source.url)}".rstrip())
 
 
 @companies_group.command("research", epilog=EXIT_CODES_HELP)
