@@ -1,59 +1,58 @@
-"""The `warmline` command.
+"""The `warmline` command line.
 
-Each command lives in a module of `warmline.commands` that exposes a `COMMANDS` list;
-they are registered here so that several commands can evolve without touching one file.
-Commands import their heavy dependencies lazily, so that `warmline --help` and the
-headless commands start fast and never pull in the terminal UI; and the command modules
-themselves are registered on first use, so that plain `warmline` (the cockpit, the rep's
-every morning) imports none of them before its first paint.
+Each module of `warmline.commands` defines and exports the commands and groups it fills;
+this module assembles them into one tree, here and nowhere else. Three groups take
+subcommands from two modules (`companies` and `contacts` from `records` and
+`prospecting`, `outreach` from `prospecting` and `outreach`): the first module defines
+the group, the second exports the subcommands that `top_level_commands` adds to it.
+
+Plain `warmline` never gets here (`warmline.launch` opens the cockpit without click); the
+command modules import the HTTP stack only inside the commands that talk to the service,
+so `warmline --help` and the cache-only commands start fast (`warmline.startup`).
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 import sys
 
 import click
 
-from warmline import __version__, commands
-from warmline.config import redact_url
+from warmline import __version__
+from warmline.commands import cockpit, export, headless, outreach, prospecting, records, sandbox
+from warmline.commands.common import CommandError
+from warmline.config import is_utf8, redact_url
+from warmline.exit_codes import EXIT_BAD_INPUT
 from warmline.textsafe import terminal_text
 
 
-class CommandModules(click.Group):
-    """A group whose subcommands come from the `COMMANDS` of every `warmline.commands` module,
-    imported when click first asks for a subcommand (a name to run, or `--help`)."""
+def top_level_commands() -> list[click.Command]:
+    """Every command of `warmline`, with the groups that span two modules completed."""
+    for group, subcommands in (
+        (records.companies_group, prospecting.COMPANIES_COMMANDS),
+        (records.contacts_group, prospecting.CONTACTS_COMMANDS),
+        (prospecting.outreach_group, outreach.OUTREACH_COMMANDS),
+    ):
+        for command in subcommands:
+            group.add_command(command)
+    return [
+        *cockpit.COMMANDS,
+        *export.COMMANDS,
+        *headless.COMMANDS,
+        *prospecting.COMMANDS,
+        *records.COMMANDS,
+        *sandbox.COMMANDS,
+    ]
 
-    _registered = False
 
-    def _register(self) -> None:
-        if self._registered:
-            return
-        import pkgutil
-
-        self._registered = True
-        for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-            module = importlib.import_module(f"{commands.__name__}.{info.name}")
-            for command in getattr(module, "COMMANDS", []):
-                self.add_command(command)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        self._register()
-        return super().get_command(ctx, cmd_name)
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        self._register()
-        return super().list_commands(ctx)
+class CommandLine(click.Group):
+    """The top-level group: refuses bad bytes in arguments, and makes every failure
+    message terminal-safe."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Refuse, in one line and with exit 2, an argument that is not valid UTF-8: Python
         keeps its bytes as lone surrogates, which fail later and far away (storing a note,
         sending a query, printing a name) with a traceback."""
-        from warmline.commands.common import CommandError
-        from warmline.config import is_utf8
-        from warmline.exit_codes import EXIT_BAD_INPUT
-
         for number, arg in enumerate(args, 1):
             if not is_utf8(arg):
                 shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
@@ -91,7 +90,8 @@ def _log_to_stderr() -> None:
         logger.addHandler(TerminalLog(logging.WARNING))
 
 
-@click.group(cls=CommandModules, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=CommandLine, commands=top_level_commands(), invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="warmline")
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -103,7 +103,4 @@ def main(ctx: click.Context) -> None:
     """
     _log_to_stderr()
     if ctx.invoked_subcommand is None:
-        from warmline.commands.cockpit import open_cockpit
-
-        open_cockpit()
-
+        cockpit.open_cockpit()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -29,23 +30,24 @@ from warmline.commands.common import (
     open_store,
 )
 from warmline.exit_codes import EXIT_BAD_INPUT
+from warmline.startup import hold_collection
 
 SERVER_START_TIMEOUT = 120.0
 SANDBOX_KEY_ENV = "WARMLINE_SANDBOX_API_KEY"  # read by `warmline sandbox` (its --api-key)
 
 
 def open_cockpit(config: Any | None = None) -> None:
-    """Open the cockpit on `config` (default: the configured one); see `warmline.launch`."""
-    from warmline.launch import start_cockpit
+    """Open the cockpit on `config` (default: the configured one): `warmline.cockpit`."""
+    config = config or open_config()
+    hold_collection()
+    from warmline.cockpit import start_cockpit  # deferred: command line
 
-    start_cockpit(config or open_config())
+    start_cockpit(config)
 
 
 @contextmanager
 def running_sandbox(db: Path, *, companies: int, leads: int, seed: int, job_seconds: float) -> Iterator[tuple[str, str]]:
     """Start `warmline sandbox` on a free loopback port; yields (base URL, API key)."""
-    import secrets
-
     api_key = f"demo-{secrets.token_hex(12)}"
     # The key goes in the child's environment, not its command line: any user of the
     # machine can read a command line (`ps`), only we can read our processes' environment.

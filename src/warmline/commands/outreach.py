@@ -1,8 +1,9 @@
 """The outreach lead operations as commands: status, target score, signal scan, monitoring
 sources, recommendations, key contacts, the deal, competitors.
 
-They attach to the `outreach` group of `warmline.commands.prospecting` (which holds `add`
-and `remove`), so that every operation of the spec is reachable from one place. Each one
+`OUTREACH_COMMANDS` lists them for the `outreach` group of `warmline.commands.prospecting`
+(which holds `add` and `remove`; `warmline.cli` joins them), so that every operation of the
+spec is reachable from one place. Each one
 queues an action through `warmline.actions` like `log` does, then tries a quick delivery:
 they all work offline, and bad input (the spec's limits, an unknown lead or id) exits 2.
 `scan` and `generate` start a job, sent and followed (`--wait`) like the prospecting jobs
@@ -37,12 +38,7 @@ from warmline.commands.common import (
     try_delivery,
 )
 from warmline.commands.jobs_wait import job_outcome, run_job
-from warmline.commands.prospecting import outreach_group
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP
-
-# The command modules are registered through their COMMANDS lists; these commands join
-# the `outreach` group that prospecting.py already lists.
-COMMANDS: list[click.Command] = []
 
 Action = Callable[[Any, int], str]
 
@@ -92,7 +88,7 @@ def _refresh(store: Any, config: Any, read: Callable[[Any], Awaitable[Any]]) -> 
 # --- the lead's own fields ---------------------------------------------------------------------
 
 
-@outreach_group.command("status", epilog=EXIT_CODES_HELP)
+@click.command("status", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("lead_status", type=click.Choice(["cold", "warm"]))
 def outreach_status(lead_ref: str, lead_status: str) -> None:
@@ -103,7 +99,7 @@ def outreach_status(lead_ref: str, lead_status: str) -> None:
                    lambda store, lead_id: actions.change_lead_status(store, lead_id, lead_status))
 
 
-@outreach_group.command("target", epilog=EXIT_CODES_HELP)
+@click.command("target", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("score", type=int)
 def outreach_target(lead_ref: str, score: int) -> None:
@@ -114,7 +110,7 @@ def outreach_target(lead_ref: str, score: int) -> None:
                    lambda store, lead_id: actions.set_target_score(store, lead_id, score))
 
 
-@outreach_group.command("deal", epilog=EXIT_CODES_HELP)
+@click.command("deal", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.option("--value", "deal_value", type=float, default=None, help="The deal value (0 or more).")
 @click.option("--currency", "deal_currency", default=None, help="A 3-letter currency code (EUR).")
@@ -137,7 +133,7 @@ def outreach_deal(lead_ref: str, deal_value: float | None, deal_currency: str | 
 # --- signal scan and monitoring sources ---------------------------------------------------------
 
 
-@outreach_group.command("scan", epilog=EXIT_CODES_HELP)
+@click.command("scan", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.option("--wait", is_flag=True, help="Show progress until the scan ends.")
 def outreach_scan(lead_ref: str, wait: bool) -> None:
@@ -151,7 +147,7 @@ def outreach_scan(lead_ref: str, wait: bool) -> None:
 PAGE_FIELDS = ("id", "url", "label", "page_type", "score", "is_selected", "last_checked_at", "pending")
 
 
-@outreach_group.command("scan-status", epilog=EXIT_CODES_HELP)
+@click.command("scan-status", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 def outreach_scan_status(lead_ref: str, as_json: bool) -> None:
@@ -189,7 +185,7 @@ def outreach_scan_status(lead_ref: str, as_json: bool) -> None:
         )
 
 
-@outreach_group.command("source", epilog=EXIT_CODES_HELP)
+@click.command("source", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("page_id", type=ID)
 @click.argument("state", type=click.Choice(["on", "off"]))
@@ -214,7 +210,7 @@ async def _refresh_queue(engine: Any) -> None:
         await engine.refresh_recommendations()
 
 
-@outreach_group.command("recs", epilog=EXIT_CODES_HELP)
+@click.command("recs", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="[LEAD]", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 def outreach_recs(lead_ref: str | None, as_json: bool) -> None:
@@ -239,7 +235,7 @@ def outreach_recs(lead_ref: str | None, as_json: bool) -> None:
         )
 
 
-@outreach_group.command("generate", epilog=EXIT_CODES_HELP)
+@click.command("generate", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.option("--wait", is_flag=True, help="Show progress until the generation ends.")
 def outreach_generate(lead_ref: str, wait: bool) -> None:
@@ -257,7 +253,7 @@ def _close_recommendation(recommendation_id: int, verb: str, action: Action) -> 
         try_delivery(store, config, op_id)
 
 
-@outreach_group.command("complete", epilog=EXIT_CODES_HELP)
+@click.command("complete", epilog=EXIT_CODES_HELP)
 @click.argument("recommendation_id", metavar="REC_ID", type=ID)
 def outreach_complete(recommendation_id: int) -> None:
     """Mark a recommendation done (the service awards its points); works offline."""
@@ -266,7 +262,7 @@ def outreach_complete(recommendation_id: int) -> None:
     _close_recommendation(recommendation_id, "completing", actions.complete_recommendation)
 
 
-@outreach_group.command("dismiss", epilog=EXIT_CODES_HELP)
+@click.command("dismiss", epilog=EXIT_CODES_HELP)
 @click.argument("recommendation_id", metavar="REC_ID", type=ID)
 def outreach_dismiss(recommendation_id: int) -> None:
     """Dismiss a recommendation; works offline."""
@@ -278,7 +274,7 @@ def outreach_dismiss(recommendation_id: int) -> None:
 # --- key contacts and competitors -------------------------------------------------------------
 
 
-@outreach_group.command("pin", epilog=EXIT_CODES_HELP)
+@click.command("pin", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("contact_id", type=ID)
 @click.option("--unpin", is_flag=True, help="Unpin the contact instead.")
@@ -290,7 +286,7 @@ def outreach_pin(lead_ref: str, contact_id: int, unpin: bool) -> None:
                    lambda store, lead_id: actions.pin_contact(store, lead_id, contact_id, not unpin))
 
 
-@outreach_group.command("competitor-add", epilog=EXIT_CODES_HELP)
+@click.command("competitor-add", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("name")
 @click.option("--domain", default=None, help="The competitor's web domain.")
@@ -302,7 +298,7 @@ def outreach_competitor_add(lead_ref: str, name: str, domain: str | None) -> Non
                    lambda store, lead_id: actions.add_competitor(store, lead_id, name, domain))
 
 
-@outreach_group.command("competitor-scan", epilog=EXIT_CODES_HELP)
+@click.command("competitor-scan", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("competitor_id", type=ID)
 def outreach_competitor_scan(lead_ref: str, competitor_id: int) -> None:
@@ -313,7 +309,7 @@ def outreach_competitor_scan(lead_ref: str, competitor_id: int) -> None:
                    lambda store, lead_id: actions.scan_competitor(store, lead_id, competitor_id))
 
 
-@outreach_group.command("competitor-pin", epilog=EXIT_CODES_HELP)
+@click.command("competitor-pin", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("competitor_id", type=ID)
 @click.option("--unpin", is_flag=True, help="Unpin the competitor instead.")
@@ -323,3 +319,22 @@ def outreach_competitor_pin(lead_ref: str, competitor_id: int, unpin: bool) -> N
 
     _queue_on_lead(lead_ref, f"{'unpinning' if unpin else 'pinning'} competitor {competitor_id}",
                    lambda store, lead_id: actions.pin_competitor(store, lead_id, competitor_id, not unpin))
+
+
+# Subcommands of `outreach` (defined in warmline.commands.prospecting); warmline.cli adds them.
+OUTREACH_COMMANDS = [
+    outreach_status,
+    outreach_target,
+    outreach_deal,
+    outreach_scan,
+    outreach_scan_status,
+    outreach_source,
+    outreach_recs,
+    outreach_generate,
+    outreach_complete,
+    outreach_dismiss,
+    outreach_pin,
+    outreach_competitor_add,
+    outreach_competitor_scan,
+    outreach_competitor_pin,
+]

@@ -10,9 +10,10 @@ it ends (`warmline.commands.jobs_wait`).
 
 The company and contact record commands live in `warmline.commands.records`; the
 prospecting commands that start from a company (`contacts search`, `found`, `add`;
-`companies research`) join its `contacts` and `companies` groups here, so that each group
-stays one command on the command line. The outreach lead operations join the `outreach`
-group from `warmline.commands.outreach` the same way.
+`companies research`) are exported here for its `contacts` and `companies` groups
+(`warmline.cli` joins them), so that each group stays one command on the command line.
+The outreach lead operations of `warmline.commands.outreach` join the `outreach` group
+defined here the same way.
 
 COMPANY is a company id or an unambiguous start of a cached company's name; LEAD a lead
 id or an unambiguous start of its company's name.
@@ -54,7 +55,7 @@ from warmline.commands.common import (
 )
 from warmline.commands.direct import api_failure, direct_request
 from warmline.commands.jobs_wait import job_outcome, run_job, say
-from warmline.commands.records import companies_group, contacts_group, print_fields, resolve_company
+from warmline.commands.records import print_fields, resolve_company
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR, EXIT_OFFLINE
 
 LOOKUP_FIELDS = (
@@ -274,7 +275,7 @@ def _show_contacts(job: Any, contacts: list[dict[str, Any]]) -> None:
     click.echo(f"\nAdd the ones you want with `warmline contacts add {job.remote_id} CONTACT_ID...`.")
 
 
-@contacts_group.command("search", epilog=EXIT_CODES_HELP)
+@click.command("search", epilog=EXIT_CODES_HELP)
 @click.argument("company_ref", metavar="COMPANY")
 @click.option("--role", "roles", multiple=True, type=click.Choice(["decision-maker", "champion", "influencer"]),
               help="Only these roles; repeat for several (default: all three).")
@@ -302,7 +303,7 @@ def _contact_search_job(store: Any, job_id: int) -> Any:
     return store.find_job(JOB_CONTACT_SEARCH, job_id)
 
 
-@contacts_group.command("found", epilog=EXIT_CODES_HELP)
+@click.command("found", epilog=EXIT_CODES_HELP)
 @click.argument("job_id", type=ID)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 def contacts_found(job_id: int, as_json: bool) -> None:
@@ -324,7 +325,7 @@ def contacts_found(job_id: int, as_json: bool) -> None:
             _show_contacts(job, contacts)
 
 
-@contacts_group.command("add", epilog=EXIT_CODES_HELP)
+@click.command("add", epilog=EXIT_CODES_HELP)
 @click.argument("job_id", type=ID)
 @click.argument("contact_ids", metavar="CONTACT_ID...", type=ID, nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
@@ -521,7 +522,7 @@ def _show_findings(job: Any, _raw: list[dict[str, Any]]) -> None:
             click.echo(f"  {plain(source.title)}  {plain(source.url)}".rstrip())
 
 
-@companies_group.command("research", epilog=EXIT_CODES_HELP)
+@click.command("research", epilog=EXIT_CODES_HELP)
 @click.argument("company_ref", metavar="COMPANY")
 @click.option("--focus", default=None, help="What to look into (e.g. \"expansion plans\").")
 @click.option("--wait", is_flag=True, help="Show progress until the research ends, then its findings.")
@@ -609,10 +610,14 @@ def outreach_remove(lead_refs: tuple[str, ...], yes: bool) -> None:
             click.echo(f"Removed {len(done)} lead(s).")
 
 
-# `contacts` and `companies` are listed by warmline.commands.records, which holds them.
 COMMANDS = [
     lookup_command,
     deep_search_command,
     research_group,
     outreach_group,
 ]
+
+# Subcommands of `companies` and `contacts` (defined in warmline.commands.records);
+# warmline.cli adds them there.
+COMPANIES_COMMANDS = [companies_research]
+CONTACTS_COMMANDS = [contacts_search, contacts_found, contacts_add]

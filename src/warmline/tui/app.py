@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from textual.app import App
-from textual.binding import Binding
 from textual.command import Provider
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -26,6 +25,7 @@ from textual.screen import Screen
 from warmline.config import DEFAULT_THEME
 from warmline.startup import release_collection
 from warmline.store.sync_vocabulary import SyncState
+from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.feed import status_from_store
 from warmline.tui.refusals import ActionRefused, refusals
 from warmline.tui.safe import safe_text
@@ -83,22 +83,7 @@ class WarmlineApp(App[None]):
     CSS_PATH = STYLES / "cockpit.tcss"
     TITLE = "Warmline"
     COMMANDS = App.COMMANDS | {screen_actions_provider}
-    BINDINGS = [
-        Binding("question_mark,f1", "help", "Help", id="app.help"),
-        Binding("r", "open('recommendations')", "Recs", id="app.recommendations"),
-        Binding("J", "open('jobs')", "Jobs", id="app.jobs"),
-        Binding("O", "open('outbox')", "Outbox", id="app.outbox"),
-        Binding("L", "open('leads')", "Leads", show=False, id="app.leads"),
-        Binding("P", "open('prospecting')", "Prospecting", id="app.prospecting"),
-        Binding("C", "open('companies')", "Companies", show=False, id="app.companies"),
-        Binding("K", "open('contacts')", "Contacts", show=False, id="app.contacts"),
-        Binding("I", "open('lookup')", "Company lookup", show=False, id="app.lookup"),
-        Binding("F", "open('deep_search')", "Company deep search", show=False, id="app.deep_search"),
-        Binding("T", "open('research')", "Research templates", show=False, id="app.research"),
-        Binding("X", "open('export')", "Export leads, companies or contacts", show=False, id="app.export"),
-        Binding("u", "undo", "Undo the last decision", show=False, id="app.undo"),
-        Binding("q", "quit", "Quit", id="app.quit"),
-    ]
+    BINDINGS = APP_BINDINGS
     cache_error: Exception | None = None
     """A damaged cache met by a query (see `_handle_exception`), for `run_cockpit`."""
 
@@ -473,6 +458,22 @@ class WarmlineApp(App[None]):
         from warmline.tui.screens.lead_detail import LeadDetailScreen
 
         self.push_screen(LeadDetailScreen(lead_id))
+
+    def open_company(self, company_id: int) -> None:
+        from warmline.tui.screens.prospecting.company import CompanyScreen  # deferred: first frame
+
+        self.push_screen(CompanyScreen(company_id))
+
+    def open_contact(self, contact_id: int) -> None:
+        from warmline.tui.screens.prospecting.company import ContactScreen  # deferred: first frame
+
+        self.push_screen(ContactScreen(contact_id))
+
+    def open_research(self, company_ids: list[int], labels: list[str]) -> None:
+        """The research templates, to run one over these companies."""
+        from warmline.tui.screens.prospecting.research import TemplatesScreen  # deferred: first frame
+
+        self.push_screen(TemplatesScreen(company_ids, labels))
 
     def open_url(self, url: str) -> None:
         """Open a web link in the rep's browser, off the event loop (it may block briefly)."""

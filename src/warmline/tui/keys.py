@@ -15,7 +15,7 @@ from textual.keys import format_key
 
 
 def _sections() -> list[tuple[str, list[BindingType]]]:
-    from warmline.tui.app import WarmlineApp
+    from warmline.tui.app_bindings import APP_BINDINGS
     from warmline.tui.screens.base import CockpitScreen
     from warmline.tui.screens.dialogs import ConfirmDialog, FormDialog
     from warmline.tui.screens.help import HelpScreen
@@ -41,7 +41,7 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
     from warmline.tui.widgets.virtual_list import VirtualList
 
     return [
-        ("Everywhere", [*WarmlineApp.BINDINGS, *CockpitScreen.BINDINGS]),
+        ("Everywhere", [*APP_BINDINGS, *CockpitScreen.BINDINGS]),
         ("Lead list", [*LeadListScreen.BINDINGS, *VirtualList.BINDINGS]),
         (
             "Lead detail",

@@ -257,9 +257,7 @@ class CompanyScreen(RecordPage):
         self.app.push_screen(LineDialog(title, submit, [("focus", "Focus (optional, e.g. expansion plans)", "")]))
 
     def action_research(self) -> None:
-        from warmline.tui.screens.prospecting.research import TemplatesScreen
-
-        self.app.push_screen(TemplatesScreen([self.company_id], [self._company_name()]))
+        self.cockpit.open_research([self.company_id], [self._company_name()])
 
     def action_add(self, status: str) -> None:
         lead_id = self.lead_id()

@@ -520,15 +520,11 @@ class CompaniesScreen(RecordEditing, RecordListScreen):
         return [current.name] if current is not None else []
 
     def action_research(self) -> None:
-        from warmline.tui.screens.prospecting.research import TemplatesScreen
-
-        self.app.push_screen(TemplatesScreen(self.marked_or_current(), self._labels()))
+        self.cockpit.open_research(self.marked_or_current(), self._labels())
 
     @on(VirtualList.Selected, "#record-list")
     def _open(self, event: VirtualList.Selected) -> None:
-        from warmline.tui.screens.prospecting.company import CompanyScreen
-
-        self.app.push_screen(CompanyScreen(event.item.id))
+        self.cockpit.open_company(event.item.id)
 
 
 class ContactsScreen(RecordEditing, RecordListScreen):
@@ -560,6 +556,4 @@ class ContactsScreen(RecordEditing, RecordListScreen):
 
     @on(VirtualList.Selected, "#record-list")
     def _open(self, event: VirtualList.Selected) -> None:
-        from warmline.tui.screens.prospecting.company import ContactScreen
-
-        self.app.push_screen(ContactScreen(event.item.id))
+        self.cockpit.open_contact(event.item.id)

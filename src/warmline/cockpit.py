@@ -1,0 +1,52 @@
+"""Opening the cockpit on a configuration: plain `warmline`, `warmline demo`.
+
+The lead list paints from the cache first; the sync engine (the HTTP client, the
+service's models, the scheduler) is built by the app after that first frame, in a
+thread (`warmline.startup` says why and what else start-up does).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from functools import partial
+from typing import NoReturn
+
+from warmline.config import Config, config_path
+from warmline.exit_codes import EXIT_CACHE
+from warmline.store import CacheUnusable, Store
+from warmline.store.database import cache_unusable
+from warmline.textsafe import terminal_text
+from warmline.tui.app import SyncHandle, run_cockpit, run_first_run
+
+
+def start_cockpit(config: Config) -> None:
+    """Open the cockpit on `config`; with no API key, the first-run screen says what to do."""
+    if not config.has_api_key:
+        run_first_run(config_path(), theme=config.theme)
+        return
+    try:
+        store = Store(config.db_path)  # makes the data dir (0700) and the file (0600)
+    except CacheUnusable as exc:
+        _cache_unusable_exit(exc)
+    try:
+        run_cockpit(store, sync_factory=partial(_sync_engine, store, config), keymap=config.keymap,
+                    theme=config.theme, config_path=config_path(), undo_seconds=config.undo_seconds)
+    except sqlite3.DatabaseError as exc:  # a damaged page met after the first paint
+        _cache_unusable_exit(cache_unusable(store.path, exc))
+    finally:
+        store.close()
+
+
+def _cache_unusable_exit(exc: Exception) -> NoReturn:
+    """One line on stderr and exit 5, as the command line reports a cache it cannot use."""
+    print(f"Error: {terminal_text(exc)}", file=sys.stderr)
+    sys.exit(EXIT_CACHE)
+
+
+def _sync_engine(store: Store, config: Config) -> SyncHandle:
+    """The command line's engine (its client checks the base URL); the app calls this in a
+    thread after its first frame."""
+    from warmline.commands.common import make_engine  # deferred: after the first frame
+
+    return make_engine(store, config)
