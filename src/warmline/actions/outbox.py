@@ -42,9 +42,10 @@ def retry_all(store: Store) -> int:
     return count
 
 
-def edit_op(store: Store, op_id: str, **changes: object) -> str:
+def edit_op(store: Store, op_id: str, /, **changes: object) -> str:
     """Fix a waiting or failed action (e.g. shorten a note); re-validated like a new one.
 
-    Returns the op id, which is new when the action had been sent before.
+    Returns the op id, which is new when the action had been sent before. `store` and
+    `op_id` are positional only, so that no field named like them can be mistaken for them.
     """
     return edit(store, op_id, changes)

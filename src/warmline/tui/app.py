@@ -1,8 +1,10 @@
 """The cockpit application: screens, global keys, themes, and the status feed.
 
-Everything is injected (the store, the actions, the sync handle, the clock, the time
-zone, the browser opener) so that tests drive the real app with no network and stable
-times, and so the first paint comes from the cache before any network work starts.
+Everything is injected (the store, the sync handle, the clock, the time zone, the
+browser opener) so that tests drive the real app with no network and stable times, and
+so the first paint comes from the cache before any network work starts. Screens change
+the cache by handing a function of `warmline.actions` to `perform` or `decide`, which
+type-check its arguments (`perform(actions.set_target_score, lead_id, 80)`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,16 @@ from collections.abc import Callable, Hashable
 from datetime import tzinfo
 from functools import partial
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Concatenate,
+    NamedTuple,
+    ParamSpec,
+    Protocol,
+    TypeVar,
+    TypeVarTuple,
+)
 
 from textual.app import App
 from textual.command import Provider
@@ -35,7 +46,14 @@ from warmline.tui.themes import load_themes
 from warmline.tui.timefmt import DatetimeClock, local_zone, utc_now
 from warmline.tui.widgets.status_line import StatusLine
 
-Opener = Callable[[str], Any]
+if TYPE_CHECKING:
+    from warmline.store import Store
+
+P = ParamSpec("P")
+R = TypeVar("R")
+Ts = TypeVarTuple("Ts")
+
+Opener = Callable[[str], object]
 SYNC_OFF_NOTICE_SECONDS = 60.0
 DEFAULT_UNDO_SECONDS = 5.0
 QUIT_GRACE_SECONDS = 3.0
@@ -49,6 +67,13 @@ class Held(NamedTuple):
     op_ids: tuple[str, ...]
     label: str
     until: float  # epoch seconds, the store's clock
+
+
+class Decision(Protocol[*Ts]):
+    """An action a rep takes with one key, which can be held for the undo window: it
+    takes `hold_seconds` and returns the id(s) of the op(s) it queued."""
+
+    def __call__(self, store: Store, /, *args: *Ts, hold_seconds: float) -> str | list[str]: ...
 
 
 def screen_actions_provider() -> type[Provider]:
@@ -68,7 +93,7 @@ class SyncHandle(Protocol):
 
     def wake(self) -> None: ...
 
-    async def send_held(self, op_ids: list[str], grace: float = QUIT_GRACE_SECONDS) -> Any:
+    async def send_held(self, op_ids: list[str], grace: float = QUIT_GRACE_SECONDS) -> object:
         """End the undo window of these ops and deliver them within `grace` (quitting)."""
         ...
 
@@ -99,9 +124,8 @@ class WarmlineApp(App[None]):
 
     def __init__(
         self,
-        store: Any = None,
+        store: Store | None = None,
         *,
-        actions: Any = None,
         sync: SyncHandle | None = None,
         sync_factory: Callable[[], SyncHandle] | None = None,
         config_path: Path | None = None,
@@ -117,10 +141,9 @@ class WarmlineApp(App[None]):
         undo_seconds: float = DEFAULT_UNDO_SECONDS,
     ) -> None:
         super().__init__()
-        self.store = store
-        self._reader: Any = None
+        self._store = store
+        self._reader: Store | None = None
         self._reader_lock = threading.Lock()
-        self._actions = actions
         self.sync = sync
         self._sync_factory = sync_factory
         self._revalidate_later: list[int] = []
@@ -148,6 +171,14 @@ class WarmlineApp(App[None]):
         if keymap:
             self.set_keymap(keymap)
 
+    @property
+    def store(self) -> Store:
+        """The cache. Only the first-run cockpit (no API key yet) has none, and its one
+        screen never asks."""
+        if self._store is None:
+            raise RuntimeError("the first-run cockpit has no cache")
+        return self._store
+
     # -- start-up -----------------------------------------------------------------------
 
     def _start_in_theme(self, name: str) -> None:
@@ -168,7 +199,7 @@ class WarmlineApp(App[None]):
         self.stylesheet.set_variables(self.get_css_variables())
 
     def get_default_screen(self) -> Screen[Any]:
-        if self.store is None:
+        if self._store is None:
             from warmline.tui.screens.first_run import FirstRunScreen
 
             return FirstRunScreen(self._config_path or Path("config.toml"))
@@ -178,7 +209,7 @@ class WarmlineApp(App[None]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(release_collection)  # held by `warmline` while it starts
-        if self.store is None:
+        if self._store is None:
             return
         if self._requested_theme not in self.available_themes:
             self.notify(
@@ -238,7 +269,7 @@ class WarmlineApp(App[None]):
     def _sync_changed(self, topic: str, lead_id: int | None) -> None:
         """The engine's word that data changed (called on our loop). Screens follow the cache
         by themselves; what the rep must be told is that the service removed a lead."""
-        if topic == "lead_gone" and lead_id is not None and self.store is not None:
+        if topic == "lead_gone" and lead_id is not None and self._store is not None:
             self.call_later(self._lead_gone, lead_id)
 
     def _lead_gone(self, lead_id: int) -> None:
@@ -262,7 +293,7 @@ class WarmlineApp(App[None]):
             self.run_worker(refresh(lead_id), name=f"refresh-lead-{lead_id}", exclusive=True,
                             group="revalidate", exit_on_error=False)
 
-    def reader(self) -> Any:
+    def reader(self) -> Store:
         """A second connection to the cache for long reads in threads (exact counts).
 
         The store serialises its connection with a lock; a count of a long filtered list
@@ -287,7 +318,7 @@ class WarmlineApp(App[None]):
         self.exit()
 
     async def on_unmount(self) -> None:
-        if self.store is not None and self._held:
+        if self._store is not None and self._held:
             # Left some other way than `q`: no wait, but no hold outlives the cockpit.
             self.store.release_holds([op_id for decision in self._held for op_id in decision.op_ids])
         if self.sync is not None:
@@ -321,41 +352,39 @@ class WarmlineApp(App[None]):
                 if changed and isinstance(self.screen, CockpitScreen):
                     self.screen.reload()
 
-    @property
-    def actions(self) -> Any:
-        """`warmline.actions` unless another facade was injected; imported on first use."""
-        if self._actions is None:
-            import warmline.actions
-
-            self._actions = warmline.actions
-        return self._actions
-
-    def perform(self, action: str, *args: Any, **kwargs: Any) -> Any:
-        """Run `warmline.actions.<action>(store, ...)`; refused input raises `ActionRefused`.
+    def perform(self, action: Callable[Concatenate[Store, P], R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """Run `action(store, *args, **kwargs)`, a function of `warmline.actions`; refused
+        input raises `ActionRefused`.
 
         Every change the rep makes goes through here: the action validates, writes its
         local effect and its outbox op in one transaction, then sync is woken.
         """
-        function = getattr(self.actions, action)
-        return self.perform_with(function, self.store, *args, **kwargs)
+        try:
+            result = action(self.store, *args, **kwargs)
+        except refusals() as exc:
+            raise ActionRefused(str(exc)) from exc
+        self.after_action()
+        return result
 
-    def decide(self, label: str, action: str, *args: Any, **kwargs: Any) -> Any:
+    def decide(self, label: str, action: Decision[*Ts], *args: *Ts) -> tuple[str, ...]:
         """A one-key decision (complete, dismiss, status, pin, remove): performed like any
         action, but held for the undo window, so `u` can take it back anywhere until then.
+        Returns the ids of the ops it queued.
 
         The hold is in the op itself (`hold_until`), so no path sends it early: not the
         engine's tick or wake, not `warmline sync` in another terminal.
         """
-        result = self.perform(action, *args, hold_seconds=self.undo_seconds, **kwargs)
-        if self.undo_seconds > 0:
-            op_ids = tuple(result) if isinstance(result, list) else (result,)
-            self._held.append(Held(op_ids, label, self.store.clock() + self.undo_seconds))
+        seconds = self.undo_seconds
+        result = self.perform(lambda store: action(store, *args, hold_seconds=seconds))
+        op_ids = tuple(result) if isinstance(result, list) else (result,)
+        if seconds > 0:
+            self._held.append(Held(op_ids, label, self.store.clock() + seconds))
             del self._held[:-20]  # only the newest can be undone; a few are kept for quitting
             self.poll_status()
-        return result
+        return op_ids
 
     def _held_now(self) -> list[Held]:
-        now = self.store.clock() if self.store is not None else 0.0
+        now = self._store.clock() if self._store is not None else 0.0
         return [decision for decision in self._held if decision.until > now]
 
     def _undo_hint(self) -> str | None:
@@ -381,8 +410,10 @@ class WarmlineApp(App[None]):
                 f"{self.undo_seconds:g} s. A queued action can still be discarded in the outbox (O)."
             )
             return None
+        from warmline.actions import undo_many  # the actions load after the first frame
+
         try:
-            self.perform("undo_many", list(decision.op_ids))
+            self.perform(undo_many, list(decision.op_ids))
         except ActionRefused as refused:
             self.notify_plain(f"Cannot undo {decision.label}: {refused}.", severity="warning")
             return None
@@ -396,19 +427,6 @@ class WarmlineApp(App[None]):
     def action_undo(self) -> None:
         self.undo_last()
 
-    def perform_with(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """Run a change to the cache (an action, an outbox retry/edit/discard) the same way."""
-        try:
-            result = function(*args, **kwargs)
-        except refusals() as exc:
-            raise ActionRefused(str(exc)) from exc
-        self.after_action()
-        return result
-
-    def guess_activity_type(self, text: str) -> str:
-        """The local guess of an activity's kind, shown before the service decides."""
-        return self.actions.guess_activity_type(text)
-
     def after_action(self) -> None:
         """An action was queued: deliver it (a held one goes when its window ends: the
         engine's tick sees it come due), and show its local effect."""
@@ -420,7 +438,7 @@ class WarmlineApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Without a cache (the first-run screen) there is nothing to open: hide those keys."""
-        return not (self.store is None and action == "open")
+        return not (self._store is None and action == "open")
 
     def action_open(self, name: str) -> None:
         """Go to a top-level screen: back to it if it is open under this one, else on top.
@@ -428,7 +446,7 @@ class WarmlineApp(App[None]):
         So escape returns to where the rep came from, and the stack never holds a screen
         twice.
         """
-        if self.store is None:
+        if self._store is None:
             return
         screen_type = self._top_level_screens().get(name)
         if screen_type is None:
@@ -471,12 +489,15 @@ class WarmlineApp(App[None]):
 
     def open_research(self, company_ids: list[int], labels: list[str]) -> None:
         """The research templates, to run one over these companies."""
-        from warmline.tui.screens.prospecting.research import TemplatesScreen  # deferred: first frame
+        from warmline.tui.screens.prospecting.research import (
+            TemplatesScreen,  # deferred: first frame
+        )
 
         self.push_screen(TemplatesScreen(company_ids, labels))
 
-    def open_url(self, url: str) -> None:
-        """Open a web link in the rep's browser, off the event loop (it may block briefly)."""
+    def open_url(self, url: str, *, new_tab: bool = True) -> None:
+        """Open a web link in the rep's browser, off the event loop (it may block briefly).
+        `new_tab` is Textual's; the browser decides."""
         opener = self.opener
         if opener is None:
             import webbrowser
@@ -491,7 +512,7 @@ class WarmlineApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             return
         title = getattr(self.screen, "SCREEN_TITLE", "Warmline")
-        coverage = self.store.detail_coverage() if self.store is not None else None
+        coverage = self._store.detail_coverage() if self._store is not None else None
         self.push_screen(HelpScreen(title, screen_bindings(self, self.screen), coverage))
 
     def notify_plain(
@@ -501,7 +522,7 @@ class WarmlineApp(App[None]):
         self.notify(safe_text(message, multiline=True), severity=severity, markup=False, timeout=timeout)
 
 
-def run_cockpit(store: Any, sync: SyncHandle | None = None, **options: Any) -> None:
+def run_cockpit(store: Store, sync: SyncHandle | None = None, **options: Any) -> None:
     """Open the cockpit on `store` (the CLI's `warmline` and `warmline demo` call this).
 
     A damaged cache met by a query after the first paint closes the cockpit and is raised

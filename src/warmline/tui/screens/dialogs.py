@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static, TextArea
 
+from warmline import actions
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain
 
@@ -271,7 +272,7 @@ def confirm_lead_removal(cockpit: WarmlineApp, lead_id: int, company_name: str, 
         if not yes:
             return
         try:
-            cockpit.decide(f"removal of {company_name}", "remove_leads", [lead_id])
+            cockpit.decide(f"removal of {company_name}", actions.remove_leads, [lead_id])
         except ActionRefused as refused:
             cockpit.notify_plain(str(refused), severity="warning")
             return

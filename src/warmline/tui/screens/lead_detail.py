@@ -7,7 +7,8 @@ whenever the cache changes under it (sync delivered an op or refreshed the lead)
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVarTuple
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,6 +16,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
+from warmline import actions
 from warmline.tui.charts import is_ready, score_bar, sparkline
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
@@ -29,6 +31,13 @@ from warmline.tui.screens.dialogs import (
 from warmline.tui.timefmt import local_datetime, logged_delivered, relative
 from warmline.tui.widgets.tables import RowTable
 from warmline.tui.widgets.text_line import TextLine
+
+if TYPE_CHECKING:
+    from warmline.store import Store
+    from warmline.tui.app import Decision
+
+P = ParamSpec("P")
+Ts = TypeVarTuple("Ts")
 
 PENDING_STATES = ("pending", "in_flight", "ambiguous")
 NARROW = 100
@@ -354,7 +363,9 @@ class LeadDetailScreen(CockpitScreen):
     def _lead_name(self) -> str:
         return safe_text(self.detail.lead.company_name) if self.detail else f"lead {self.lead_id}"
 
-    def _perform(self, action: str, *args: Any, **kwargs: Any) -> str | None:
+    def _perform(
+        self, action: Callable[Concatenate[Store, P], object], *args: P.args, **kwargs: P.kwargs
+    ) -> str | None:
         """Run an action on this lead; the refusal message, or None once it is queued."""
         try:
             self.cockpit.perform(action, *args, **kwargs)
@@ -363,13 +374,13 @@ class LeadDetailScreen(CockpitScreen):
         self.reload()
         return None
 
-    def _act(self, action: str, *args: Any, **kwargs: Any) -> None:
+    def _act(self, action: Callable[Concatenate[Store, P], object], *args: P.args, **kwargs: P.kwargs) -> None:
         """A one-key action: errors become a notification instead of a form message."""
         error = self._perform(action, *args, **kwargs)
         if error:
             self.cockpit.notify_plain(error, severity="warning")
 
-    def _decide(self, label: str, action: str, *args: Any) -> None:
+    def _decide(self, label: str, action: Decision[*Ts], *args: *Ts) -> None:
         """A one-key decision: held for the undo window (`u` takes it back)."""
         try:
             self.cockpit.decide(label, action, *args)
@@ -379,7 +390,7 @@ class LeadDetailScreen(CockpitScreen):
         self.reload()
 
     def action_log_activity(self) -> None:
-        guess = self.cockpit.guess_activity_type
+        guess = actions.guess_activity_type
 
         def describe(text: str) -> Text:
             line = Text().append(f"{len(text)}/5000 · ", style="dim")
@@ -390,14 +401,14 @@ class LeadDetailScreen(CockpitScreen):
 
         self.app.push_screen(TextDialog(
             Text("Log activity on ") + plain(self._lead_name()),
-            lambda text: self._perform("log_activity", self.lead_id, text),
+            lambda text: self._perform(actions.log_activity, self.lead_id, text),
             describe=describe,
         ))
 
     def action_add_note(self) -> None:
         self.app.push_screen(TextDialog(
             Text("Note on ") + plain(self._lead_name()),
-            lambda text: self._perform("add_note", self.lead_id, text),
+            lambda text: self._perform(actions.add_note, self.lead_id, text),
             describe=lambda text: Text(f"{len(text)}/10000", style="dim"),
         ))
 
@@ -405,7 +416,7 @@ class LeadDetailScreen(CockpitScreen):
         if self.detail and self.detail.lead.lead_status == status:
             self.cockpit.notify_plain(f"Already {status}.")
             return
-        self._decide(f"{self._lead_name()} → {status}", "change_lead_status", self.lead_id, status)
+        self._decide(f"{self._lead_name()} → {status}", actions.change_lead_status, self.lead_id, status)
 
     def action_set_target(self) -> None:
         current = str(self.detail.lead.target_score or "") if self.detail else ""
@@ -414,15 +425,15 @@ class LeadDetailScreen(CockpitScreen):
             raw = values["target"]
             if not raw.lstrip("-").isdigit():
                 return "target score must be a whole number between 1 and 100"
-            return self._perform("set_target_score", self.lead_id, int(raw))
+            return self._perform(actions.set_target_score, self.lead_id, int(raw))
 
         self.app.push_screen(LineDialog("Target score (1-100)", submit, [("target", "Target", current)]))
 
     def action_signal_scan(self) -> None:
-        self._act("start_signal_scan", self.lead_id)
+        self._act(actions.start_signal_scan, self.lead_id)
 
     def action_generate_recommendations(self) -> None:
-        self._act("generate_recommendations", self.lead_id)
+        self._act(actions.generate_recommendations, self.lead_id)
 
     def action_edit_deal(self) -> None:
         detail = self.detail
@@ -451,13 +462,13 @@ class LeadDetailScreen(CockpitScreen):
                     changes["closed_reason"] = values.reason
             if not changes:
                 return None
-            return self._perform("update_deal", self.lead_id, **changes)
+            return self._perform(actions.update_deal, self.lead_id, **changes)
 
         self.app.push_screen(DealDialog(Text("Deal of ") + plain(self._lead_name()), submit, current))
 
     def action_add_competitor(self) -> None:
         def submit(values: dict[str, str]) -> str | None:
-            return self._perform("add_competitor", self.lead_id, values["name"], values["domain"] or None)
+            return self._perform(actions.add_competitor, self.lead_id, values["name"], values["domain"] or None)
 
         self.app.push_screen(LineDialog(
             "Add a competitor to monitor", submit, [("name", "Name", ""), ("domain", "Domain (optional)", "")]
@@ -479,14 +490,14 @@ class LeadDetailScreen(CockpitScreen):
         if page is not None:
             verb = "source off" if page.is_selected else "source on"
             self._decide(f"{verb}: {safe_text(page.label or page.url or str(page.id))}",
-                         "toggle_monitoring_page", self.lead_id, page.id, not page.is_selected)
+                         actions.toggle_monitoring_page, self.lead_id, page.id, not page.is_selected)
 
     def action_pin_contact(self) -> None:
         contact = self._selected(ContactsTable, "contacts", lambda c: c.contact_id)
         if contact is not None:
             verb = "unpin" if contact.is_selected else "pin"
             self._decide(f"{verb} {safe_text(contact.name or str(contact.contact_id))}",
-                         "pin_contact", self.lead_id, contact.contact_id, not contact.is_selected)
+                         actions.pin_contact, self.lead_id, contact.contact_id, not contact.is_selected)
 
     def _known_competitor(self) -> Any:
         """The selected competitor, once the service knows it (it has an id)."""
@@ -501,9 +512,9 @@ class LeadDetailScreen(CockpitScreen):
         if competitor is not None:
             verb = "unpin" if competitor.is_pinned else "pin"
             self._decide(f"{verb} {safe_text(competitor.name)}",
-                         "pin_competitor", self.lead_id, competitor.id, not competitor.is_pinned)
+                         actions.pin_competitor, self.lead_id, competitor.id, not competitor.is_pinned)
 
     def action_scan_competitor(self) -> None:
         competitor = self._known_competitor()
         if competitor is not None:
-            self._act("scan_competitor", self.lead_id, competitor.id)
+            self._act(actions.scan_competitor, self.lead_id, competitor.id)

@@ -7,13 +7,15 @@ the rep retries it (after fixing the cause), edits it (re-validated), or discard
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from warmline import actions
 from warmline.actions.queue import VALIDATORS
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
@@ -21,6 +23,11 @@ from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.screens.dialogs import ConfirmDialog, LineDialog, TextDialog
 from warmline.tui.timefmt import logged_ago
 from warmline.tui.widgets.tables import RowTable
+
+if TYPE_CHECKING:
+    from warmline.store import Store
+
+P = ParamSpec("P")
 
 STATE_LABELS = {
     "pending": ("pending", "yellow"),
@@ -129,7 +136,9 @@ class OutboxScreen(CockpitScreen):
             text.append("\nr retry · e edit · D discard (reverts it here)", style="dim")
         panel.update(text)
 
-    def _run(self, action: str, *args: Any, **changes: Any) -> str | None:
+    def _run(
+        self, action: Callable[Concatenate[Store, P], object], *args: P.args, **changes: P.kwargs
+    ) -> str | None:
         """Run an outbox action; the refusal message, or None when done."""
         try:
             self.cockpit.perform(action, *args, **changes)
@@ -145,7 +154,7 @@ class OutboxScreen(CockpitScreen):
         if op.state != "failed":
             self.cockpit.notify_plain("Only a failed op needs a retry; this one is still queued.")
             return
-        error = self._run("retry", op.op_id)
+        error = self._run(actions.retry, op.op_id)
         if error:
             self.cockpit.notify_plain(error, severity="warning")
 
@@ -162,7 +171,7 @@ class OutboxScreen(CockpitScreen):
         text_field = next((name for name in TEXT_FIELDS if name in fields), None)
         if text_field is not None:
             def submit_text(text: str) -> str | None:
-                return self._run("edit_op", op.op_id, **{text_field: text})
+                return self._run(actions.edit_op, op.op_id, **{text_field: text})
 
             initial = safe_text(payload.get(text_field) or "", multiline=True)
             self.app.push_screen(TextDialog(title, submit_text, initial=initial))
@@ -178,7 +187,7 @@ class OutboxScreen(CockpitScreen):
 
         def submit_fields(values: dict[str, str]) -> str | None:
             changes = {k: v for k, v in coerce(payload, values).items() if v != payload.get(k)}
-            return self._run("edit_op", op.op_id, **changes) if changes else None
+            return self._run(actions.edit_op, op.op_id, **changes) if changes else None
 
         self.app.push_screen(LineDialog(title, submit_fields, scalars))
 
@@ -192,7 +201,7 @@ class OutboxScreen(CockpitScreen):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                error = self._run("discard", op.op_id)
+                error = self._run(actions.discard, op.op_id)
                 if error:
                     self.cockpit.notify_plain(error, severity="warning")
 

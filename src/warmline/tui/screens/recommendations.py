@@ -10,7 +10,7 @@ elsewhere marks it so and leaves it there until the rep moves on.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlparse
 
 from rich.text import Text
@@ -19,10 +19,14 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import ProgressBar, Static
 
+from warmline import actions
 from warmline.tui.charts import score_bar
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
+
+if TYPE_CHECKING:
+    from warmline.tui.app import Decision
 
 PRIORITY_STYLES = {"high": "bold red", "medium": "yellow", "low": "dim"}
 ALREADY_HANDLED = "This card was handled elsewhere meanwhile (the service no longer lists it as active)."
@@ -194,7 +198,7 @@ class RecommendationsScreen(CockpitScreen):
 
     # -- triage ---------------------------------------------------------------------------
 
-    def _take(self, verb: str, action: str) -> None:
+    def _take(self, verb: str, action: Decision[int]) -> None:
         rec = self.current
         if rec is None:
             return
@@ -216,10 +220,10 @@ class RecommendationsScreen(CockpitScreen):
         self._card_gone = None
         self._paint_card()
 
-    def _commit(self, rec: Any, verb: str, action: str, taken: set[int]) -> None:
+    def _commit(self, rec: Any, verb: str, action: Decision[int], taken: set[int]) -> None:
         label = f"{verb} of {safe_text(rec.company_name or f'lead {rec.lead_id}')}"
         try:
-            op_id = self.cockpit.decide(label, action, rec.id)
+            (op_id,) = self.cockpit.decide(label, action, rec.id)
         except ActionRefused as refused:
             self._taking -= taken
             self.cockpit.notify_plain(f"Could not {verb}: {refused}", severity="warning")
@@ -230,10 +234,10 @@ class RecommendationsScreen(CockpitScreen):
         self.reload()  # a completed card takes its siblings on the same post with it
 
     def action_complete(self) -> None:
-        self._take("complete", "complete_recommendation")
+        self._take("complete", actions.complete_recommendation)
 
     def action_dismiss_rec(self) -> None:
-        self._take("dismiss", "dismiss_recommendation")
+        self._take("dismiss", actions.dismiss_recommendation)
 
     def action_skip(self) -> None:
         if self._card_gone is not None:

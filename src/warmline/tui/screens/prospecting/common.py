@@ -4,17 +4,21 @@ quota, queueing a job start, and putting companies into outreach."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
 
 from rich.text import Text
 
+from warmline import actions
 from warmline.store.sync_vocabulary import SyncState
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain
 from warmline.tui.screens.dialogs import ConfirmDialog
 
 if TYPE_CHECKING:
+    from warmline.store import Store
     from warmline.tui.app import WarmlineApp
+
+P = ParamSpec("P")
 
 SELECTED_MARK = "●"
 
@@ -88,7 +92,9 @@ def confirm(cockpit: WarmlineApp, question: Text, then: Callable[[], None]) -> N
     cockpit.push_screen(ConfirmDialog(question), answered)
 
 
-def perform(cockpit: WarmlineApp, action: str, *args: Any, **kwargs: Any) -> str | None:
+def perform(
+    cockpit: WarmlineApp, action: Callable[Concatenate[Store, P], object], *args: P.args, **kwargs: P.kwargs
+) -> str | None:
     """Run an action; the refusal in the rep's words, or None once it is queued."""
     try:
         cockpit.perform(action, *args, **kwargs)
@@ -97,7 +103,9 @@ def perform(cockpit: WarmlineApp, action: str, *args: Any, **kwargs: Any) -> str
     return None
 
 
-def start_job(cockpit: WarmlineApp, what: str, action: str, *args: Any, **kwargs: Any) -> str | None:
+def start_job(
+    cockpit: WarmlineApp, what: str, action: Callable[Concatenate[Store, P], object], *args: P.args, **kwargs: P.kwargs
+) -> str | None:
     """Queue a job start and say where it can be followed; the refusal, or None."""
     error = perform(cockpit, action, *args, **kwargs)
     if error is None:
@@ -115,7 +123,7 @@ def add_to_outreach(cockpit: WarmlineApp, company_ids: list[int], labels: list[s
     question.append_text(names_text(labels))
 
     def add() -> None:
-        error = perform(cockpit, "add_to_outreach", company_ids, status)
+        error = perform(cockpit, actions.add_to_outreach, company_ids, status)
         if error:
             cockpit.notify_plain(error, severity="warning")
         else:

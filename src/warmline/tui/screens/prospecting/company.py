@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from warmline import actions
 from warmline.store.company_page import CompanyPage, ResearchFindings, company_page
 from warmline.store.contact_page import contact_page
 from warmline.store.custom_fields import FieldValue
@@ -224,7 +225,7 @@ class CompanyScreen(RecordPage):
         question.append(f"?\n{cost_notice(CONTACT_SEARCH)}")
 
         def start() -> None:
-            error = start_job(self.cockpit, "contact search", "start_contact_search", self.company_id)
+            error = start_job(self.cockpit, "contact search", actions.start_contact_search, self.company_id)
             if error:
                 self.cockpit.notify_plain(error, severity="warning")
             self.reload()
@@ -246,7 +247,7 @@ class CompanyScreen(RecordPage):
 
         def submit(values: dict[str, str]) -> str | None:
             error = start_job(
-                self.cockpit, "research", "start_company_research", self.company_id, values["focus"] or None
+                self.cockpit, "research", actions.start_company_research, self.company_id, values["focus"] or None
             )
             if error is None:
                 self.reload()

@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from warmline import actions
 from warmline.store.people_found import FoundPerson, people_found
 from warmline.store.rows import Op
 from warmline.tui.refusals import ActionRefused
@@ -133,7 +134,7 @@ class FoundContactsScreen(CockpitScreen):
 
         def add() -> None:
             try:
-                self.add_op_id = self.cockpit.perform("add_found_contacts", int(job.remote_id), ids)
+                self.add_op_id = self.cockpit.perform(actions.add_found_contacts, int(job.remote_id), ids)
             except ActionRefused as refused:
                 self.cockpit.notify_plain(str(refused), severity="warning")
                 return

@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from warmline import actions
 from warmline.store.custom_fields import labelled_fields
 from warmline.store.research_results import run_results
 from warmline.tui.safe import plain, safe_text
@@ -159,7 +160,7 @@ class TemplatesScreen(CockpitScreen):
         question.append(f"\n{cost_notice(RESEARCH_RUN, len(company_ids))}")
 
         def run() -> None:
-            error = start_job(self.cockpit, "research run", "start_research_run", company_ids, template_id=template.id)
+            error = start_job(self.cockpit, "research run", actions.start_research_run, company_ids, template_id=template.id)
             if error:
                 self.cockpit.notify_plain(error, severity="warning")
 

@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input, Label, Static
 
+from warmline import actions
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import FormDialog
@@ -67,7 +68,7 @@ class DeepSearchDialog(FormDialog):
     def _start(self, values: dict[str, str]) -> str | None:
         if not values["max_results"].isdigit():
             return "how many companies must be a whole number between 1 and 100"
-        return start_job(self.app, "deep search", "start_deep_search", values["query"], int(values["max_results"]))  # type: ignore[arg-type]
+        return start_job(self.app, "deep search", actions.start_deep_search, values["query"], int(values["max_results"]))  # type: ignore[arg-type]
 
 
 class FoundCompaniesScreen(CockpitScreen):
