@@ -35,7 +35,6 @@ import asyncio
 import contextlib
 import logging
 import random
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -54,6 +53,7 @@ from warmline.api.errors import (
     RateLimitedError,
 )
 from warmline.api.servertime import Estimate
+from warmline.store.clock import EpochClock, system_clock
 from warmline.store.sync_vocabulary import StateKey, SyncStatus
 from warmline.sync.backoff import Backoff
 from warmline.sync.blocking import Blocking, in_thread
@@ -134,7 +134,7 @@ class SyncEngine:
         client: ServiceClient,
         *,
         concurrency: int = 4,
-        clock: Callable[[], float] = time.time,
+        clock: EpochClock = system_clock,
         backoff: Backoff | None = None,
         rng: random.Random | None = None,
         blocking: Blocking = in_thread,

@@ -34,9 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +49,7 @@ from warmline.api.errors import (
     RecommendationGoneError,
     UnresponsiveSendError,
 )
+from warmline.store.clock import EpochClock, system_clock
 from warmline.store.effects import COMPLETE_RECOMMENDATION, DISMISS_RECOMMENDATION
 from warmline.store.rows import AMBIGUOUS, PENDING, Op
 from warmline.sync.backoff import Backoff, plan_retry
@@ -188,7 +187,7 @@ class Flusher:
         *,
         concurrency: int = 4,
         backoff: Backoff | None = None,
-        clock: Callable[[], float] = time.time,
+        clock: EpochClock = system_clock,
         blocking: Blocking = in_thread,
         notify: Notify | None = None,
         annotate_late_activities: bool = False,

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 from warmline.api import ServiceClient
 from warmline.api.errors import ApiError, AuthError, NotFoundError, OfflineError
 from warmline.store import effects as k
+from warmline.store.clock import EpochClock, system_clock
 from warmline.store.rows import Job
 from warmline.sync.blocking import Blocking, Notify, in_thread
 from warmline.sync.refresh import Refresher
@@ -103,7 +103,7 @@ class JobPoller:
         refresher: Refresher,
         *,
         concurrency: int = 4,
-        clock: Callable[[], float] = time.time,
+        clock: EpochClock = system_clock,
         rng: random.Random | None = None,
         blocking: Blocking = in_thread,
         notify: Notify | None = None,

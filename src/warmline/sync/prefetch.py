@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
 from warmline.api.errors import ApiError, AuthError, NotFoundError, OfflineError, RateLimitedError
 from warmline.api.ratelimit import RateLimiter
+from warmline.store.clock import EpochClock, system_clock
 from warmline.sync.refresh import Refresher
 
 log = logging.getLogger("warmline.sync")
@@ -70,7 +70,7 @@ class Budget:
     def __init__(
         self,
         limiter: RateLimiter,
-        clock: Callable[[], float] = time.time,
+        clock: EpochClock = system_clock,
         *,
         share: float = SHARE,
         default_requests: int = DEFAULT_REQUESTS,
@@ -122,7 +122,7 @@ class Prefetcher:
         refresher: Refresher,
         limiter: RateLimiter,
         *,
-        clock: Callable[[], float] = time.time,
+        clock: EpochClock = system_clock,
         sleep: Sleep = asyncio.sleep,
         concurrency: int = CONCURRENCY,
         wait_cap: float = WAIT_CAP,
