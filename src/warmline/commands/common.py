@@ -14,6 +14,7 @@ Exit codes (docs/sync.md and docs/cli.md):
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -21,7 +22,11 @@ from typing import Any
 
 import click
 
+from warmline.config import ConfigError, load_config, redact_url
 from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_CACHE, EXIT_ERROR
+from warmline.store import CacheUnusable, OpStateError, Store
+from warmline.store.clock import iso
+from warmline.store.database import cache_unusable
 from warmline.textsafe import json_dumps, terminal_line, terminal_text
 
 QUICK_TIMEOUT = 5.0
@@ -62,8 +67,6 @@ class CommandError(click.ClickException):
     """
 
     def __init__(self, message: str, exit_code: int = EXIT_ERROR) -> None:
-        from warmline.config import redact_url  # a base URL's user:password@ never shown
-
         super().__init__(terminal_text(redact_url(message)))
         self.exit_code = exit_code
 
@@ -79,8 +82,6 @@ def plain(value: Any) -> str:
 
 
 def open_config() -> Any:
-    from warmline.config import ConfigError, load_config
-
     try:
         return load_config()
     except ConfigError as exc:
@@ -92,10 +93,6 @@ def open_store(config: Any) -> Iterator[Any]:
     """The cache, for the command's body. A cache that cannot be opened, or that turns out
     damaged at a later query, ends the command with one line naming the file (exit 5); the
     file is left as it is (`warmline.store.CacheUnusable`)."""
-    import sqlite3
-
-    from warmline.store import CacheUnusable, Store
-    from warmline.store.database import cache_unusable
 
     try:
         store = Store(config.db_path)
@@ -112,7 +109,7 @@ def open_store(config: Any) -> Iterator[Any]:
 
 
 def make_client(config: Any, timeout: float | None = None) -> Any:
-    from warmline.api import ServiceClient
+    from warmline.api import ServiceClient  # deferred: command line
 
     if not config.api_key:
         raise CommandError(
@@ -129,7 +126,7 @@ def make_client(config: Any, timeout: float | None = None) -> Any:
 
 def make_engine(store: Any, config: Any, client: Any = None) -> Any:
     """The sync engine for `store`, over `client` or a new one made from `config`."""
-    from warmline.sync import SyncEngine
+    from warmline.sync import SyncEngine  # deferred: command line
 
     client = make_client(config) if client is None else client
     return SyncEngine(
@@ -146,8 +143,6 @@ def resolve_lead(store: Any, ref: str) -> Any:
 
 
 def resolve_op(store: Any, prefix: str) -> Any:
-    from warmline.store import OpStateError
-
     try:
         return store.find_op(prefix)
     except OpStateError as exc:
@@ -179,8 +174,6 @@ def local_time(epoch: float | None) -> str:
 
 
 def iso_time(epoch: float | None) -> str | None:
-    from warmline.store.clock import iso
-
     return None if epoch is None else iso(epoch)
 
 
@@ -190,8 +183,6 @@ def short_id(op_id: str) -> str:
 
 def note(message: str) -> None:
     """A message on stderr, terminal-safe, URLs' user-info masked; its line breaks kept."""
-    from warmline.config import redact_url
-
     click.echo(terminal_text(redact_url(message)), err=True)
 
 
@@ -201,7 +192,7 @@ async def deliver(store: Any, client: Any, config: Any) -> Any:
 
 
 def queue_action(action: Callable[[], str]) -> str:
-    from warmline.api.errors import InputError
+    from warmline.api.errors import InputError  # deferred: command line
 
     try:
         return action()

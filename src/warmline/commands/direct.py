@@ -20,7 +20,7 @@ from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_ERROR, EXIT_OFFL
 
 def api_failure(exc: Exception) -> CommandError:
     """A failed request as the command's error, with its documented exit code."""
-    from warmline.api.errors import (
+    from warmline.api.errors import (  # deferred: command line
         AuthError,
         InputError,
         NotFoundError,
@@ -39,7 +39,7 @@ def api_failure(exc: Exception) -> CommandError:
 
 def direct_request(config: Any, work: Callable[[Any], Any]) -> Any:
     """Run `await work(client)` against the service now (not queued: it answers at once)."""
-    from warmline.api.errors import ApiError
+    from warmline.api.errors import ApiError  # deferred: command line
 
     client = make_client(config)
 

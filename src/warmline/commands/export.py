@@ -19,6 +19,7 @@ from warmline.commands.common import (
     open_store,
 )
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR
+from warmline.exporting import export, export_to_file
 
 
 @click.command("export", epilog=EXIT_CODES_HELP)
@@ -30,8 +31,6 @@ from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR
 @click.option("--status", type=click.Choice(["cold", "warm"]), default=None, help="Leads only: just cold or just warm.")
 def export_command(kind: str, fmt: str, out_path: Path | None, status: str | None) -> None:
     """Export leads, companies or contacts from the cache (no network needed)."""
-    from warmline.exporting import export, export_to_file
-
     if status is not None and kind != "leads":
         raise CommandError("--status applies to leads only", EXIT_BAD_INPUT)
     config = open_config()

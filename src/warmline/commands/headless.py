@@ -61,6 +61,8 @@ from warmline.exit_codes import (
     EXIT_OFFLINE,
     EXIT_OK,
 )
+from warmline.store import OpStateError
+from warmline.store.rows import plain_data
 from warmline.store.sync_vocabulary import SyncState, SyncStatus
 
 # --- sync ------------------------------------------------------------------------------------
@@ -224,8 +226,6 @@ def leads_command(status: str | None, as_json: bool) -> None:
 
 
 def detail_json(detail: Any) -> dict[str, Any]:
-    from warmline.store.rows import plain_data
-
     data = plain_data(detail)
     data["lead"] = lead_json(detail.lead)
     return data
@@ -321,7 +321,7 @@ def log_command(lead_ref: str, text: str, contact_id: int | None) -> None:
 
     The action is queued at once and sent right away when the service is reachable.
     """
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     config = open_config()
     with open_store(config) as store:
@@ -336,7 +336,7 @@ def log_command(lead_ref: str, text: str, contact_id: int | None) -> None:
 @click.argument("text")
 def note_command(lead_ref: str, text: str) -> None:
     """Add a note to a lead; works offline (queued, then sent when reachable)."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     config = open_config()
     with open_store(config) as store:
@@ -445,8 +445,6 @@ def _try_any(store: Any, config: Any) -> None:
 @click.argument("op_ref", metavar="OP")
 def outbox_discard(op_ref: str) -> None:
     """Drop an action that is not being sent; its local effect is reverted."""
-    from warmline.store import OpStateError
-
     config = open_config()
     with open_store(config) as store:
         op = resolve_op(store, op_ref)

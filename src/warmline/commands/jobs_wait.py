@@ -54,7 +54,7 @@ def _progress(label: str) -> Iterator[Callable[[Any], None]]:
 
 
 async def _follow(store: Any, client: Any, config: Any, op_id: str, wait: bool, update: Callable[[Any], None] | None) -> Any:
-    from warmline.prospecting import deliver_start, wait_for_job
+    from warmline.prospecting import deliver_start, wait_for_job  # deferred: command line
 
     async with client:
         engine = make_engine(store, config, client)
@@ -69,8 +69,8 @@ def run_job(store: Any, config: Any, op_id: str, what: str, wait: bool, as_json:
     Without `wait` a quick timeout keeps the command snappy: the start is queued already,
     so a slow service only means the next sync sends it.
     """
-    from warmline.api.errors import AuthError, OfflineError
-    from warmline.prospecting import StartRefused
+    from warmline.api.errors import AuthError, OfflineError  # deferred: command line
+    from warmline.prospecting import StartRefused  # deferred: command line
 
     if not config.api_key:
         if wait:
@@ -111,7 +111,7 @@ def job_outcome(
     `results` reads a completed job's findings (they become the JSON `results`) and `show`
     prints them for a person; a job that ended any other way fails the command (exit 1).
     """
-    from warmline.prospecting import job_for_op
+    from warmline.prospecting import job_for_op  # deferred: command line
 
     job = job or job_for_op(store, op_id)
     ended = job is not None and not job.active and job.status.lower() == "completed"

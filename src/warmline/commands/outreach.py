@@ -39,6 +39,7 @@ from warmline.commands.common import (
 )
 from warmline.commands.jobs_wait import job_outcome, run_job
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP
+from warmline.store.effects import JOB_SIGNAL_SCAN
 
 Action = Callable[[Any, int], str]
 
@@ -93,7 +94,7 @@ def _refresh(store: Any, config: Any, read: Callable[[Any], Awaitable[Any]]) -> 
 @click.argument("lead_status", type=click.Choice(["cold", "warm"]))
 def outreach_status(lead_ref: str, lead_status: str) -> None:
     """Move a lead to cold (social warming) or warm (active nurturing); works offline."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     _queue_on_lead(lead_ref, f"status {lead_status}",
                    lambda store, lead_id: actions.change_lead_status(store, lead_id, lead_status))
@@ -104,7 +105,7 @@ def outreach_status(lead_ref: str, lead_status: str) -> None:
 @click.argument("score", type=int)
 def outreach_target(lead_ref: str, score: int) -> None:
     """Set the warming score (1-100) at which a lead is ready for direct outreach."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     _queue_on_lead(lead_ref, f"target score {score}",
                    lambda store, lead_id: actions.set_target_score(store, lead_id, score))
@@ -120,7 +121,7 @@ def outreach_target(lead_ref: str, score: int) -> None:
 def outreach_deal(lead_ref: str, deal_value: float | None, deal_currency: str | None, won: bool | None,
                   lost_reason: str | None, not_lost: bool) -> None:
     """Update a warm lead's deal: only the given fields change; works offline."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     if lost_reason is not None and not_lost:
         raise CommandError("--lost and --not-lost cannot be used together", EXIT_BAD_INPUT)
@@ -139,7 +140,7 @@ def outreach_deal(lead_ref: str, deal_value: float | None, deal_currency: str | 
 def outreach_scan(lead_ref: str, wait: bool) -> None:
     """Start an AI signal scan of a lead's web presence (takes one site signal slot);
     works offline: queued until the service is reachable."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     _queue_job(lead_ref, "signal scan", actions.start_signal_scan, wait, "scan-status")
 
@@ -154,7 +155,6 @@ def outreach_scan_status(lead_ref: str, as_json: bool) -> None:
     """A lead's signal scan status and monitoring sources, from the cache (refreshed first
     when the service is reachable)."""
     config = open_config()
-    from warmline.store.effects import JOB_SIGNAL_SCAN
 
     with open_store(config) as store:
         lead = resolve_lead(store, lead_ref)
@@ -191,7 +191,7 @@ def outreach_scan_status(lead_ref: str, as_json: bool) -> None:
 @click.argument("state", type=click.Choice(["on", "off"]))
 def outreach_source(lead_ref: str, page_id: int, state: str) -> None:
     """Turn a discovered monitoring source on or off (ids: `outreach scan-status LEAD`)."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     _queue_on_lead(lead_ref, f"monitoring source {page_id} {state}",
                    lambda store, lead_id: actions.toggle_monitoring_page(store, lead_id, page_id, state == "on"))
@@ -240,7 +240,7 @@ def outreach_recs(lead_ref: str | None, as_json: bool) -> None:
 @click.option("--wait", is_flag=True, help="Show progress until the generation ends.")
 def outreach_generate(lead_ref: str, wait: bool) -> None:
     """Ask for new engagement recommendations from a lead's enabled sources; works offline."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     _queue_job(lead_ref, "recommendation generation", actions.generate_recommendations, wait, "recs")
 
@@ -257,7 +257,7 @@ def _close_recommendation(recommendation_id: int, verb: str, action: Action) -> 
 @click.argument("recommendation_id", metavar="REC_ID", type=ID)
 def outreach_complete(recommendation_id: int) -> None:
     """Mark a recommendation done (the service awards its points); works offline."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     _close_recommendation(recommendation_id, "completing", actions.complete_recommendation)
 
@@ -266,7 +266,7 @@ def outreach_complete(recommendation_id: int) -> None:
 @click.argument("recommendation_id", metavar="REC_ID", type=ID)
 def outreach_dismiss(recommendation_id: int) -> None:
     """Dismiss a recommendation; works offline."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     _close_recommendation(recommendation_id, "dismissing", actions.dismiss_recommendation)
 
@@ -280,7 +280,7 @@ def outreach_dismiss(recommendation_id: int) -> None:
 @click.option("--unpin", is_flag=True, help="Unpin the contact instead.")
 def outreach_pin(lead_ref: str, contact_id: int, unpin: bool) -> None:
     """Pin (or unpin) a key contact of a lead (ids: `warmline lead LEAD --json`)."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     _queue_on_lead(lead_ref, f"{'unpinning' if unpin else 'pinning'} contact {contact_id}",
                    lambda store, lead_id: actions.pin_contact(store, lead_id, contact_id, not unpin))
@@ -292,7 +292,7 @@ def outreach_pin(lead_ref: str, contact_id: int, unpin: bool) -> None:
 @click.option("--domain", default=None, help="The competitor's web domain.")
 def outreach_competitor_add(lead_ref: str, name: str, domain: str | None) -> None:
     """Track a competitor of a lead; works offline."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     _queue_on_lead(lead_ref, f"competitor {name!r}",
                    lambda store, lead_id: actions.add_competitor(store, lead_id, name, domain))
@@ -303,7 +303,7 @@ def outreach_competitor_add(lead_ref: str, name: str, domain: str | None) -> Non
 @click.argument("competitor_id", type=ID)
 def outreach_competitor_scan(lead_ref: str, competitor_id: int) -> None:
     """Scan a tracked competitor's website (ids: `warmline lead LEAD --json`); works offline."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     _queue_on_lead(lead_ref, f"a scan of competitor {competitor_id}",
                    lambda store, lead_id: actions.scan_competitor(store, lead_id, competitor_id))
@@ -315,7 +315,7 @@ def outreach_competitor_scan(lead_ref: str, competitor_id: int) -> None:
 @click.option("--unpin", is_flag=True, help="Unpin the competitor instead.")
 def outreach_competitor_pin(lead_ref: str, competitor_id: int, unpin: bool) -> None:
     """Pin (or unpin) a tracked competitor of a lead; works offline."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     _queue_on_lead(lead_ref, f"{'unpinning' if unpin else 'pinning'} competitor {competitor_id}",
                    lambda store, lead_id: actions.pin_competitor(store, lead_id, competitor_id, not unpin))

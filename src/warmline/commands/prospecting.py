@@ -57,6 +57,10 @@ from warmline.commands.direct import api_failure, direct_request
 from warmline.commands.jobs_wait import job_outcome, run_job, say
 from warmline.commands.records import print_fields, resolve_company
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR, EXIT_OFFLINE
+from warmline.store.company_page import findings_of
+from warmline.store.effects import JOB_CONTACT_SEARCH
+from warmline.store.people_found import found_people
+from warmline.store.research_results import results_of
 
 LOOKUP_FIELDS = (
     "name", "domain", "industry", "country", "region", "size", "description", "similarity_score",
@@ -73,7 +77,7 @@ def _companies(store: Any, refs: Sequence[str]) -> list[Any]:
 
 
 def _cost(operation: str, count: int = 1, save: bool = False) -> None:
-    from warmline.prospecting import cost_notice
+    from warmline.prospecting import cost_notice  # deferred: command line
 
     note(cost_notice(operation, count, save=save))
 
@@ -164,8 +168,13 @@ def lookup_command(
     Online only (costs 1 instant lookup). Offline, the answer of an earlier identical
     lookup is shown from the cache, marked as cached.
     """
-    from warmline.api.errors import ApiError, InputError, OfflineError
-    from warmline.prospecting import LOOKUP, cached_lookup, lookup_criteria, run_lookup
+    from warmline.api.errors import ApiError, InputError, OfflineError  # deferred: command line
+    from warmline.prospecting import (  # deferred: command line
+        LOOKUP,
+        cached_lookup,
+        lookup_criteria,
+        run_lookup,
+    )
 
     if broaden and query is None:
         raise CommandError("--broaden applies to a semantic search: give --query too", EXIT_BAD_INPUT)
@@ -235,8 +244,8 @@ def deep_search_command(query: str, max_results: int, wait: bool, as_json: bool)
     Works offline: the search is queued and starts when the service is reachable. Found
     companies are saved automatically with an AI-generated tag.
     """
-    from warmline import actions
-    from warmline.prospecting import DEEP_SEARCH
+    from warmline import actions  # deferred: command line
+    from warmline.prospecting import DEEP_SEARCH  # deferred: command line
 
     config = open_config()
     with open_store(config) as store:
@@ -252,15 +261,13 @@ def deep_search_command(query: str, max_results: int, wait: bool, as_json: bool)
 
 def _found_contacts(store: Any) -> Callable[[Any], list[dict[str, Any]]]:
     def found(job: Any) -> list[dict[str, Any]]:
-        from warmline.store.people_found import found_people
-
         return [dict(person.as_json()) for person in found_people(store, job.key)]
 
     return found
 
 
 def _show_contacts(job: Any, contacts: list[dict[str, Any]]) -> None:
-    from warmline.prospecting import group_by_role
+    from warmline.prospecting import group_by_role  # deferred: command line
 
     if not contacts:
         click.echo("No contacts were found.")
@@ -284,8 +291,8 @@ def _show_contacts(job: Any, contacts: list[dict[str, Any]]) -> None:
 def contacts_search(company_ref: str, roles: tuple[str, ...], wait: bool, as_json: bool) -> None:
     """Start a web search for a company's decision-makers, champions and influencers
     (costs 1 deep search). Works offline: queued until the service is reachable."""
-    from warmline import actions
-    from warmline.prospecting import CONTACT_SEARCH
+    from warmline import actions  # deferred: command line
+    from warmline.prospecting import CONTACT_SEARCH  # deferred: command line
 
     config = open_config()
     with open_store(config) as store:
@@ -298,8 +305,6 @@ def contacts_search(company_ref: str, roles: tuple[str, ...], wait: bool, as_jso
 
 
 def _contact_search_job(store: Any, job_id: int) -> Any:
-    from warmline.store.effects import JOB_CONTACT_SEARCH
-
     return store.find_job(JOB_CONTACT_SEARCH, job_id)
 
 
@@ -334,8 +339,8 @@ def contacts_add(job_id: int, contact_ids: tuple[int, ...], as_json: bool) -> No
 
     Skipped people are explained: already a contact (duplicate) or plan capacity reached.
     """
-    from warmline import actions
-    from warmline.prospecting import ADD_CONTACTS, explain_skips
+    from warmline import actions  # deferred: command line
+    from warmline.prospecting import ADD_CONTACTS, explain_skips  # deferred: command line
 
     config = open_config()
     with open_store(config) as store:
@@ -376,7 +381,7 @@ async def _refresh_templates(store: Any, client: Any, config: Any) -> Any:
 
 def _fetch_templates(store: Any, config: Any) -> str | None:
     """Refresh the cached template list; None when done, else why it could not be."""
-    from warmline.api.errors import ApiError
+    from warmline.api.errors import ApiError  # deferred: command line
 
     if not config.api_key:
         return "no API key is configured"
@@ -427,7 +432,7 @@ def _print_template(template: Any) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 def research_show(template_ref: str, as_json: bool) -> None:
     """One research template (its id, or its name as cached), fetched from the service."""
-    from warmline.sync.requests import dump
+    from warmline.sync.requests import dump  # deferred: command line
 
     config = open_config()
     with open_store(config) as store:
@@ -446,8 +451,6 @@ def _run_results(store: Any) -> Callable[[Any], list[dict[str, Any]]]:
     """Per company of a finished run: the values it extracted, as the cache now holds them."""
 
     def results(job: Any) -> list[dict[str, Any]]:
-        from warmline.store.research_results import results_of
-
         return [
             {"company_id": result.company_id, "company_name": result.company_name, "fields": result.values}
             for result in results_of(store, job)
@@ -471,8 +474,8 @@ def _show_run(job: Any, results: list[dict[str, Any]]) -> None:
 def research_run(template_ref: str, company_refs: tuple[str, ...], wait: bool, as_json: bool) -> None:
     """Run a research template (its id or name) over 1-100 companies; costs 1 company
     enrichment per company. Results land in each company's custom fields."""
-    from warmline import actions
-    from warmline.prospecting import RESEARCH_RUN
+    from warmline import actions  # deferred: command line
+    from warmline.prospecting import RESEARCH_RUN  # deferred: command line
 
     config = open_config()
     with open_store(config) as store:
@@ -499,16 +502,12 @@ def research_run(template_ref: str, company_refs: tuple[str, ...], wait: bool, a
 
 def _research_findings(job: Any) -> list[dict[str, Any]]:
     """The findings as the service gave them (`--json`)."""
-    from warmline.store.company_page import findings_of
-
     findings = findings_of(job)
     return [dict(findings.raw)] if findings is not None else []
 
 
 def _show_findings(job: Any, _raw: list[dict[str, Any]]) -> None:
     """The key facts and sources, read as the company page reads them."""
-    from warmline.store.company_page import findings_of
-
     findings = findings_of(job)
     if findings is None:
         return
@@ -530,8 +529,8 @@ def _show_findings(job: Any, _raw: list[dict[str, Any]]) -> None:
 def companies_research(company_ref: str, focus: str | None, wait: bool, as_json: bool) -> None:
     """Start AI deep research of one company (costs 1 deep search): a summary, key facts
     and sources. Works offline: queued until the service is reachable."""
-    from warmline import actions
-    from warmline.prospecting import COMPANY_RESEARCH
+    from warmline import actions  # deferred: command line
+    from warmline.prospecting import COMPANY_RESEARCH  # deferred: command line
 
     config = open_config()
     with open_store(config) as store:
@@ -559,7 +558,7 @@ def outreach_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 def outreach_add(company_refs: tuple[str, ...], lead_status: str, as_json: bool) -> None:
     """Add saved companies to outreach as cold or warm leads; works offline (queued)."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     config = open_config()
     with open_store(config) as store:
@@ -594,7 +593,7 @@ def outreach_add(company_refs: tuple[str, ...], lead_status: str, as_json: bool)
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
 def outreach_remove(lead_refs: tuple[str, ...], yes: bool) -> None:
     """Remove leads from outreach (frees their signal slots); asks first unless --yes."""
-    from warmline import actions
+    from warmline import actions  # deferred: command line
 
     config = open_config()
     with open_store(config) as store:

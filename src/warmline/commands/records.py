@@ -56,7 +56,7 @@ PAGE = 500
 
 def resolve_company(store: Any, ref: str) -> Any:
     """The cached company a COMPANY argument names; an unknown or ambiguous one is bad input (2)."""
-    from warmline import prospecting
+    from warmline import prospecting  # deferred: command line
 
     try:
         return prospecting.resolve_company(store, ref)
@@ -129,7 +129,7 @@ def _list_records(records: Records, search: str, limit: int | None, refresh: boo
                   where: Callable[[Any], dict[str, Any]] = lambda store: {}) -> None:
     """The cached list by name (after fetching it all with `refresh`); JSON item by item,
     since the list may hold 100,000 records."""
-    from warmline.api.errors import ApiError
+    from warmline.api.errors import ApiError  # deferred: command line
 
     if limit is not None and limit < 1:
         raise CommandError("--limit must be at least 1", EXIT_BAD_INPUT)
@@ -191,8 +191,8 @@ def _custom_parser(schema: Sequence[Mapping[str, Any]]) -> Callable[[str, str], 
     def parse(key: str, raw: str) -> Any:
         field = fields.get(key)
         if field is not None:
-            from warmline.api.errors import InputError
-            from warmline.records import custom_value
+            from warmline.api.errors import InputError  # deferred: command line
+            from warmline.records import custom_value  # deferred: command line
 
             try:
                 return custom_value(field, raw)
@@ -283,7 +283,7 @@ def _record_commands(group: click.Group, records: Records) -> None:
     @click.option("--refresh", is_flag=True, help=f"Fetch the {noun} from the service first (the cached one if offline).")
     @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
     def show(ref: str, refresh: bool, as_json: bool) -> None:
-        from warmline.sync.requests import dump
+        from warmline.sync.requests import dump  # deferred: command line
 
         config = open_config()
         with open_store(config) as store:
@@ -307,7 +307,7 @@ def _record_commands(group: click.Group, records: Records) -> None:
     @group.command("fields", epilog=EXIT_CODES_HELP, help=f"The custom field schema of {plural} (from the service).")
     @click.option("--json", "as_json", is_flag=True, help="Print JSON: [{key, name, type}].")
     def fields(as_json: bool) -> None:
-        from warmline.sync.requests import dump
+        from warmline.sync.requests import dump  # deferred: command line
 
         config = open_config()
         with open_store(config) as store:
@@ -334,7 +334,7 @@ def _record_commands(group: click.Group, records: Records) -> None:
 
     def save(ref: str | None, sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
         """Create (no `ref`) or edit a record: one path, so both read their options alike."""
-        from warmline.records import save_record
+        from warmline.records import save_record  # deferred: command line
 
         config = open_config()
         with open_store(config) as store:
@@ -359,7 +359,7 @@ def _record_commands(group: click.Group, records: Records) -> None:
     @click.argument("ref", metavar=ref_help)
     @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
     def delete(ref: str, yes: bool) -> None:
-        from warmline.records import delete_record
+        from warmline.records import delete_record  # deferred: command line
 
         config = open_config()
         with open_store(config) as store:

@@ -14,7 +14,7 @@ import click
 def _rate_limit(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[int, float] | None:
     if value is None:
         return None
-    from warmline_sandbox.settings import parse_rate_limit
+    from warmline_sandbox.settings import parse_rate_limit  # deferred: sandbox
 
     try:
         return parse_rate_limit(value)
@@ -23,7 +23,7 @@ def _rate_limit(_ctx: click.Context, _param: click.Parameter, value: str | None)
 
 
 def _faults(_ctx: click.Context, _param: click.Parameter, value: str | None) -> object:
-    from warmline_sandbox.settings import FaultSpec
+    from warmline_sandbox.settings import FaultSpec  # deferred: sandbox
 
     try:
         return FaultSpec.parse(value)
@@ -64,9 +64,13 @@ def sandbox(
     no_idempotency: bool,
 ) -> None:
     """Serve the reference Sales Intelligence Service on HOST:PORT (prints URL and key first)."""
-    from warmline_sandbox.auth import generate_key
-    from warmline_sandbox.server import run
-    from warmline_sandbox.settings import FaultSpec, SandboxSettings, default_db_path
+    from warmline_sandbox.auth import generate_key  # deferred: sandbox
+    from warmline_sandbox.server import run  # deferred: sandbox
+    from warmline_sandbox.settings import (  # deferred: sandbox
+        FaultSpec,
+        SandboxSettings,
+        default_db_path,
+    )
 
     assert isinstance(faults, FaultSpec)
     settings = SandboxSettings(
