@@ -16,13 +16,16 @@ import math
 import uuid
 from collections.abc import Mapping
 from datetime import date
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from warmline.api import limits
 from warmline.api.errors import InputError
 from warmline.store import Store
 from warmline.sync.requests import dump
+
+if TYPE_CHECKING:
+    from warmline.api import ServiceClient
 
 Entity = Literal["companies", "contacts"]
 NOUNS: dict[str, str] = {"companies": "company", "contacts": "contact"}
@@ -126,7 +129,7 @@ def _number(key: str, label: str, text: str) -> int | float:
 
 async def save_record(
     store: Store,
-    client: Any,
+    client: ServiceClient,
     entity: Entity,
     fields: Mapping[str, Any],
     record_id: int | None = None,
@@ -155,7 +158,7 @@ async def save_record(
 
 
 async def delete_record(
-    store: Store, client: Any, entity: Entity, record_id: int, *, idempotency_key: str | None = None
+    store: Store, client: ServiceClient, entity: Entity, record_id: int, *, idempotency_key: str | None = None
 ) -> None:
     """Delete a record on the service, then from the cache (only once the service agreed)."""
     name = noun(entity)

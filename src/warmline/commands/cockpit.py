@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -32,11 +32,15 @@ from warmline.commands.common import (
 from warmline.exit_codes import EXIT_BAD_INPUT
 from warmline.startup import hold_collection
 
+if TYPE_CHECKING:
+    from warmline.config import Config
+    from warmline.sync import PassReport
+
 SERVER_START_TIMEOUT = 120.0
 SANDBOX_KEY_ENV = "WARMLINE_SANDBOX_API_KEY"  # read by `warmline sandbox` (its --api-key)
 
 
-def open_cockpit(config: Any | None = None) -> None:
+def open_cockpit(config: Config | None = None) -> None:
     """Open the cockpit on `config` (default: the configured one): `warmline.cockpit`."""
     config = config or open_config()
     hold_collection()
@@ -84,7 +88,7 @@ def _read_url(process: subprocess.Popen[str]) -> str:
     return line[len(prefix):].strip()
 
 
-async def _first_sync(config: Any) -> Any:
+async def _first_sync(config: Config) -> PassReport:
     with open_store(config) as store:  # a cache it cannot use: one line, exit 5
         engine = make_engine(store, config)
         async with engine.client:
@@ -103,7 +107,7 @@ async def _first_sync(config: Any) -> Any:
 def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_seconds: float) -> None:
     """Run the cockpit against the bundled reference server, with seeded data and no account."""
     throwaway = data_dir is None
-    root = Path(tempfile.mkdtemp(prefix="warmline-demo-")) if throwaway else data_dir
+    root = Path(tempfile.mkdtemp(prefix="warmline-demo-")) if data_dir is None else data_dir
     try:
         root.mkdir(mode=0o700, parents=True, exist_ok=True)  # the server's data and the cache
     except OSError as exc:

@@ -18,7 +18,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -28,6 +28,14 @@ from warmline.store import CacheUnusable, OpStateError, Store
 from warmline.store.clock import iso
 from warmline.store.database import cache_unusable
 from warmline.textsafe import json_dumps, terminal_line, terminal_text
+
+if TYPE_CHECKING:
+    from warmline.api import ServiceClient
+    from warmline.config import Config
+    from warmline.store import Op
+    from warmline.store.rows import Job, LeadRow
+    from warmline.sync import SyncEngine
+    from warmline.sync.flush import FlushReport
 
 QUICK_TIMEOUT = 5.0
 ID_MAX = 2**63 - 1
@@ -71,7 +79,7 @@ class CommandError(click.ClickException):
         self.exit_code = exit_code
 
 
-def plain(value: Any) -> str:
+def plain(value: object) -> str:
     """Service text as one line of a terminal (a table cell, a name in a sentence): escape
     sequences, controls and bidi overrides removed, tabs and line breaks one space
     (`warmline.textsafe.terminal_line`)."""
@@ -81,7 +89,7 @@ def plain(value: Any) -> str:
 # --- opening things ---------------------------------------------------------------------------
 
 
-def open_config() -> Any:
+def open_config() -> Config:
     try:
         return load_config()
     except ConfigError as exc:
@@ -89,7 +97,7 @@ def open_config() -> Any:
 
 
 @contextmanager
-def open_store(config: Any) -> Iterator[Any]:
+def open_store(config: Config) -> Iterator[Store]:
     """The cache, for the command's body. A cache that cannot be opened, or that turns out
     damaged at a later query, ends the command with one line naming the file (exit 5); the
     file is left as it is (`warmline.store.CacheUnusable`)."""
@@ -108,7 +116,7 @@ def open_store(config: Any) -> Iterator[Any]:
         store.close()
 
 
-def make_client(config: Any, timeout: float | None = None) -> Any:
+def make_client(config: Config, timeout: float | None = None) -> ServiceClient:
     from warmline.api import ServiceClient  # deferred: command line
 
     if not config.api_key:
@@ -124,7 +132,7 @@ def make_client(config: Any, timeout: float | None = None) -> Any:
         raise CommandError(str(exc), EXIT_BAD_INPUT) from None
 
 
-def make_engine(store: Any, config: Any, client: Any = None) -> Any:
+def make_engine(store: Store, config: Config, client: ServiceClient | None = None) -> SyncEngine:
     """The sync engine for `store`, over `client` or a new one made from `config`."""
     from warmline.sync import SyncEngine  # deferred: command line
 
@@ -135,14 +143,14 @@ def make_engine(store: Any, config: Any, client: Any = None) -> Any:
     )
 
 
-def resolve_lead(store: Any, ref: str) -> Any:
+def resolve_lead(store: Store, ref: str) -> LeadRow:
     try:
         return store.resolve_lead(ref)
     except LookupError as exc:
         raise CommandError(str(exc), EXIT_BAD_INPUT) from None
 
 
-def resolve_op(store: Any, prefix: str) -> Any:
+def resolve_op(store: Store, prefix: str) -> Op:
     try:
         return store.find_op(prefix)
     except OpStateError as exc:
@@ -186,7 +194,7 @@ def note(message: str) -> None:
     click.echo(terminal_text(redact_url(message)), err=True)
 
 
-async def deliver(store: Any, client: Any, config: Any) -> Any:
+async def deliver(store: Store, client: ServiceClient, config: Config) -> FlushReport:
     async with client:
         return await make_engine(store, config, client).flush()
 
@@ -206,13 +214,13 @@ JOB_FIELDS = (
 )
 
 
-def job_json(job: Any) -> dict[str, Any]:
+def job_json(job: Job) -> dict[str, Any]:
     data = {name: getattr(job, name) for name in JOB_FIELDS}
     data["next_poll_at"] = iso_time(job.next_poll_at)
     return data
 
 
-def try_delivery(store: Any, config: Any, op_id: str) -> None:
+def try_delivery(store: Store, config: Config, op_id: str) -> None:
     """Send what is due now, quickly; say what became of `op_id`. Never fails the command."""
     if not config.api_key:
         click.echo("Queued; no API key is configured, so it will be sent once one is.")
@@ -236,7 +244,7 @@ def try_delivery(store: Any, config: Any, op_id: str) -> None:
         click.echo("Queued; it will be sent by the next sync.")
 
 
-def delivery_detail(op: Any) -> str:
+def delivery_detail(op: Op) -> str:
     """What the service made of a logged activity (its detected type and points), when it says."""
     result = op.result or {}
     touchpoint = result.get("touchpoint") if isinstance(result.get("touchpoint"), dict) else None

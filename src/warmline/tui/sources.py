@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from warmline.store import Store
+    from warmline.store.rows import LeadRow
 
 LEAD_SORTS = ("gap", "score", "activity")
 SORT_LABELS = {"gap": "gap to target", "score": "warming score", "activity": "last activity"}
@@ -16,17 +20,17 @@ class LeadQuery(NamedTuple):
     second connection keeps a long count from holding the one the screens page through).
     """
 
-    store: Any
+    store: Store
     status: str | None = None
     text: str = ""
     sort: str = "gap"
-    counter: Callable[[], Any] | None = None
+    counter: Callable[[], Store] | None = None
 
     def count(self) -> int:
         store = self.counter() if self.counter is not None else self.store
         return store.lead_count(status=self.status, text=self.text)
 
-    def rows(self, offset: int, limit: int) -> Sequence[Any]:
+    def rows(self, offset: int, limit: int) -> Sequence[LeadRow]:
         return self.store.lead_page(
             status=self.status, text=self.text, sort=self.sort, offset=offset, limit=limit
         )

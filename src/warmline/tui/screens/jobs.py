@@ -7,8 +7,9 @@ generation all live in the store's jobs table (a start made offline is there as
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,6 +22,9 @@ from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.timefmt import elapsed, local_datetime, relative
 from warmline.tui.widgets.tables import RowTable
+
+if TYPE_CHECKING:
+    from warmline.store import Job, Store
 
 KIND_LABELS = {
     "deep_search": "Company deep search",
@@ -41,7 +45,7 @@ def kind_label(kind: str) -> str:
     return KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
 
 
-def subject(job: Any, store: Any) -> Text:
+def subject(job: Job, store: Store) -> Text:
     """What the job is about: the query, the lead's or company's name, or the companies."""
     params = job.params or {}
     for key in ("query", "template_name", "focus"):
@@ -59,7 +63,7 @@ def subject(job: Any, store: Any) -> Text:
     return Text("")
 
 
-def progress_cell(job: Any, width: int = 8) -> Text:
+def progress_cell(job: Job, width: int = 8) -> Text:
     if job.status == "completed":
         return Text("done", style="green")
     if job.progress is None:
@@ -69,14 +73,14 @@ def progress_cell(job: Any, width: int = 8) -> Text:
     return Text("█" * filled + "░" * (width - filled) + f" {value:>3}%")
 
 
-def result_cell(job: Any, width: int = 48) -> Text:
+def result_cell(job: Job, width: int = 48) -> Text:
     """The summary or the error, cut to a column (enter shows it whole)."""
     text = plain(job.error or job.result_summary or "", "red" if job.error else "")
     text.truncate(width, overflow="ellipsis")
     return text
 
 
-def status_cell(job: Any) -> Text:
+def status_cell(job: Job) -> Text:
     status = job.status or "unknown"
     text = Text().append_text(plain(status, STATUS_STYLES.get(status, "")))
     if job.queued_offline and status == "queued":
@@ -148,7 +152,7 @@ class JobsScreen(CockpitScreen):
         self.app.push_screen(results_screen(job))
 
 
-def results_screen(job: Any) -> CockpitScreen:
+def results_screen(job: Job) -> CockpitScreen:
     """Where a finished job's results are shown: a completed search opens the prospecting
     screen the rep can act on (mark, add to outreach); anything else, and a failed search
     (whose error is what there is to read), the generic results view."""
@@ -156,7 +160,9 @@ def results_screen(job: Any) -> CockpitScreen:
         from warmline.tui.screens.prospecting.people import FoundContactsScreen
         from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
 
-        screens: dict[str, type[CockpitScreen]] = {"deep_search": FoundCompaniesScreen, "contact_search": FoundContactsScreen}
+        screens: dict[str, Callable[[int], CockpitScreen]] = {
+            "deep_search": FoundCompaniesScreen, "contact_search": FoundContactsScreen
+        }
         return screens[job.kind](job.key)
     return JobResultScreen(job)
 
@@ -166,7 +172,7 @@ class JobResultScreen(CockpitScreen):
 
     SCREEN_TITLE = "Job results"
 
-    def __init__(self, job: Any) -> None:
+    def __init__(self, job: Job) -> None:
         super().__init__()
         self.job = job
 
@@ -182,7 +188,7 @@ class JobResultScreen(CockpitScreen):
         self.query_one("#job-result").focus()
 
 
-def job_result_text(job: Any, store: Any, now: datetime, zone: tzinfo) -> Text:
+def job_result_text(job: Job, store: Store, now: datetime, zone: tzinfo) -> Text:
     """A readable account of a finished job: summary, error, then what it found."""
     text = Text()
     text.append("About: ", style="bold")

@@ -82,7 +82,7 @@ def reachable(cockpit: WarmlineApp) -> bool:
     return cockpit.sync_status.state not in (SyncState.OFFLINE, SyncState.AUTH_FAILED)
 
 
-def confirm(cockpit: WarmlineApp, question: Text, then: Callable[[], None]) -> None:
+def confirm(cockpit: WarmlineApp, question: Text, then: Callable[[], object]) -> None:
     """Ask `question` (y/n); run `then` on yes. Used before anything that spends quota."""
 
     def answered(yes: bool | None) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.segment import Segment
 from rich.style import Style
@@ -29,6 +29,11 @@ from warmline.tui.screens.prospecting.common import (
     reachable,
 )
 from warmline.tui.widgets.virtual_list import VirtualList
+
+if TYPE_CHECKING:
+    from warmline.api import ServiceClient
+    from warmline.records import Entity
+    from warmline.tui.app import WarmlineApp
 
 MARKED = Style(color="cyan", bold=True)
 DIM = Style(dim=True)
@@ -253,9 +258,16 @@ class RecordEditing:
     `records_changed(record_id, deleted)` (redraw after a save or delete).
     """
 
-    ENTITY = "companies"
-    cockpit: Any  # provided by the screen (CockpitScreen)
-    app: Any
+    ENTITY: Entity = "companies"
+
+    if TYPE_CHECKING:  # provided by the screen using it
+
+        @property
+        def cockpit(self) -> WarmlineApp: ...
+
+        def editable_record(self) -> Any: ...
+
+        def records_changed(self, record_id: int, deleted: bool) -> None: ...
 
     @property
     def _noun(self) -> str:
@@ -306,9 +318,9 @@ class RecordEditing:
         else:
             title = Text("Edit ").append_text(plain(record_label(self.ENTITY, record), "bold"))
         hint = CUSTOM_FIELDS_HINT if schema else LINE_HINT
-        self.app.push_screen(LineDialog(title, submit, form_inputs(self.ENTITY, record, schema), hint=hint))
+        self.cockpit.push_screen(LineDialog(title, submit, form_inputs(self.ENTITY, record, schema), hint=hint))
 
-    def _client(self) -> Any:
+    def _client(self) -> ServiceClient | None:
         """The sync engine's client, or None when the service is known to be out of reach."""
         cockpit = self.cockpit
         client = getattr(cockpit.sync, "client", None)

@@ -5,7 +5,7 @@ take a moment) and replaced only once complete."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import on
@@ -14,6 +14,9 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Label, RadioButton, RadioSet
 
 from warmline.tui.screens.dialogs import FormDialog
+
+if TYPE_CHECKING:
+    from warmline.tui.app import WarmlineApp
 
 KINDS = ("leads", "companies", "contacts")
 FORMATS = ("csv", "json")
@@ -90,11 +93,11 @@ class ExportDialog(FormDialog):
         if target.is_dir():
             return f"{target} is a folder; name a file in it"
         status = values["status"] if values["kind"] == "leads" and values["status"] != "all" else None
-        write_export(self.app, values["kind"], values["format"], target, status)
+        write_export(cast("WarmlineApp", self.app), values["kind"], values["format"], target, status)
         return None
 
 
-def write_export(app: Any, kind: str, fmt: str, target: Path, status: str | None) -> None:
+def write_export(app: WarmlineApp, kind: str, fmt: str, target: Path, status: str | None) -> None:
     """Write the export in a thread; say how many rows went where, or why it failed."""
     from warmline.exporting import export_to_file
 
