@@ -135,6 +135,9 @@ def test_every_field_of_the_status_is_read_back_from_the_keys_already_in_caches(
     assert status.state(150.0) == SyncState.AUTH_FAILED == "auth_failed"
     store.set_state("service_failing", "")
     assert store.sync_status().failing is None
+    store.set_state("last_sync_at", "yesterday")  # not the engine's: read as none, not shown as text
+    store.set_state("last_error", {"code": 5})
+    assert (store.sync_status().last_sync_at, store.sync_status().last_error) == (None, None)
 
 
 def test_notes_detail_in_a_data_wrapper_and_forgetting_leads(store: Store, lead_item, detail_item) -> None:

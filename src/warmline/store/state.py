@@ -56,15 +56,30 @@ class StateStore(Database):
             )
         )
         online = values.get(StateKey.ONLINE)
-        failing = values.get(StateKey.SERVICE_FAILING)
         return SyncStatus(
             online=online if isinstance(online, bool) else None,
             syncing=bool(values.get(StateKey.SYNCING, False)),
             auth_failed=bool(values.get(StateKey.AUTH_FAILED, False)),
-            rate_limited_until=values.get(StateKey.RATE_LIMITED_UNTIL),
-            queued=counts.get("queued", 0),
-            failed=counts.get("failed", 0),
-            last_sync_at=values.get(StateKey.LAST_SYNC_AT),
-            last_error=values.get(StateKey.LAST_ERROR),
-            failing=failing if isinstance(failing, str) and failing else None,
+            rate_limited_until=_epoch(values.get(StateKey.RATE_LIMITED_UNTIL)),
+            queued=_count(counts.get("queued")),
+            failed=_count(counts.get("failed")),
+            last_sync_at=_epoch(values.get(StateKey.LAST_SYNC_AT)),
+            last_error=_text(values.get(StateKey.LAST_ERROR)),
+            failing=_text(values.get(StateKey.SERVICE_FAILING)) or None,
         )
+
+
+# A value the engine did not write (an older version's, a damaged cache) reads as none,
+# rather than reaching the status line's arithmetic as text.
+
+
+def _epoch(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _count(value: object) -> int:
+    return value if isinstance(value, int) else 0
