@@ -17,7 +17,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warmline.api import limits
 from warmline.api.errors import AuthError, OfflineError
@@ -25,6 +25,10 @@ from warmline.store import FAILED, Job, Store
 from warmline.store.people_found import NO_ROLE, role_order
 from warmline.sync.jobs import POLL_MAX
 from warmline.textsafe import terminal_line
+
+if TYPE_CHECKING:
+    from warmline.api import ServiceClient
+    from warmline.sync import SyncEngine
 
 # --- what an operation costs ------------------------------------------------------------------
 
@@ -130,7 +134,7 @@ def lookup_criteria(
     return criteria
 
 
-async def run_lookup(store: Store, client: Any, criteria: Mapping[str, Any], save: bool) -> dict[str, Any]:
+async def run_lookup(store: Store, client: ServiceClient, criteria: Mapping[str, Any], save: bool) -> dict[str, Any]:
     """Look companies up now (1 instant lookup), keep the answer in the cache, return it.
 
     Companies the service saved are put in the cache's company list at once.
@@ -201,7 +205,7 @@ RETRY_FLOOR = 1.0
 Sleep = Callable[[float], Awaitable[None]]
 
 
-async def deliver_start(engine: Any, store: Store, op_id: str) -> Job:
+async def deliver_start(engine: SyncEngine, store: Store, op_id: str) -> Job:
     """Send a queued job start now; returns its job (with the server's id once accepted).
 
     Raises `OfflineError` / `AuthError` when the service cannot be used, and
@@ -222,7 +226,7 @@ async def deliver_start(engine: Any, store: Store, op_id: str) -> Job:
 
 
 async def wait_for_job(
-    engine: Any,
+    engine: SyncEngine,
     store: Store,
     op_id: str,
     *,

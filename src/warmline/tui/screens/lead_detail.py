@@ -33,7 +33,8 @@ from warmline.tui.widgets.tables import RowTable
 from warmline.tui.widgets.text_line import TextLine
 
 if TYPE_CHECKING:
-    from warmline.store import Store
+    from warmline.store import Job, Store
+    from warmline.store.rows import LeadDetail
     from warmline.tui.app import Decision
 
 P = ParamSpec("P")
@@ -52,7 +53,7 @@ def op_marker(op_state: str | None, pending: bool) -> Text:
     return Text("")
 
 
-def job_state(status: str | None, job: Any) -> Text:
+def job_state(status: str | None, job: Job | None) -> Text:
     """A lead's scan or generation status, with the progress of its running job."""
     text = plain(status or "none")
     if job is not None and job.progress is not None and status not in (None, "queued", "completed"):
@@ -113,7 +114,7 @@ class LeadDetailScreen(CockpitScreen):
     def __init__(self, lead_id: int) -> None:
         super().__init__()
         self.lead_id = lead_id
-        self.detail: Any = None
+        self.detail: LeadDetail | None = None
         self.removed: Any = None  # the lead's tombstone: the service removed it
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -150,20 +151,20 @@ class LeadDetailScreen(CockpitScreen):
     # -- reading --------------------------------------------------------------------------
 
     def reload(self) -> None:
-        self.detail = self.cockpit.store.lead_detail(self.lead_id)
+        self.detail = detail = self.cockpit.store.lead_detail(self.lead_id)
         self.removed = self.cockpit.store.lead_tombstone(self.lead_id)
-        missing = self.detail is None
+        missing = detail is None
         self.refresh_bindings()
         self.query_one("#detail-columns").display = not missing
         self.query_one("#detail-missing", Static).display = missing
-        if missing:
+        if detail is None:
             self.set_title_text(Text(f"Lead {self.lead_id}", style="bold"))
             self.query_one("#detail-missing", Static).update(Text(
                 "This lead is not in the cache any more: it was removed from outreach, here or by a "
                 "colleague. Press escape to go back to the list."
             ))
             return
-        lead = self.detail.lead
+        lead = detail.lead
         title = Text(no_wrap=True)
         title.append_text(plain(lead.company_name, "bold"))
         title.append(f" · {lead.lead_status}")
@@ -172,21 +173,21 @@ class LeadDetailScreen(CockpitScreen):
         elif is_ready(lead.warming_score, lead.target_score):
             title.append(" · ★ ready for outreach", style="bold green")
         self.set_title_text(title)
-        self._show_company()
-        self._show_score()
-        self._show_deal()
-        self._show_recommendations()
-        self._show_notes()
-        self._show_activity()
-        self._fill_tables()
+        self._show_company(detail)
+        self._show_score(detail)
+        self._show_deal(detail)
+        self._show_recommendations(detail)
+        self._show_notes(detail)
+        self._show_activity(detail)
+        self._fill_tables(detail)
 
     def _section(self, widget_id: str, text: Text) -> None:
         self.query_one(f"#{widget_id}", Static).update(text)
 
-    def _show_company(self) -> None:
-        company = self.detail.company or {}
+    def _show_company(self, detail: LeadDetail) -> None:
+        company = detail.company or {}
         text = Text()
-        text.append_text(plain(company.get("name") or self.detail.lead.company_name, "bold"))
+        text.append_text(plain(company.get("name") or detail.lead.company_name, "bold"))
         for key, label in (("domain", ""), ("industry", ""), ("country", ""), ("region", ""), ("size", "size ")):
             if company.get(key):
                 text.append(" · " if text.plain else "")
@@ -195,7 +196,7 @@ class LeadDetailScreen(CockpitScreen):
         if company.get("description"):
             text.append("\n")
             text.append_text(plain(company["description"], "dim", multiline=True))
-        if self.detail.detail_fetched_at is None:
+        if detail.detail_fetched_at is None:
             # Only the lead list's fields are cached: say so rather than show empty sections
             # as if the lead had no activity, sources or contacts.
             text.append("\nDetails not loaded yet: they arrive when this lead is synced.", style="italic yellow")
@@ -205,8 +206,8 @@ class LeadDetailScreen(CockpitScreen):
                                    " failed (see the outbox).", "italic red"))
         self._section("detail-company", text)
 
-    def _show_score(self) -> None:
-        lead, detail = self.detail.lead, self.detail
+    def _show_score(self, detail: LeadDetail) -> None:
+        lead = detail.lead
         text = Text()
         text.append("Warming score  ")
         text.append_text(score_bar(lead.warming_score, lead.target_score, 20))
@@ -223,8 +224,7 @@ class LeadDetailScreen(CockpitScreen):
         text.append_text(job_state(detail.generation_status, jobs.get("recommendations")))
         self._section("detail-score", text)
 
-    def _show_deal(self) -> None:
-        detail = self.detail
+    def _show_deal(self, detail: LeadDetail) -> None:
         text = Text().append("Deal  ", style="bold")
         if detail.deal_value is not None:
             text.append(f"{detail.deal_value:,.0f} ")
@@ -241,8 +241,8 @@ class LeadDetailScreen(CockpitScreen):
                 text.append_text(plain(detail.closed_reason))
         self._section("detail-deal", text)
 
-    def _show_recommendations(self) -> None:
-        recs = self.detail.recommendations
+    def _show_recommendations(self, detail: LeadDetail) -> None:
+        recs = detail.recommendations
         text = Text().append(f"Active recommendations ({len(recs)})", style="bold")
         if not recs:
             text.append("\n  none; R generates new ones from enabled sources", style="dim")
@@ -258,11 +258,11 @@ class LeadDetailScreen(CockpitScreen):
                 text.append_text(plain(rec.engagement_reason, "dim"))
         self._section("detail-recs", text)
 
-    def _show_notes(self) -> None:
-        notes = self.detail.notes
+    def _show_notes(self, detail: LeadDetail) -> None:
+        notes = detail.notes
         text = Text().append(f"Notes ({len(notes)})", style="bold")
         if not notes:
-            unloaded = self.detail.detail_fetched_at is None
+            unloaded = detail.detail_fetched_at is None
             text.append(f"\n  {'not loaded yet' if unloaded else 'none yet'}; n adds one", style="dim")
         now, zone = self.cockpit.clock(), self.cockpit.zone
         for note in notes:
@@ -276,14 +276,14 @@ class LeadDetailScreen(CockpitScreen):
             text.append_text(plain(note.content, multiline=True))
         self._section("detail-notes", text)
 
-    def _show_activity(self) -> None:
-        touchpoints = self.detail.touchpoints
+    def _show_activity(self, detail: LeadDetail) -> None:
+        touchpoints = detail.touchpoints
         text = Text()
         # Before the detail is fetched, the only touchpoints cached are the rep's queued ones,
         # and the list's count includes them.
         unloaded = 0
-        if self.detail.detail_fetched_at is None:
-            unloaded = max(0, (self.detail.lead.activity_count or 0) - len(touchpoints))
+        if detail.detail_fetched_at is None:
+            unloaded = max(0, (detail.lead.activity_count or 0) - len(touchpoints))
         if not touchpoints and not unloaded:
             text.append("No activity logged yet; a logs one.", style="dim")
         now, zone = self.cockpit.clock(), self.cockpit.zone
@@ -311,8 +311,7 @@ class LeadDetailScreen(CockpitScreen):
         heading.append(f"  {keys if count else empty}", style="dim")
         self.query_one(f"#{widget_id}", TextLine).show(heading)
 
-    def _fill_tables(self) -> None:
-        detail = self.detail
+    def _fill_tables(self, detail: LeadDetail) -> None:
         unloaded = "not loaded yet" if detail.detail_fetched_at is None else None
         self._heading("heading-sources", "Monitoring sources", len(detail.monitoring_pages),
                       "space: on/off", unloaded or "none yet: S runs a signal scan")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import tzinfo
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
@@ -23,6 +23,8 @@ from warmline.tui.widgets.virtual_list import VirtualList
 
 if TYPE_CHECKING:
     from textual.widgets import Input
+
+    from warmline.store.rows import LeadRow
 
 READY_MARK = "★"
 TABS = (("cold", "1 cold"), ("warm", "2 warm"), (None, "3 all"))
@@ -55,7 +57,7 @@ class LeadRowFormatter:
     def header(self, width: int) -> list[Segment]:
         return header(LEAD_COLUMNS, width)
 
-    def row(self, lead: Any, width: int) -> list[Segment]:
+    def row(self, lead: LeadRow, width: int) -> list[Segment]:
         ready = lead.ready
         recs = lead.recommendation_count or 0
         cells = [
@@ -109,7 +111,7 @@ class LeadListScreen(CockpitScreen):
         self._show_title()
 
     @property
-    def lead_list(self) -> VirtualList[Any]:
+    def lead_list(self) -> VirtualList[LeadRow]:
         return self.query_one("#lead-list", VirtualList)
 
     def _query(self) -> LeadQuery:

@@ -25,7 +25,7 @@ from warmline.tui.timefmt import logged_ago
 from warmline.tui.widgets.tables import RowTable
 
 if TYPE_CHECKING:
-    from warmline.store import Store
+    from warmline.store import Op, Store
 
 P = ParamSpec("P")
 
@@ -39,7 +39,7 @@ STATE_LABELS = {
 TEXT_FIELDS = ("description", "content")
 
 
-def op_summary(op: Any) -> Text:
+def op_summary(op: Op) -> Text:
     """The op's gist: its text for appends, else its changed values."""
     payload = op.payload or {}
     for field in TEXT_FIELDS:
@@ -116,7 +116,7 @@ class OutboxScreen(CockpitScreen):
         return cache[lead_id]
 
     @property
-    def current(self) -> Any:
+    def current(self) -> Op | None:
         key = self.query_one("#outbox-table", RowTable).current_key
         return next((op for op in self.ops if op.op_id == key), None)
 

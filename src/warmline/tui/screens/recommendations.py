@@ -10,7 +10,7 @@ elsewhere marks it so and leaves it there until the rep moves on.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeGuard
 from urllib.parse import urlparse
 
 from rich.text import Text
@@ -26,6 +26,7 @@ from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
 
 if TYPE_CHECKING:
+    from warmline.store.rows import Recommendation
     from warmline.tui.app import Decision
 
 PRIORITY_STYLES = {"high": "bold red", "medium": "yellow", "low": "dim"}
@@ -38,7 +39,7 @@ class Done:
     resolved as already dismissed by the service)."""
 
     op_id: str
-    rec: Any
+    rec: Recommendation
     verb: str
 
 
@@ -48,12 +49,12 @@ class SessionCounts(NamedTuple):
     already_dismissed: int  # decisions the service had already made (resolved, not failed)
 
 
-def same_post(one: Any, other: Any) -> bool:
+def same_post(one: Recommendation, other: Recommendation) -> bool:
     """Two cards of one lead on the same post: completing one dismisses the other."""
     return bool(one.target_url) and one.lead_id == other.lead_id and one.target_url == other.target_url
 
 
-def is_web_link(url: str | None) -> bool:
+def is_web_link(url: str | None) -> TypeGuard[str]:
     """Only http(s) targets are opened: a `file:` or `javascript:` URL from the service is not."""
     if not url:
         return False
@@ -80,10 +81,10 @@ class RecommendationsScreen(CockpitScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self._queue: list[Any] = []
+        self._queue: list[Recommendation] = []
         self._skipped: list[int] = []
-        self._card: Any = None  # the card on screen: kept in front by every reload
-        self._card_gone: Any = None  # the card on screen, handled elsewhere since it was shown
+        self._card: Recommendation | None = None  # the card on screen: kept in front by every reload
+        self._card_gone: Recommendation | None = None  # the card on screen, handled elsewhere since it was shown
         self._done: list[Done] = []
         self._taking: set[int] = set()  # decided on screen, not yet written (one frame)
 
@@ -97,7 +98,7 @@ class RecommendationsScreen(CockpitScreen):
         self.reload()
 
     @property
-    def current(self) -> Any:
+    def current(self) -> Recommendation | None:
         if self._card_gone is not None:
             return self._card_gone
         return self._queue[0] if self._queue else None
@@ -220,7 +221,7 @@ class RecommendationsScreen(CockpitScreen):
         self._card_gone = None
         self._paint_card()
 
-    def _commit(self, rec: Any, verb: str, action: Decision[int], taken: set[int]) -> None:
+    def _commit(self, rec: Recommendation, verb: str, action: Decision[int], taken: set[int]) -> None:
         label = f"{verb} of {safe_text(rec.company_name or f'lead {rec.lead_id}')}"
         try:
             (op_id,) = self.cockpit.decide(label, action, rec.id)
