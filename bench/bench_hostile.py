@@ -4,7 +4,7 @@ asserts nothing.
     .venv/bin/python bench/bench_hostile.py [--cap 90] [--case NAME ...]
 
 Each case runs in its own child process against the hostile test server
-(tests/hostile/hostile_server.py) on loopback, so its peak memory (`ru_maxrss`) is its own:
+(tests/support/hostile_server.py) on loopback, so its peak memory (`ru_maxrss`) is its own:
 
 - retry-after: a 429 with `Retry-After: 99999999999`: how long the client then holds.
 - reset-5000: a 200 with `X-RateLimit-Remaining: 0` and a reset in year 5000.
@@ -30,10 +30,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "hostile"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from hostile_server import Drip, HostileServer, Huge, endless_pages, json_reply, nested_json  # noqa: E402
-
+from support.hostile_server import Drip, HostileServer, Huge, endless_pages, json_reply, nested_json  # noqa: E402
 from warmline.api import ServiceClient  # noqa: E402
 from warmline.store import Store  # noqa: E402
 from warmline.sync.blocking import run_inline  # noqa: E402

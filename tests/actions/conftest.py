@@ -1,59 +1,29 @@
-"""A cache holding one cold and one warm lead with everything the actions touch."""
+"""A cache holding one cold and one warm lead with everything the actions touch
+(support.actions_data)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from support.actions_data import COLD, WARM, lead_detail
+from support.actions_data import fingerprint as whole_cache
 from warmline.store import Store
-
-COLD, WARM = 1, 2
-
-
-def _detail(lead_id: int, status: str) -> dict[str, Any]:
-    return {
-        "id": lead_id,
-        "company_id": 100 + lead_id,
-        "company_name": f"Lead {lead_id} AB",
-        "lead_status": status,
-        "warming_score": 20,
-        "target_score": 60,
-        "activity_count": 0,
-        "recommendation_count": 2,
-        "monitoring_active": True,
-        "last_activity_at": None,
-        "monitoring_pages": [{"id": 10 * lead_id, "url": "https://x.example/blog", "label": "Blog", "score": 7,
-                              "is_selected": False}],
-        "contacts": [{"id": 20 * lead_id, "first_name": "Dana", "last_name": "Ruiz", "is_selected": False}],
-        "competitors": [{"id": 30 * lead_id, "name": "Rival", "is_pinned": False}],
-        "touchpoints": [],
-        "recommendations": [
-            {"id": 40 * lead_id + i, "lead_id": lead_id, "action_type": "like", "priority": "high",
-             "status": "active", "created_at": "2026-11-01T00:00:00.000Z"}
-            for i in (1, 2)
-        ],
-    }
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
+def store(tmp_path: Path) -> Iterator[Store]:
     opened = Store(tmp_path / "cache.sqlite3")
-    opened.upsert_lead_detail(_detail(COLD, "cold"))
-    opened.upsert_lead_detail(_detail(WARM, "warm"))
+    opened.upsert_lead_detail(lead_detail(COLD, "cold"))
+    opened.upsert_lead_detail(lead_detail(WARM, "warm"))
     opened.upsert_templates([{"id": "5b6c-icp", "name": "ICP Fit", "fields": []}])
     yield opened
     opened.close()
 
 
-def _fingerprint(store: Store) -> dict[str, list[dict[str, Any]]]:
-    """Every row of every table: proof that a refused action stored nothing."""
-    tables = [r["name"] for r in store.rows(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%fts%' AND name NOT LIKE 'sqlite_%'")]
-    return {t: store.rows(f"SELECT * FROM {t}") for t in tables}
-
-
 @pytest.fixture
-def fingerprint():
-    return _fingerprint
+def fingerprint() -> Callable[[Store], dict[str, list[dict[str, Any]]]]:
+    return whole_cache

@@ -1,56 +1,18 @@
-"""Fixtures for the client tests: a recording fake service, a fake clock, a client."""
+"""Fixtures for the client tests: a recording fake service, a fake clock, a client (support.api_fakes)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import httpx
 import pytest
-from api_samples import API_KEY, BASE_URL
 
+from support.api_fakes import FakeClock, FakeService
+from support.api_samples import API_KEY, BASE_URL
 from warmline.api import RateLimiter, ServiceClient
-
-Reply = httpx.Response | Callable[[httpx.Request], httpx.Response]
-
-
-class FakeService:
-    """Answers requests from a queue (or one fixed reply) and records every request."""
-
-    def __init__(self) -> None:
-        self.requests: list[httpx.Request] = []
-        self.replies: list[Reply] = []
-        self.default: Reply | None = None
-
-    def reply(self, *replies: Reply) -> FakeService:
-        self.replies.extend(replies)
-        return self
-
-    def __call__(self, request: httpx.Request) -> httpx.Response:
-        self.requests.append(request)
-        reply = self.replies.pop(0) if self.replies else self.default
-        if reply is None:
-            raise AssertionError(f"unexpected request {request.method} {request.url}")
-        return reply(request) if callable(reply) else reply
 
 
 @pytest.fixture
 def service() -> FakeService:
     return FakeService()
-
-
-class FakeClock:
-    """A clock for the limiter: `sleep` advances it instead of waiting."""
-
-    def __init__(self, now: float = 1_000_000.0) -> None:
-        self.now = now
-        self.slept: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import socket
 
 import httpx
 import pytest
-from api_samples import API_KEY, BASE_URL
 
+from support.api_samples import API_KEY, BASE_URL
 from warmline.api import ServiceClient
 from warmline.api import errors as e
 

@@ -7,8 +7,8 @@ import json
 
 import httpx
 import pytest
-from api_samples import API_KEY, BASE_URL, RUN, TEMPLATE
 
+from support.api_samples import API_KEY, BASE_URL, RUN, TEMPLATE
 from warmline.api import ServiceClient
 from warmline.api import errors as e
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
-from api_samples import (
+
+from support.api_samples import (
     API_KEY,
     COMPANY,
     COMPETITOR,
@@ -31,7 +32,6 @@ from api_samples import (
     TOUCHPOINT,
     TS,
 )
-
 from warmline.api import ServiceClient
 
 NO_BODY = object()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from api_samples import API_KEY, BASE_URL, NOTE
 
+from support.api_samples import API_KEY, BASE_URL, NOTE
 from warmline.api import RateLimiter, ServiceClient
 from warmline.api.errors import NotFoundError, RateLimitedError
 

@@ -8,8 +8,8 @@ import traceback
 
 import httpx
 import pytest
-from api_samples import API_KEY, BASE_URL
 
+from support.api_samples import API_KEY, BASE_URL
 from warmline.api import Secret, ServiceClient
 from warmline.api import errors as e
 

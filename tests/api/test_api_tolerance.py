@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from api_samples import COMPANY, LEAD, LEAD_DETAIL, NOTE, REC, TEMPLATE
 
+from support.api_samples import COMPANY, LEAD, LEAD_DETAIL, NOTE, REC, TEMPLATE
 from warmline.api import ServiceClient
 from warmline.api.errors import BadResponseError
 

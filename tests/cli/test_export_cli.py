@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from test_prospecting_support import configure, open_store, run, serve
 
+from support.cli_sandbox import configure, open_store, run, serve
 from warmline.exporting import COMPANY_COLUMNS, CONTACT_COLUMNS, LEAD_COLUMNS, export
 
 

@@ -24,8 +24,8 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 from fastapi import FastAPI
-from test_prospecting_support import configure, fast_polls, make_sandbox, open_store, serve
 
+from support.cli_sandbox import configure, fast_polls, make_sandbox, open_store, serve
 from warmline.cli import main
 
 PAYLOADS = (

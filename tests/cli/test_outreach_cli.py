@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from test_prospecting_cli import data_dir, online, sandbox  # noqa: F401  (fixtures used by name)
-from test_prospecting_support import make_sandbox, open_store, run, serve
+
+from support.cli_sandbox import make_sandbox, open_store, run, serve
 
 
 @pytest.fixture
-def synced(online: Path) -> Path:  # noqa: F811
+def synced(online: Path) -> Path:
     """A cache filled by one sync with the sandbox's seeded leads."""
     result = run("sync")
     assert result.exit_code == 0, result.output

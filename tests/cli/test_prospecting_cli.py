@@ -4,42 +4,13 @@ search, research, companies, outreach; their costs, exit codes, JSON and offline
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
-from test_prospecting_support import configure, fast_polls, make_sandbox, open_store, run, serve
 
+from support.cli_sandbox import configure, make_sandbox, open_store, run, serve
 from warmline.store.effects import JOB_CONTACT_SEARCH, JOB_DEEP_SEARCH
-
-
-@pytest.fixture
-def sandbox(tmp_path: Path) -> Iterator[FastAPI]:
-    app = make_sandbox(tmp_path)
-    yield app
-    app.state.db.close()
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "data"
-    path.mkdir()
-    configure(monkeypatch, path)
-    fast_polls(monkeypatch)
-    return path
-
-
-@pytest.fixture
-def online(sandbox: FastAPI, data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    serve(monkeypatch, sandbox)
-    return data_dir
-
-
-@pytest.fixture
-def offline(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    serve(monkeypatch, None)
-    return data_dir
 
 
 def found_companies(query: str = "dental clinics", count: int = 3) -> list[dict]:

@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi import FastAPI
-from test_prospecting_support import KEY, Refused, sandbox_settings
 
+from support.cli_sandbox import KEY, Refused, sandbox_settings
 from warmline import actions
 from warmline.api import RateLimiter, ServiceClient
 from warmline.api.errors import InputError, OfflineError

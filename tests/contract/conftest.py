@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from contract_support import API_KEY, OTHER_KEY, RecordingTransport, Sandbox
 
+from support.contract import API_KEY, OTHER_KEY, RecordingTransport, Sandbox
 from warmline.api import ServiceClient
 from warmline_sandbox.app import create_app
 from warmline_sandbox.clock import ManualClock

@@ -1,7 +1,7 @@
 """The contract suite checks itself, so its coverage cannot silently rot.
 
 - Every public coroutine method of `ServiceClient` must have been called by some contract
-  test this session (recorded by `contract_support.record_calls`). This test is moved to
+  test this session (recorded by `support.contract.record_calls`). This test is moved to
   the end of the run by conftest.py and skips itself when only part of the suite runs.
 - docs/api-coverage.md must name, for every operation, contract tests that exist and
   that mention the operation's client method.
@@ -14,7 +14,7 @@ import functools
 import re
 from pathlib import Path
 
-from contract_support import EXERCISED, client_methods
+from support.contract import EXERCISED, client_methods
 
 ROOT = Path(__file__).resolve().parents[2]
 COVERAGE_PAGE = ROOT / "docs" / "api-coverage.md"

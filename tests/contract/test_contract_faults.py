@@ -10,8 +10,8 @@ applies the op exactly once.
 from __future__ import annotations
 
 import pytest
-from contract_support import Sandbox, new_lead
 
+from support.contract import Sandbox, new_lead
 from warmline.api.errors import AmbiguousError, RateLimitedError, ServerError
 from warmline_sandbox.settings import FaultSpec
 

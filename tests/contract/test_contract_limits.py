@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 import pytest
-from contract_support import OTHER_KEY, Sandbox, new_company, new_lead, plan
 
+from support.contract import OTHER_KEY, Sandbox, new_company, new_lead, plan
 from warmline.api import RateLimiter, ServiceClient
 from warmline.api.errors import NotFoundError, PlanLimitError, RateLimitedError, ValidationFailed
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import httpx
 import pytest
-from contract_support import API_KEY, BASE_URL, RecordingTransport, Sandbox, new_company, new_lead
 
+from support.contract import API_KEY, BASE_URL, RecordingTransport, Sandbox, new_company, new_lead
 from warmline.api import ServiceClient
 from warmline.api.errors import ConflictError, NotFoundError, RecommendationGoneError
 from warmline.api.models import LeadListItem

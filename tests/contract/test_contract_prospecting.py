@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from contract_support import Sandbox, new_company, plan
 
+from support.contract import Sandbox, new_company, plan
 from warmline.api import ServiceClient
 from warmline.api.errors import ConflictError, JobNotCompletedError, NotFoundError
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from contract_support import API_KEY, Sandbox, new_company, new_lead
 
+from support.contract import API_KEY, Sandbox, new_company, new_lead
 from warmline.api import ServiceClient
 from warmline.api.errors import AuthError, ConflictError, NotFoundError
 from warmline_sandbox.contacts import FIELDS_TABLE as CONTACT_FIELDS_TABLE

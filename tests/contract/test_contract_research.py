@@ -10,8 +10,8 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from contract_support import HiddenFamily, RecordingTransport, Sandbox, new_company
 
+from support.contract import HiddenFamily, RecordingTransport, Sandbox, new_company
 from warmline.api.errors import NotFoundError
 from warmline.api.paths import Family
 

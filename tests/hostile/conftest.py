@@ -1,7 +1,6 @@
-"""The `hostile` fixture: a fresh hostile server (hostile_server.py) per test, on loopback.
-
-Tests in this directory import the reply kinds by module name, as the sync tests import
-sync_helpers: `from hostile_server import Drip, json_reply, ...`.
+"""The `hostile` fixture: a fresh hostile server (support/hostile_server.py) per test, on
+loopback. Tests import the reply kinds from the package: `from support.hostile_server import
+Drip, json_reply, ...`.
 """
 
 from __future__ import annotations
@@ -10,8 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hostile_server import HostileServer
 
+from support.hostile_server import HostileServer
 from warmline.store import Store
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from hostile_server import (
+
+from support.hostile_server import (
     Canned,
     CloseMidBody,
     HostileServer,
@@ -17,7 +18,6 @@ from hostile_server import (
     json_reply,
     nested_json,
 )
-
 from warmline.api import ServiceClient, models
 from warmline.api.client import MAX_ANSWER_BYTES
 from warmline.api.errors import (

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hostile_server import Drip, HostileServer, json_reply
 
+from support.hostile_server import Drip, HostileServer, json_reply
 from warmline import actions
 from warmline.api import ServiceClient
 from warmline.api import client as api_client

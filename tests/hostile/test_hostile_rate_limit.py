@@ -10,8 +10,8 @@ import time
 from datetime import UTC, datetime
 
 import pytest
-from hostile_server import HostileServer, json_reply
 
+from support.hostile_server import HostileServer, json_reply
 from warmline import actions
 from warmline.api import RateLimiter, ServiceClient
 from warmline.api.errors import (

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from hostile_server import (
+
+from support.hostile_server import (
     CloseMidBody,
     Drip,
     HostileServer,

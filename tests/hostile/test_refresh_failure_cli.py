@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hostile_server import Canned, HostileServer, Reply, error_reply, json_reply
 
+from support.hostile_server import Canned, HostileServer, Reply, error_reply, json_reply
 from warmline.cli import main
 from warmline.store import Store
 

@@ -7,8 +7,8 @@ import time
 from email.utils import formatdate
 
 import pytest
-from hostile_server import HostileServer, error_reply, json_reply
 
+from support.hostile_server import HostileServer, error_reply, json_reply
 from warmline.api import ServiceClient
 from warmline.api.errors import ApiError
 

@@ -10,12 +10,10 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from support.sandbox_client import TEST_KEY, make_client
 from warmline_sandbox.app import create_app
 from warmline_sandbox.clock import ManualClock
 from warmline_sandbox.settings import SandboxSettings
-
-TEST_KEY = "test-key"
-BASE_URL = "http://sandbox"
 
 
 @pytest.fixture
@@ -54,12 +52,6 @@ def app_factory(settings: SandboxSettings, clock: ManualClock) -> Iterator[Calla
     yield make
     for app in made:
         app.state.db.close()
-
-
-def make_client(app: FastAPI, key: str | None = TEST_KEY) -> httpx.AsyncClient:
-    """An in-process client of `app`, authenticated with `key` (none if None)."""
-    headers = {"Authorization": f"Bearer {key}"} if key else {}
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE_URL, headers=headers)
 
 
 @pytest.fixture

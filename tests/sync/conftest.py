@@ -10,8 +10,8 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi import FastAPI
-from sync_helpers import KEY, FakeClock, FaultyTransport, make_sandbox
 
+from support.sync_helpers import KEY, FakeClock, FaultyTransport, make_sandbox
 from warmline.api import RateLimiter, ServiceClient
 from warmline.store import Store
 from warmline.sync import SyncEngine

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sync_helpers import (
+
+from support.sync_helpers import (
     DROP_AFTER,
     KEY,
     START,
@@ -23,7 +24,6 @@ from sync_helpers import (
     make_sandbox,
     server_rows,
 )
-
 from warmline.api import RateLimiter, ServiceClient
 from warmline.store import Store
 from warmline.sync import SyncEngine

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sync_helpers import KEY, make_sandbox
 
+from support.sync_helpers import KEY, make_sandbox
 from warmline.api import ServiceClient
 from warmline.store import Store
 from warmline.store.sync_vocabulary import SyncStatus

@@ -12,8 +12,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from sync_helpers import KEY, SandboxProcess
 
+from support.sync_helpers import KEY, SandboxProcess
 from warmline.api import RateLimiter, ServiceClient
 from warmline.store import Store
 from warmline.sync import SyncEngine

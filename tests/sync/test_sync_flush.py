@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sync_helpers import (
+from support.sync_helpers import (
     DROP_AFTER,
     DROP_BEFORE,
     RATE_LIMITED,
@@ -14,7 +14,6 @@ from sync_helpers import (
     FaultyTransport,
     server_rows,
 )
-
 from warmline.api import ServiceClient
 from warmline.store import Store
 from warmline.sync import SyncEngine

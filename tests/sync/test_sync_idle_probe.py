@@ -18,8 +18,8 @@ from itertools import pairwise
 import httpx
 import pytest
 from fastapi import FastAPI
-from sync_helpers import KEY, FakeClock
 
+from support.sync_helpers import KEY, FakeClock
 from warmline.api import RateLimiter, ServiceClient
 from warmline.api.errors import OfflineError
 from warmline.store import Store

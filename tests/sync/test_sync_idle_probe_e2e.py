@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from sync_helpers import KEY, SandboxProcess
 
+from support.sync_helpers import KEY, SandboxProcess
 from warmline.api import ServiceClient
 from warmline.store import Store
 from warmline.sync import SyncEngine

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import httpx
-from sync_helpers import FakeClock, FaultyTransport
 
+from support.sync_helpers import FakeClock, FaultyTransport
 from warmline.api import ServiceClient
 from warmline.store import Store
 from warmline.sync import SyncEngine

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from sync_helpers import FakeClock, FaultyTransport
 
+from support.sync_helpers import FakeClock, FaultyTransport
 from warmline import actions
 from warmline.api import ServiceClient
 from warmline.api.errors import InputError

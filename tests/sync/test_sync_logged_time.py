@@ -7,8 +7,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta, timezone
 
-from sync_helpers import DROP_AFTER, DROP_BEFORE, FakeClock, FaultyTransport, server_rows
-
+from support.sync_helpers import DROP_AFTER, DROP_BEFORE, FakeClock, FaultyTransport, server_rows
 from warmline.api import ServiceClient
 from warmline.api.limits import MAX_ACTIVITY_CHARS
 from warmline.store import Store

@@ -7,8 +7,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from sync_helpers import SERVER_ERROR, FakeClock, FaultyTransport
 
+from support.sync_helpers import SERVER_ERROR, FakeClock, FaultyTransport
 from warmline.api import ServiceClient
 from warmline.store import Store
 from warmline.sync import SyncEngine

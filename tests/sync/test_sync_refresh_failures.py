@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 from fastapi import FastAPI
-from sync_helpers import FakeClock
 
+from support.sync_helpers import FakeClock
 from warmline.store import Store
 from warmline.store.sync_vocabulary import SyncState, SyncStatus
 from warmline.sync import SyncEngine

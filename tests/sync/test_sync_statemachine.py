@@ -28,7 +28,8 @@ import httpx
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
-from sync_helpers import (
+
+from support.sync_helpers import (
     FAULTS,
     KEY,
     RATE_LIMITED,
@@ -38,7 +39,6 @@ from sync_helpers import (
     make_sandbox,
     server_rows,
 )
-
 from warmline.api import RateLimiter, ServiceClient
 from warmline.store import Store
 from warmline.sync import SyncEngine

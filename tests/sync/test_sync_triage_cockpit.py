@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
-from sync_helpers import KEY, make_sandbox
 
+from support.sync_helpers import KEY, make_sandbox
 from warmline.api import ServiceClient
 from warmline.store import Store
 from warmline.sync import SyncEngine

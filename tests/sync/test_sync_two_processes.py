@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from sync_helpers import KEY, SandboxProcess
 
+from support.sync_helpers import KEY, SandboxProcess
 from warmline.api import ServiceClient
 from warmline.cli import main
 from warmline.store import Store

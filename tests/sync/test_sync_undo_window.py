@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from sync_helpers import FakeClock, FaultyTransport
 
+from support.sync_helpers import FakeClock, FaultyTransport
 from warmline import actions
 from warmline.api import ServiceClient
 from warmline.store import Store

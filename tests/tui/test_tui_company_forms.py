@@ -9,17 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import tui_wire_data as W
-from conftest import cockpit
-from test_tui_prospecting import (
-    KESTREL_COMPANY,
-    LookupSync,
-    fill_prospecting,
-    sandbox_client,
-    text_of,
-)
 from textual.widgets import Input, Label
 
+import support.tui_wire_data as W
+from support.cockpit import LookupSync, cockpit, text_of
+from support.prospecting import fill_prospecting, sandbox_client
+from support.tui_wire_data import KESTREL_COMPANY
 from warmline.api import ServiceClient
 from warmline.api.errors import InputError
 from warmline.records import custom_text, custom_value

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import tui_wire_data as W
-from conftest import cockpit, fill
 from textual.widgets import Checkbox, Input
 
+import support.tui_wire_data as W
+from support.cockpit import cockpit, fill
+from support.tui_wire_data import KESTREL
 from warmline.store import Store
 from warmline.tui.screens.dialogs import DealDialog, LineDialog
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 
-KESTREL = 103  # warm, score 21, target 90
 FJORD = 101  # cold
 
 

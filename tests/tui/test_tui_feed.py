@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import tui_wire_data as W
-
+import support.tui_wire_data as W
 from warmline.store import Store
 from warmline.store.sync_vocabulary import SyncState
 from warmline.tui.feed import mark_jobs_seen, status_from_store

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import tui_wire_data as W
-from conftest import Opened, cockpit, fill
-
+import support.tui_wire_data as W
+from support.cockpit import Opened, RecordingSync, cockpit, deliver, fill, status_text, text_of
+from support.tui_wire_data import KESTREL
 from warmline.store import Store
 from warmline.tui.screens.dialogs import ConfirmDialog, TextDialog
 from warmline.tui.screens.jobs import JobResultScreen, JobsScreen
@@ -19,24 +19,7 @@ from warmline.tui.screens.lead_detail import LeadDetailScreen
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.screens.outbox import OutboxScreen
 from warmline.tui.screens.recommendations import RecommendationsScreen
-from warmline.tui.widgets.status_line import StatusLine
 from warmline.tui.widgets.virtual_list import VirtualList
-
-KESTREL = 103
-
-
-def text_of(app, selector: str) -> str:
-    return app.screen.query_one(selector).render().plain
-
-
-def status_text(app) -> str:
-    return app.screen.query_one(StatusLine).render().plain
-
-
-def deliver(store: Store, op_id: str, answer: dict) -> None:
-    """What the sync engine does when the service accepted an op."""
-    store.mark_in_flight(op_id)
-    store.mark_done(op_id, answer)
 
 
 async def test_filter_and_open_a_lead(store: Store) -> None:
@@ -289,32 +272,6 @@ async def test_a_job_started_and_finished_in_the_monitor(store: Store) -> None:
         await pilot.pause()
         assert isinstance(app.screen, JobResultScreen)
         assert "Monitoring sources found: 7" in text_of(app, "#job-result-body")
-
-
-class RecordingSync:
-    """The sync handle's protocol, recording when the cockpit wakes it or revalidates a lead."""
-
-    def __init__(self) -> None:
-        self.wakes = 0
-        self.refreshed: list[int] = []
-        self.started = self.stopped = False
-        self.sent_held: list[str] = []
-
-    async def start(self) -> None:
-        self.started = True
-
-    async def stop(self) -> None:
-        self.stopped = True
-
-    def wake(self) -> None:
-        self.wakes += 1
-
-    async def send_held(self, op_ids: list[str], grace: float = 3.0) -> None:
-        self.sent_held.extend(op_ids)
-
-    async def refresh_lead(self, lead_id: int) -> bool:
-        self.refreshed.append(lead_id)
-        return True
 
 
 async def test_a_triage_decision_is_held_for_its_undo_window_and_the_status_says_so(store: Store) -> None:

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from conftest import cockpit
-from test_tui_flows import KESTREL, RecordingSync
-
+from support.cockpit import RecordingSync, cockpit
+from support.tui_wire_data import KESTREL
 from warmline import actions
 from warmline.store import Store
 from warmline.tui.screens.lead_detail import LeadDetailScreen

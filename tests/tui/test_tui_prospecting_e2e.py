@@ -14,10 +14,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-import tui_wire_data as W
-from conftest import cockpit
 from textual.pilot import Pilot
 
+import support.tui_wire_data as W
+from support.cockpit import cockpit
 from warmline.api import ServiceClient
 from warmline.store import Store
 from warmline.sync import SyncEngine

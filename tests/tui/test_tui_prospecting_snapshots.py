@@ -10,16 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import cockpit
-from test_tui_prospecting import (
-    KESTREL_COMPANY,
-    LookupSync,
-    deliver,
-    fill_prospecting,
-    job_key,
-    sandbox_client,
-)
 
+from support.cockpit import LookupSync, cockpit, deliver
+from support.prospecting import fill_prospecting, job_key, sandbox_client
+from support.tui_wire_data import KESTREL_COMPANY
 from warmline.api import ServiceClient
 from warmline.store import Store
 from warmline.tui.screens.prospecting.company import CompanyScreen

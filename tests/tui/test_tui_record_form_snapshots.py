@@ -5,8 +5,8 @@ how an emptied field is treated). Update with `--snapshot-update` after looking 
 from __future__ import annotations
 
 import pytest
-from conftest import cockpit
 
+from support.cockpit import cockpit
 from warmline.store import Store
 from warmline.tui.screens.prospecting.company import CompanyScreen
 

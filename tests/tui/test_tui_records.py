@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import cockpit
-from test_tui_prospecting import LookupSync, sandbox_client, text_of
 
+from support.cockpit import LookupSync, cockpit, text_of
+from support.prospecting import sandbox_client
 from warmline.api import ServiceClient
 from warmline.api.errors import NotFoundError
 from warmline.store import Store

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
-import tui_wire_data as W
-from conftest import cockpit
 
+import support.tui_wire_data as W
+from support.cockpit import cockpit
 from warmline.store import Store
 from warmline.tui.widgets.virtual_list import VirtualList
 

@@ -3,9 +3,9 @@
 from pathlib import Path
 
 import pytest
-from conftest import cockpit, fill
 from textual.command import CommandList
 
+from support.cockpit import cockpit, fill
 from warmline.tui.app import WarmlineApp
 from warmline.tui.keys import keyboard_reference
 from warmline.tui.screens.help import HelpScreen

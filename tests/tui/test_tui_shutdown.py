@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC
 
-import tui_wire_data as W
-
+import support.tui_wire_data as W
 from warmline.store import Store
 from warmline.tui.app import WarmlineApp
 from warmline.tui.widgets.status_line import StatusLine

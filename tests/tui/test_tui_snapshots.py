@@ -11,10 +11,10 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-import tui_wire_data as W
-from conftest import cockpit, fill
 from textual.command import CommandList
 
+import support.tui_wire_data as W
+from support.cockpit import cockpit, fill
 from warmline.store import Store
 
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]

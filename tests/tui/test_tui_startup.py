@@ -9,9 +9,8 @@ from __future__ import annotations
 import gc
 import threading
 
-from conftest import cockpit
-from test_tui_flows import KESTREL, RecordingSync
-
+from support.cockpit import RecordingSync, cockpit
+from support.tui_wire_data import KESTREL
 from warmline.startup import hold_collection
 from warmline.store import Store
 from warmline.tui.screens.lead_detail import LeadDetailScreen

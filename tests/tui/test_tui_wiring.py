@@ -7,13 +7,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-import tui_wire_data as W
-from conftest import cockpit
 from rich.text import Text
-from test_tui_flows import KESTREL, RecordingSync
 from textual.containers import Vertical
 from textual.widgets import Static
 
+import support.tui_wire_data as W
+from support.cockpit import RecordingSync, cockpit
+from support.tui_wire_data import KESTREL
 from warmline.store import Store
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.dialogs import ConfirmDialog

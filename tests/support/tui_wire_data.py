@@ -12,6 +12,11 @@ from typing import Any
 
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 
+KESTREL = 103
+"""Kestrel Analytics' lead id (COMPANIES[3]: warm, score 21, target 90)."""
+KESTREL_COMPANY = 503
+"""Kestrel Analytics' saved company id."""
+
 HOSTILE_MARKUP = "[bold red]Markup[/] Industries"
 HOSTILE_ESCAPE = "Escape\x1b[31m Red\x1b[0m\x1b]0;pwned\x07 Co"
 

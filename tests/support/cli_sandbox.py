@@ -1,5 +1,5 @@
-"""Helpers of the prospecting CLI tests (no tests here): the `warmline` command run in-process
-against the sandbox app, itself in-process behind `httpx.ASGITransport`.
+"""The `warmline` command run in-process against the sandbox app, itself in-process behind
+`httpx.ASGITransport` (for the command tests in tests/cli).
 
 How the service is plugged in: the headless commands build their client with
 `warmline.api.ServiceClient(config.base_url, config.api_key, ...)`, imported when the

@@ -1,0 +1,99 @@
+"""The cockpit under test: a real store filled as after a sync, the real app on a fixed
+clock, and stand-ins for the parts that would reach outside (browser, sync engine)."""
+
+from __future__ import annotations
+
+from datetime import UTC
+from typing import Any
+
+from warmline.api import ServiceClient
+from warmline.store import Store
+from warmline.tui.app import WarmlineApp
+from warmline.tui.widgets.status_line import StatusLine
+
+from . import tui_wire_data as W
+
+
+def fill(store: Store, online: bool | None = True) -> None:
+    """The cache as after a sync: every lead with its detail, notes and recommendations."""
+    store.upsert_leads(W.lead_items())
+    for index in range(len(W.COMPANIES)):
+        store.upsert_lead_detail({**W.lead_detail(index), "notes": W.notes(index)})
+        store.upsert_recommendations(100 + index, W.recommendations_response(index))
+    if online is not None:
+        store.set_state("online", online)
+        store.set_state("last_sync_at", W.NOW.timestamp() - 10)
+
+
+class Opened:
+    """Records the URLs the cockpit asked the browser to open."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+
+    def __call__(self, url: str) -> bool:
+        self.urls.append(url)
+        return True
+
+
+def cockpit(store: Store | None, **options: Any) -> WarmlineApp:
+    """The real app with a fixed clock and zone, and no browser."""
+    options.setdefault("opener", Opened())
+    return WarmlineApp(store, clock=lambda: W.NOW, zone=UTC, **options)
+
+
+def text_of(app: Any, selector: str) -> str:
+    """The plain text a widget of the current screen renders."""
+    return app.screen.query_one(selector).render().plain
+
+
+def status_text(app: Any) -> str:
+    return app.screen.query_one(StatusLine).render().plain
+
+
+def deliver(store: Store, op_id: str, answer: dict[str, Any]) -> None:
+    """What the sync engine does when the service accepted an op."""
+    store.mark_in_flight(op_id)
+    store.mark_done(op_id, answer)
+
+
+class RecordingSync:
+    """The sync handle's protocol, recording when the cockpit wakes it or revalidates a lead."""
+
+    def __init__(self) -> None:
+        self.wakes = 0
+        self.refreshed: list[int] = []
+        self.started = self.stopped = False
+        self.sent_held: list[str] = []
+
+    async def start(self) -> None:
+        self.started = True
+
+    async def stop(self) -> None:
+        self.stopped = True
+
+    def wake(self) -> None:
+        self.wakes += 1
+
+    async def send_held(self, op_ids: list[str], grace: float = 3.0) -> None:
+        self.sent_held.extend(op_ids)
+
+    async def refresh_lead(self, lead_id: int) -> bool:
+        self.refreshed.append(lead_id)
+        return True
+
+
+class LookupSync:
+    """The part of the sync engine the lookup uses: its client. Nothing runs in the background."""
+
+    def __init__(self, client: ServiceClient) -> None:
+        self.client = client
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+    def wake(self) -> None:
+        return None
