@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
 
 EpochClock = Callable[[], float]
 """A clock giving epoch seconds (the store's, the engine's; `time.time` for real). The
@@ -34,7 +33,7 @@ def _format(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
-def normalize_ts(value: Any) -> str | None:
+def normalize_ts(value: object) -> str | None:
     """Any timestamp the server or a model dump may give, in the one stored format.
 
     Unparseable text is kept as it is rather than lost: it still shows, it only sorts oddly.

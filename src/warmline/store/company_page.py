@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warmline.store.custom_fields import FieldValue, field_schema, labelled_fields, text_of
 from warmline.store.effects import JOB_COMPANY_RESEARCH, JOB_CONTACT_SEARCH
 from warmline.store.rows import CompanyRow, ContactRow, Job, LeadRow
+from warmline.store.values import JsonMap
 
 if TYPE_CHECKING:
     from warmline.store import Store
@@ -38,7 +39,7 @@ class ResearchFindings:
     summary: str | None
     key_facts: tuple[str, ...]
     sources: tuple[Source, ...]
-    raw: Mapping[str, Any]
+    raw: JsonMap
 
 
 @dataclass(frozen=True)

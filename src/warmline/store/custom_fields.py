@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from warmline.store.values import JsonValue
 
 if TYPE_CHECKING:
     from warmline.store import Store
-
-JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
-"""A value as the service sent it (custom fields hold text, numbers, yes/no, dates, lists)."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +48,7 @@ def field_schema(store: Store, entity: str) -> tuple[FieldSchema, ...]:
     )
 
 
-def labelled_fields(values: Mapping[str, Any], schema: Sequence[FieldSchema]) -> tuple[FieldValue, ...]:
+def labelled_fields(values: Mapping[str, JsonValue], schema: Sequence[FieldSchema]) -> tuple[FieldValue, ...]:
     """`values` by the schema's names and order, then the keys it does not list, sorted."""
     labels = {f.key: f.label for f in schema}
     keys = [f.key for f in schema if f.key in values] + sorted(k for k in values if k not in labels)

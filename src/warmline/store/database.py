@@ -19,12 +19,16 @@ import sqlite3
 import stat
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from warmline.store.clock import EpochClock, system_clock
+from warmline.store.values import SqlParams, SqlRow, SqlValue
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 BUSY_TIMEOUT_MS = 5000
 # Beyond busy_timeout, BEGIN IMMEDIATE is retried this many times: a burst of writers from
@@ -189,13 +193,13 @@ class Database:
             self.conn = connect(path)
         except (sqlite3.DatabaseError, OSError) as exc:
             raise cache_unusable(self.path, exc) from exc
-        self._db: Any = None
+        self._db: sqlite_utils.Database | None = None
         self._lock = threading.RLock()
         self._txn: str | None = None
         self._writes = 0
 
     @property
-    def db(self) -> Any:
+    def db(self) -> sqlite_utils.Database:
         """sqlite-utils on our connection, for bulk upserts; imported on first use because
         it costs more start-up time than everything else the cockpit needs to paint."""
         if self._db is None:
@@ -266,21 +270,29 @@ class Database:
                     raise
                 time.sleep(0.05 * (attempt + 1))
 
-    def rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
-        """Run a SELECT and return its rows as dicts."""
+    def rows(self, sql: str, params: SqlParams = ()) -> list[SqlRow]:
+        """Run a SELECT and return its rows as dicts. Values are sqlite3's own (`SqlValue`):
+        the connection registers no converters."""
         with self._lock:
             cursor = self.conn.execute(sql, params)
             names = [d[0] for d in cursor.description]
             return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
-    def row(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> dict[str, Any] | None:
+    def row(self, sql: str, params: SqlParams = ()) -> SqlRow | None:
         found = self.rows(sql, params)
         return found[0] if found else None
 
-    def scalar(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Any:
+    def scalar(self, sql: str, params: SqlParams = ()) -> SqlValue:
+        """The first column of the first row; None when there is no row."""
         with self._lock:
             found = self.conn.execute(sql, params).fetchone()
-            return found[0] if found else None
+            value: SqlValue = found[0] if found else None
+            return value
+
+    def ids(self, sql: str, params: SqlParams = ()) -> list[int]:
+        """Run a SELECT of one integer column (ids) and return its values."""
+        with self._lock:
+            return [int(found[0]) for found in self.conn.execute(sql, params).fetchall()]
 
     def data_version(self) -> tuple[int, int]:
         """Changes by this connection and by any other: a cache key for derived figures."""
@@ -288,9 +300,10 @@ class Database:
             other = self.conn.execute("PRAGMA data_version").fetchone()[0]
             return other, self._writes
 
-    def pragma(self, name: str) -> Any:
+    def pragma(self, name: str) -> SqlValue:
         with self._lock:
-            return self.conn.execute(f"PRAGMA {name}").fetchone()[0]
+            value: SqlValue = self.conn.execute(f"PRAGMA {name}").fetchone()[0]
+            return value
 
     def integrity_check(self) -> str:
         """`ok` when the file is intact (run by the kill -9 harness)."""

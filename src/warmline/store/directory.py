@@ -4,14 +4,15 @@ cached instant-lookup answers: the prospecting side of the cache."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import TypeVar
 
 from warmline.store.clock import iso
 from warmline.store.database import Database
 from warmline.store.mapping import company_columns, contact_columns, dumps, template_columns, unwrap
 from warmline.store.paging import Listing, Order, count_rows, has_table, page_ids, text_filter
-from warmline.store.rows import CompanyRow, ContactRow, ResearchTemplate, loads
+from warmline.store.rows import CompanyRow, ContactRow, ResearchTemplate, json_object
+from warmline.store.values import JsonMap, JsonObject, SqlRow, column
 
 COMPANIES = Listing("companies", fts_column="search_text", name_column="name_lower", name_index="companies_name")
 CONTACTS = Listing("contacts", fts_column="search_text", name_column="name_lower", name_index="contacts_name")
@@ -22,7 +23,10 @@ CONTACT_BY_COMPANY_ORDER = Order(_BY_NAME, "contacts_company")
 ENTITIES = ("companies", "contacts")
 
 
-def _valid(items: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+R = TypeVar("R")
+
+
+def _valid(items: Iterable[JsonMap]) -> list[JsonMap]:
     return [i for i in items if isinstance(i, Mapping) and i.get("id") is not None]
 
 
@@ -31,10 +35,10 @@ class DirectoryStore(Database):
 
     # --- companies ------------------------------------------------------------------------
 
-    def upsert_companies(self, items: Iterable[Mapping[str, Any]]) -> int:
+    def upsert_companies(self, items: Iterable[JsonMap]) -> int:
         rows = [company_columns(c) for c in _valid(items)]
         with self.write():
-            self.db["companies"].upsert_all(rows, pk="id")
+            self.db.table("companies").upsert_all(rows, pk="id")
         return len(rows)
 
     def company_page(self, text: str = "", offset: int = 0, limit: int = 200) -> list[CompanyRow]:
@@ -59,7 +63,7 @@ class DirectoryStore(Database):
             " ORDER BY name_lower, id LIMIT ?",
             (needle, len(needle), needle, limit),
         )
-        return [(int(row["id"]), str(row["name"])) for row in found]
+        return [(column(row["id"], int), str(row["name"])) for row in found]
 
     def get_company(self, company_id: int) -> CompanyRow | None:
         found = self.row("SELECT * FROM companies WHERE id = ?", (company_id,))
@@ -71,10 +75,10 @@ class DirectoryStore(Database):
 
     # --- contacts ----------------------------------------------------------------------------
 
-    def upsert_contacts(self, items: Iterable[Mapping[str, Any]]) -> int:
+    def upsert_contacts(self, items: Iterable[JsonMap]) -> int:
         rows = [contact_columns(c) for c in _valid(items)]
         with self.write():
-            self.db["contacts"].upsert_all(rows, pk="id")
+            self.db.table("contacts").upsert_all(rows, pk="id")
         return len(rows)
 
     def contact_page(
@@ -107,9 +111,9 @@ class DirectoryStore(Database):
         """Every cached company or contact id: a refresh of the whole list drops those it misses."""
         if entity not in ENTITIES:
             raise ValueError(f"entity must be one of {ENTITIES}")
-        return [int(row["id"]) for row in self.rows(f"SELECT id FROM {entity}")]
+        return self.ids(f"SELECT id FROM {entity}")
 
-    def _in_order(self, table: str, ids: list[int], make: Any) -> list[Any]:
+    def _in_order(self, table: str, ids: list[int], make: Callable[[SqlRow], R]) -> list[R]:
         if not ids:
             return []
         marks = ", ".join("?" for _ in ids)
@@ -129,7 +133,7 @@ class DirectoryStore(Database):
                 (dumps(values), dumps(values), entity_id),
             )
 
-    def upsert_field_schemas(self, entity: str, fields: Iterable[Mapping[str, Any]]) -> None:
+    def upsert_field_schemas(self, entity: str, fields: Iterable[JsonMap]) -> None:
         """The custom field schema of companies or contacts: replaced as a whole."""
         if entity not in ENTITIES:
             raise ValueError(f"entity must be one of {ENTITIES}")
@@ -141,9 +145,9 @@ class DirectoryStore(Database):
         with self.write() as conn:
             conn.execute("DELETE FROM field_schemas WHERE entity = ?", (entity,))
             if rows:
-                self.db["field_schemas"].insert_all(rows)
+                self.db.table("field_schemas").insert_all(rows)
 
-    def field_schemas(self, entity: str) -> list[dict[str, Any]]:
+    def field_schemas(self, entity: str) -> list[SqlRow]:
         return self.rows(
             "SELECT key, name, type FROM field_schemas WHERE entity = ? ORDER BY position", (entity,)
         )
@@ -161,19 +165,19 @@ class DirectoryStore(Database):
 
     # --- research templates --------------------------------------------------------------------
 
-    def upsert_templates(self, items: Iterable[Mapping[str, Any]], full_list: bool = True) -> int:
+    def upsert_templates(self, items: Iterable[JsonMap], full_list: bool = True) -> int:
         rows = [template_columns(t) for t in items if isinstance(t, Mapping) and t.get("id") is not None]
         with self.write() as conn:
             if full_list:
                 marks = ", ".join("?" for _ in rows) or "NULL"
                 conn.execute(f"DELETE FROM research_templates WHERE id NOT IN ({marks})", [r["id"] for r in rows])
             if rows:
-                self.db["research_templates"].upsert_all(rows, pk="id")
+                self.db.table("research_templates").upsert_all(rows, pk="id")
         return len(rows)
 
     def templates(self) -> list[ResearchTemplate]:
         return [
-            ResearchTemplate(r["id"], r["name"], r["description"], loads(r["fields"], []))
+            ResearchTemplate.from_row(r)
             for r in self.rows("SELECT * FROM research_templates ORDER BY name_lower, id")
         ]
 
@@ -185,16 +189,16 @@ class DirectoryStore(Database):
         )
         if found is None:
             return None
-        return ResearchTemplate(found["id"], found["name"], found["description"], loads(found["fields"], []))
+        return ResearchTemplate.from_row(found)
 
     # --- instant lookup answers ------------------------------------------------------------------
 
     @staticmethod
-    def _lookup_key(request: Mapping[str, Any]) -> str:
+    def _lookup_key(request: JsonMap) -> str:
         canonical = dumps({k: request[k] for k in sorted(request)})
         return hashlib.sha256(canonical.encode()).hexdigest()
 
-    def save_lookup(self, request: Mapping[str, Any], response: Mapping[str, Any]) -> None:
+    def save_lookup(self, request: JsonMap, response: JsonMap) -> None:
         """Keep a lookup's answer: it cost a lookup from the plan, so it can be reread offline."""
         body = unwrap(response)
         with self.write() as conn:
@@ -212,10 +216,10 @@ class DirectoryStore(Database):
                 )}
                 fresh = [r for r in rows if r["id"] not in existing]
                 if fresh:
-                    self.db["companies"].insert_all(fresh, pk="id")
+                    self.db.table("companies").insert_all(fresh, pk="id")
 
-    def cached_lookup(self, request: Mapping[str, Any]) -> dict[str, Any] | None:
+    def cached_lookup(self, request: JsonMap) -> JsonObject | None:
         found = self.row("SELECT response, fetched_at FROM lookups WHERE key = ?", (self._lookup_key(request),))
         if found is None:
             return None
-        return {**loads(found["response"], {}), "fetched_at": found["fetched_at"]}
+        return {**json_object(found["response"]), "fetched_at": found["fetched_at"]}

@@ -44,7 +44,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from warmline.store.clock import iso
 from warmline.store.mapping import (
@@ -60,6 +59,7 @@ from warmline.store.mapping import (
 )
 from warmline.store.rows import EFFECT_STATES, Op
 from warmline.store.tombstones import is_tombstoned
+from warmline.store.values import JsonMap, JsonObject, JsonValue, SqlRow, SqlValue
 from warmline.store.writers import (
     lead_exists,
     lead_snapshot_of,
@@ -107,7 +107,7 @@ SET = "set"
 KEYED = "keyed"
 
 Applier = Callable[[sqlite3.Connection, Op], None]
-Folder = Callable[[sqlite3.Connection, Op, dict[str, Any], float], None]
+Folder = Callable[[sqlite3.Connection, Op, JsonObject, float], None]
 # Applies every live op of a kind on a lead at once (or only `op_id`): appends commute with
 # each other and with every other kind, so a lead with a thousand queued activities is
 # rebuilt in a few statements rather than a thousand.
@@ -151,7 +151,7 @@ def _append_kind(name: str, on_success: Folder) -> Callable[[BulkApplier], BulkA
 # --- helpers -------------------------------------------------------------------------
 
 
-def _live_of(kind: str, lead_id: int, op_id: str | None) -> tuple[str, tuple[Any, ...]]:
+def _live_of(kind: str, lead_id: int, op_id: str | None) -> tuple[str, tuple[SqlValue, ...]]:
     """WHERE clause (on outbox `o`) for the lead's live ops of `kind`, or just `op_id`."""
     clause = f"o.kind = ? AND o.lead_id = ? AND o.state IN {_LIVE}"
     return (clause + " AND o.op_id = ?", (kind, lead_id, op_id)) if op_id else (clause, (kind, lead_id))
@@ -173,22 +173,33 @@ def _insert_pending_rows(
 
 
 def _replace_local(
-    conn: sqlite3.Connection, table: str, op: Op, row: dict[str, Any] | None, *, logged: bool = False
-) -> None:
-    """Swap the op's pending row for the server's record (when the answer carried one).
+    conn: sqlite3.Connection,
+    table: str,
+    op: Op,
+    record: object,
+    columns_of: Callable[[int, JsonMap], SqlRow],
+    *,
+    logged: bool = False,
+) -> SqlRow | None:
+    """Swap the op's pending row for the server's record (when the answer carried one);
+    returns the record's columns.
 
     With `logged`, the record keeps when the rep took the action (`logged_at`, the op's
     creation): the service's `created_at` is only when it arrived there. Later refreshes
     update the row by id and never name `op_id` or `logged_at`, so both stay.
     """
     conn.execute(f"DELETE FROM {table} WHERE op_id = ?", (op.op_id,))
-    if row is not None and row.get("id") is not None and lead_exists(conn, op.lead_id):
-        extra = {"op_id": op.op_id, **({"logged_at": op.created_at} if logged else {})}
+    if op.lead_id is None or not isinstance(record, Mapping):
+        return None
+    row = columns_of(op.lead_id, record)
+    if row.get("id") is not None and lead_exists(conn, op.lead_id):
+        extra: SqlRow = {"op_id": op.op_id, **({"logged_at": op.created_at} if logged else {})}
         upsert(conn, table, [{**row, **extra}])
+    return row
 
 
-def _insert_job(conn: sqlite3.Connection, op: Op, kind: str, **columns: Any) -> None:
-    values = {
+def _insert_job(conn: sqlite3.Connection, op: Op, kind: str, **columns: SqlValue) -> None:
+    values: SqlRow = {
         "kind": kind,
         "status": "queued",
         "active": 1,
@@ -205,7 +216,7 @@ def _insert_job(conn: sqlite3.Connection, op: Op, kind: str, **columns: Any) -> 
 
 
 def attach_job(
-    conn: sqlite3.Connection, op: Op, kind: str, remote_id: Any, answer: Mapping[str, Any], now: float
+    conn: sqlite3.Connection, op: Op, kind: str, remote_id: JsonValue, answer: JsonMap, now: float
 ) -> None:
     """The server accepted a job start: give the queued job its remote id and first status.
 
@@ -213,7 +224,7 @@ def attach_job(
     reused, so each remote job has one row.
     """
     status = str(answer.get("status") or "pending")
-    fields = {
+    fields: SqlRow = {
         "status": status,
         "active": 1,
         "progress": answer.get("progress") if isinstance(answer.get("progress"), int) else None,
@@ -242,7 +253,7 @@ def attach_job(
     conn.execute(f"UPDATE jobs SET {sets}, remote_id = ? WHERE op_id = ?", (*fields.values(), remote, op.op_id))
 
 
-def _set_raw(conn: sqlite3.Connection, table: str, where: str, params: tuple[Any, ...], changes: Mapping[str, Any]) -> None:
+def _set_raw(conn: sqlite3.Connection, table: str, where: str, params: tuple[SqlValue, ...], changes: JsonMap) -> None:
     """Patch the server snapshot of child rows when the answer did not carry the record."""
     conn.execute(f"UPDATE {table} SET raw = json_patch(raw, ?) WHERE {where}", (dumps(dict(changes)), *params))
 
@@ -256,13 +267,12 @@ def _count(conn: sqlite3.Connection, lead_id: int | None, key: str) -> int:
 # --- appends ---------------------------------------------------------------------------
 
 
-def _touchpoint_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
-    touchpoint = answer.get("touchpoint")
-    row = touchpoint_columns(op.lead_id, touchpoint) if isinstance(touchpoint, Mapping) else None
-    _replace_local(conn, "touchpoints", op, row, logged=True)
-    changes: dict[str, Any] = {"activity_count": _count(conn, op.lead_id, "activity_count") + 1}
+def _touchpoint_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
+    row = _replace_local(conn, "touchpoints", op, answer.get("touchpoint"), touchpoint_columns, logged=True)
+    changes: JsonObject = {"activity_count": _count(conn, op.lead_id, "activity_count") + 1}
     snapshot = lead_snapshot_of(conn, op.lead_id) or {}
-    happened = (row or {}).get("created_at") or op.created_at
+    created = row.get("created_at") if row is not None else None
+    happened = created if isinstance(created, str) and created else op.created_at
     if (snapshot.get("last_activity_at") or "") < happened:
         changes["last_activity_at"] = happened
     if isinstance(answer.get("warming_score"), int):
@@ -297,10 +307,8 @@ def _log_activities(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -
         )
 
 
-def _note_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
-    note = answer.get("note")
-    row = note_columns(op.lead_id, note) if isinstance(note, Mapping) else None
-    _replace_local(conn, "notes", op, row, logged=True)
+def _note_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
+    _replace_local(conn, "notes", op, answer.get("note"), note_columns, logged=True)
 
 
 @_append_kind(ADD_NOTE, _note_done)
@@ -315,10 +323,8 @@ def _add_notes(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -> Non
     )
 
 
-def _competitor_added(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
-    competitor = answer.get("competitor")
-    row = competitor_columns(op.lead_id, competitor) if isinstance(competitor, Mapping) else None
-    _replace_local(conn, "competitors", op, row)
+def _competitor_added(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
+    _replace_local(conn, "competitors", op, answer.get("competitor"), competitor_columns)
 
 
 @_append_kind(ADD_COMPETITOR, _competitor_added)
@@ -333,9 +339,10 @@ def _add_competitors(conn: sqlite3.Connection, lead_id: int, op_id: str | None) 
 
 
 def _recommendation_done(status: str) -> Folder:
-    def fold(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+    def fold(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
         rec_id = op.payload["recommendation_id"]
-        rec = answer.get("recommendation") if isinstance(answer.get("recommendation"), Mapping) else {}
+        found = answer.get("recommendation")
+        rec: JsonMap = found if isinstance(found, Mapping) else {}
         final = str(rec.get("status") or status)
         closed = conn.execute(
             "UPDATE recommendations SET status = ?, raw = json_patch(raw, ?) WHERE id = ? AND status = 'active'",
@@ -350,7 +357,7 @@ def _recommendation_done(status: str) -> Folder:
         snapshot = lead_snapshot_of(conn, op.lead_id)
         if snapshot is None:
             return
-        changes: dict[str, Any] = {
+        changes: JsonObject = {
             "recommendation_count": max(0, _count(conn, op.lead_id, "recommendation_count") - closed - auto_closed)
         }
         progress = snapshot.get("rec_progress")
@@ -403,7 +410,7 @@ _kind(DISMISS_RECOMMENDATION, SET, _recommendation_done("dismissed"))(_close_rec
 
 
 def _lead_field_done(field: str) -> Folder:
-    def fold(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+    def fold(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
         value = answer.get(field, op.payload[field])
         patch_lead_snapshot(conn, op.lead_id, {field: value})
 
@@ -424,9 +431,9 @@ _kind(SET_TARGET_SCORE, SET, _lead_field_done("target_score"))(_set_lead_field("
 _DEAL_FIELDS = ("deal_value", "deal_currency", "won_at", "closed_at", "closed_reason")
 
 
-def deal_changes(payload: Mapping[str, Any], at: str) -> dict[str, Any]:
+def deal_changes(payload: JsonMap, at: str) -> JsonObject:
     """The deal fields a deal update sets, as the server would (wire: won/lost markers)."""
-    changes: dict[str, Any] = {}
+    changes: JsonObject = {}
     for key in ("deal_value", "deal_currency", "closed_reason"):
         if key in payload:
             changes[key] = payload[key]
@@ -439,7 +446,7 @@ def deal_changes(payload: Mapping[str, Any], at: str) -> dict[str, Any]:
     return changes
 
 
-def _deal_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+def _deal_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
     if any(k in answer for k in _DEAL_FIELDS):
         changes = {k: answer.get(k) for k in _DEAL_FIELDS}
     else:
@@ -455,7 +462,7 @@ def _update_deal(conn: sqlite3.Connection, op: Op) -> None:
         conn.execute(f"UPDATE leads SET {sets} WHERE id = ?", (*changes.values(), op.lead_id))
 
 
-def _remove_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+def _remove_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
     conn.execute("DELETE FROM leads WHERE id = ?", (op.lead_id,))
 
 
@@ -467,9 +474,9 @@ def _remove_lead(conn: sqlite3.Connection, op: Op) -> None:
 # --- set-to-value on the lead's children ---------------------------------------------------
 
 
-def _contact_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+def _contact_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
     contact = answer.get("contact")
-    if isinstance(contact, Mapping) and contact.get("id") is not None:
+    if isinstance(contact, Mapping) and contact.get("id") is not None and op.lead_id is not None:
         upsert(conn, "lead_contacts", [lead_contact_columns(op.lead_id, contact)], ("lead_id", "contact_id"))
     else:
         _set_raw(
@@ -486,9 +493,14 @@ def _pin_contact(conn: sqlite3.Connection, op: Op) -> None:
     )
 
 
-def _page_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+def _page_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
     page = answer.get("page")
-    if isinstance(page, Mapping) and page.get("id") is not None and lead_exists(conn, op.lead_id):
+    if (
+        isinstance(page, Mapping)
+        and page.get("id") is not None
+        and op.lead_id is not None
+        and lead_exists(conn, op.lead_id)
+    ):
         upsert(conn, "monitoring_pages", [page_columns(op.lead_id, page)])
     else:
         _set_raw(conn, "monitoring_pages", "id = ?", (op.payload["page_id"],), {"is_selected": op.payload["is_selected"]})
@@ -502,9 +514,14 @@ def _toggle_page(conn: sqlite3.Connection, op: Op) -> None:
     )
 
 
-def _competitor_done(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+def _competitor_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
     competitor = answer.get("competitor")
-    if isinstance(competitor, Mapping) and competitor.get("id") is not None and lead_exists(conn, op.lead_id):
+    if (
+        isinstance(competitor, Mapping)
+        and competitor.get("id") is not None
+        and op.lead_id is not None
+        and lead_exists(conn, op.lead_id)
+    ):
         upsert(conn, "competitors", [competitor_columns(op.lead_id, competitor)])
     elif "is_pinned" in op.payload:
         _set_raw(conn, "competitors", "id = ?", (op.payload["competitor_id"],), {"is_pinned": op.payload["is_pinned"]})
@@ -529,7 +546,7 @@ def _pin_competitor(conn: sqlite3.Connection, op: Op) -> None:
 # --- leads and contacts created by the server ---------------------------------------------
 
 
-def _leads_added(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+def _leads_added(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
     leads = [lead for lead in answer.get("leads") or [] if isinstance(lead, Mapping)]
     write_leads(conn, leads)
 
@@ -541,7 +558,7 @@ def _nothing(conn: sqlite3.Connection, op: Op) -> None:
 _kind(ADD_TO_OUTREACH, KEYED, _leads_added)(_nothing)
 
 
-def _contacts_added(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+def _contacts_added(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
     contacts = [c for c in answer.get("contacts") or [] if isinstance(c, Mapping) and c.get("id") is not None]
     upsert(conn, "contacts", [contact_columns(c) for c in contacts])
 
@@ -553,7 +570,7 @@ _kind(ADD_FOUND_CONTACTS, KEYED, _contacts_added)(_nothing)
 
 
 def _job_started(kind: str, id_field: str | None, lead_field: str | None = None) -> Folder:
-    def fold(conn: sqlite3.Connection, op: Op, answer: dict[str, Any], now: float) -> None:
+    def fold(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
         remote = answer.get(id_field) if id_field else op.lead_id
         attach_job(conn, op, kind, remote, answer, now)
         if lead_field is not None and op.lead_id is not None:
@@ -683,6 +700,6 @@ def rebase_touched(conn: sqlite3.Connection, lead_ids: set[int] | list[int]) -> 
         rebase(conn, lead_id)
 
 
-def fold_answer(conn: sqlite3.Connection, op: Op, result: Mapping[str, Any] | None, now: float) -> None:
+def fold_answer(conn: sqlite3.Connection, op: Op, result: JsonMap | None, now: float) -> None:
     """Fold the server's answer to a delivered op into the snapshots (the caller then rebases)."""
     KINDS[op.kind].on_success(conn, op, unwrap(result or {}), now)

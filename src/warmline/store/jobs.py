@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from warmline.store.clock import iso, normalize_ts
 from warmline.store.database import Database
@@ -26,7 +25,8 @@ from warmline.store.effects import (
     rebase_touched,
 )
 from warmline.store.mapping import company_columns, dumps, unwrap
-from warmline.store.rows import Job, loads
+from warmline.store.rows import Job, json_object
+from warmline.store.values import JsonMap, JsonObject, JsonValue, SqlRow, nullable
 from warmline.store.writers import patch_lead_snapshot, upsert
 
 TERMINAL_STATUSES = frozenset({"completed", "failed", "error", "cancelled", "canceled", "expired", "none"})
@@ -44,7 +44,7 @@ def is_terminal(status: str) -> bool:
     return status.lower() in TERMINAL_STATUSES
 
 
-def result_summary(kind: str, answer: Mapping[str, Any]) -> str | None:
+def result_summary(kind: str, answer: JsonMap) -> str | None:
     """A one-line summary for the job monitor, from what the answer carries.
 
     A failed job that found nothing has no summary: "0 contacts found" next to the
@@ -62,7 +62,7 @@ def result_summary(kind: str, answer: Mapping[str, Any]) -> str | None:
     return message if isinstance(message, str) else None
 
 
-def _found(kind: str, answer: Mapping[str, Any]) -> tuple[Any, str] | None:
+def _found(kind: str, answer: JsonMap) -> tuple[JsonValue, str] | None:
     """How many things the job found and what they are, when its answer says."""
     if kind == JOB_DEEP_SEARCH:
         found = answer.get("found_count")
@@ -107,7 +107,7 @@ class JobsStore(Database):
         found = self.row("SELECT * FROM jobs WHERE op_id = ?", (op_id,))
         return None if found is None else Job.from_row(found)
 
-    def find_job(self, kind: str, remote_id: Any) -> Job | None:
+    def find_job(self, kind: str, remote_id: str | int) -> Job | None:
         found = self.row("SELECT * FROM jobs WHERE kind = ? AND remote_id = ?", (kind, str(remote_id)))
         return None if found is None else Job.from_row(found)
 
@@ -122,7 +122,8 @@ class JobsStore(Database):
         return [Job.from_row(r) for r in rows]
 
     def next_job_poll_at(self) -> float | None:
-        return self.scalar("SELECT min(coalesce(next_poll_at, 0)) FROM jobs WHERE active = 1 AND remote_id IS NOT NULL")
+        found = self.scalar("SELECT min(coalesce(next_poll_at, 0)) FROM jobs WHERE active = 1 AND remote_id IS NOT NULL")
+        return nullable(found, float)
 
     def set_next_poll(self, key: int, when: float) -> None:
         with self.write() as conn:
@@ -131,8 +132,8 @@ class JobsStore(Database):
     def record_job(
         self,
         kind: str,
-        remote_id: Any,
-        answer: Mapping[str, Any],
+        remote_id: str | int,
+        answer: JsonMap,
         *,
         next_poll_at: float | None = None,
         lead_id: int | None = None,
@@ -145,7 +146,7 @@ class JobsStore(Database):
         status = str(body.get("status") or "pending")
         active = not is_terminal(status)
         progress = body.get("progress")
-        columns = {
+        columns: SqlRow = {
             "kind": kind,
             "remote_id": str(remote_id),
             "status": status,
@@ -187,7 +188,7 @@ class JobsStore(Database):
             return Job.from_row(self._job_row(conn, key))
 
     @staticmethod
-    def _job_row(conn: sqlite3.Connection, key: int) -> dict[str, Any]:
+    def _job_row(conn: sqlite3.Connection, key: int) -> SqlRow:
         cursor = conn.execute("SELECT * FROM jobs WHERE key = ?", (key,))
         names = [d[0] for d in cursor.description]
         return dict(zip(names, cursor.fetchone(), strict=True))
@@ -204,7 +205,7 @@ class JobsStore(Database):
         conn.execute(f"UPDATE leads SET {field} = ? WHERE id = ?", (status, lead_id))
         rebase_touched(conn, [lead_id])
 
-    def _pull_results(self, conn: sqlite3.Connection, kind: str, key: int, body: Mapping[str, Any]) -> None:
+    def _pull_results(self, conn: sqlite3.Connection, kind: str, key: int, body: JsonMap) -> None:
         if kind == JOB_DEEP_SEARCH:
             companies = [c for c in body.get("companies") or [] if isinstance(c, Mapping) and c.get("id") is not None]
             upsert(conn, "companies", [company_columns(c) for c in companies])
@@ -212,7 +213,7 @@ class JobsStore(Database):
             self._merge_custom_fields(conn, body.get("results") or [])
 
     @staticmethod
-    def _merge_custom_fields(conn: sqlite3.Connection, results: Iterable[Any]) -> None:
+    def _merge_custom_fields(conn: sqlite3.Connection, results: Iterable[object]) -> None:
         """Research results land in each company's custom fields (merged, not replaced)."""
         for result in results:
             if not isinstance(result, Mapping) or not isinstance(result.get("fields"), Mapping):
@@ -224,8 +225,7 @@ class JobsStore(Database):
                 (dumps(dict(result["fields"])), dumps(dict(result["fields"])), result.get("company_id")),
             )
 
-    def found_contacts(self, key: int) -> list[dict[str, Any]]:
+    def found_contacts(self, key: int) -> list[JsonObject]:
         """The contacts a completed contact search found (to pick from before adding)."""
-        raw = self.scalar("SELECT raw FROM jobs WHERE key = ?", (key,))
-        contacts = loads(raw, {}).get("contacts") if raw else None
+        contacts = json_object(self.scalar("SELECT raw FROM jobs WHERE key = ?", (key,))).get("contacts")
         return [dict(c) for c in contacts or [] if isinstance(c, Mapping)]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from pathlib import Path
 
-from warmline.store.clock import iso
+from warmline.store.clock import EpochClock, iso, system_clock
 from warmline.store.database import MAX_ID, Database
 from warmline.store.effects import (
     PIN_CONTACT,
@@ -29,10 +29,11 @@ from warmline.store.rows import (
     ScorePoint,
     Touchpoint,
     build,
-    loads,
+    json_object,
 )
 from warmline.store.signature import list_sig_sql, stamp
 from warmline.store.tombstones import clear_relisted
+from warmline.store.values import JsonMap, SqlRow, SqlValue, nullable
 from warmline.store.writers import lead_exists, write_lead_detail, write_leads, write_notes
 from warmline.textsafe import terminal_line
 
@@ -78,16 +79,17 @@ def _check_status(status: str | None) -> None:
 class LeadsStore(Database):
     """Lead list and detail; mixed into `warmline.store.Store`."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._counts: dict[tuple[Any, ...], tuple[tuple[int, int], int]] = {}
+    def __init__(self, path: Path | str, clock: EpochClock = system_clock) -> None:
+        super().__init__(path, clock)
+        # (table, status, filter) -> (data version, count): see `_count_cached`.
+        self._counts: dict[tuple[str, str | None, str], tuple[tuple[int, int], int]] = {}
 
     def _has_fts(self, table: str) -> bool:
         """Whether the trigram index exists (SQLite builds without it filter by scanning)."""
         with self._lock:
             return has_table(self.conn, f"{table}_fts")
 
-    def _count_cached(self, key: tuple[Any, ...], compute: Callable[[], int]) -> int:
+    def _count_cached(self, key: tuple[str, str | None, str], compute: Callable[[], int]) -> int:
         """Counts are reused until the database changes (ours or another process's write)."""
         cache = self._counts
         version = self.data_version()
@@ -137,9 +139,9 @@ class LeadsStore(Database):
         return self._count_cached(("leads", status, text.strip().lower()), compute)
 
     @staticmethod
-    def _lead_where(status: str | None) -> tuple[list[str], list[Any]]:
+    def _lead_where(status: str | None) -> tuple[list[str], list[SqlValue]]:
         where = ["leads.hidden = 0"]
-        params: list[Any] = []
+        params: list[SqlValue] = []
         if status is not None:
             where.append("leads.lead_status = ?")
             params.append(status)
@@ -207,7 +209,8 @@ class LeadsStore(Database):
             f"SELECT id, deal_value, deal_currency, won_at, closed_at, closed_reason FROM leads WHERE id IN ({marks})",
             list(lead_ids),
         )
-        return {row["id"]: build(Deal, row) for row in found}
+        deals = [build(Deal, row) for row in found]
+        return {deal.id: deal for deal in deals}
 
     def resolve_lead(self, ref: str) -> LeadRow:
         """A lead from an id or an unambiguous start of its company name (for the CLI)."""
@@ -219,14 +222,11 @@ class LeadsStore(Database):
         needle = text.lower()
         if not needle:
             raise LookupError("give a lead id or the start of a company name")
-        ids = [
-            r["id"]
-            for r in self.rows(
-                "SELECT id FROM leads WHERE hidden = 0 AND name_lower >= ? AND substr(name_lower, 1, ?) = ?"
-                " ORDER BY name_lower, id LIMIT 6",
-                (needle, len(needle), needle),
-            )
-        ]
+        ids = self.ids(
+            "SELECT id FROM leads WHERE hidden = 0 AND name_lower >= ? AND substr(name_lower, 1, ?) = ?"
+            " ORDER BY name_lower, id LIMIT 6",
+            (needle, len(needle), needle),
+        )
         if not ids:
             raise LookupError(f"no cached lead matches {text!r}")
         with self.read() as conn:
@@ -243,7 +243,7 @@ class LeadsStore(Database):
 
     def upsert_leads(
         self,
-        items: Iterable[Mapping[str, Any]],
+        items: Iterable[JsonMap],
         full_list_for_status: str | None = None,
         listed_at: float | None = None,
     ) -> int:
@@ -272,14 +272,14 @@ class LeadsStore(Database):
             "DELETE FROM leads WHERE id NOT IN (SELECT id FROM temp.listed_ids)"
             f" AND id NOT IN (SELECT lead_id FROM outbox WHERE lead_id IS NOT NULL AND state IN ({marks}))"
         )
-        params: list[Any] = list(EFFECT_STATES)
+        params: list[SqlValue] = list(EFFECT_STATES)
         if status != "all":
             sql += " AND coalesce((SELECT json_extract(raw, '$.lead_status') FROM lead_snapshots s WHERE s.id = leads.id), lead_status) = ?"
             params.append(status)
         conn.execute(sql, params)
         conn.execute("DELETE FROM temp.listed_ids")
 
-    def upsert_lead_detail(self, detail: Mapping[str, Any]) -> int:
+    def upsert_lead_detail(self, detail: JsonMap) -> int:
         """A lead's full detail from the server; local pending items are kept on top."""
         with self.write() as conn:
             lead_id = write_lead_detail(conn, unwrap(detail), self.clock())
@@ -295,16 +295,13 @@ class LeadsStore(Database):
         connection: ready leads (gap <= 0), warm ones, those with active recommendations,
         then the most recent activity first (never-touched last), then by id.
         """
-        return [
-            row["id"]
-            for row in self.rows(
-                "SELECT l.id FROM leads l LEFT JOIN lead_snapshots s ON s.id = l.id"
-                " WHERE l.hidden = 0 AND (l.detail_fetched_at IS NULL OR l.detail_sig IS NULL"
-                f" OR s.raw IS NULL OR l.detail_sig != {list_sig_sql('s.raw')})"
-                " ORDER BY l.gap <= 0 DESC, l.lead_status = 'warm' DESC, l.recommendation_count > 0 DESC,"
-                " l.last_activity_at IS NULL, l.last_activity_at DESC, l.id"
-            )
-        ]
+        return self.ids(
+            "SELECT l.id FROM leads l LEFT JOIN lead_snapshots s ON s.id = l.id"
+            " WHERE l.hidden = 0 AND (l.detail_fetched_at IS NULL OR l.detail_sig IS NULL"
+            f" OR s.raw IS NULL OR l.detail_sig != {list_sig_sql('s.raw')})"
+            " ORDER BY l.gap <= 0 DESC, l.lead_status = 'warm' DESC, l.recommendation_count > 0 DESC,"
+            " l.last_activity_at IS NULL, l.last_activity_at DESC, l.id"
+        )
 
     def detail_coverage(self) -> tuple[int, int]:
         """(leads whose detail is cached, leads in the list): what can be read offline."""
@@ -314,7 +311,7 @@ class LeadsStore(Database):
             ).fetchone()
         return int(cached), int(total)
 
-    def upsert_notes(self, lead_id: int, notes: Iterable[Mapping[str, Any]] | Mapping[str, Any]) -> None:
+    def upsert_notes(self, lead_id: int, notes: Iterable[JsonMap] | JsonMap) -> None:
         """A lead's notes from `GET .../notes` (a list, or a body with `data`/`notes`)."""
         if isinstance(notes, Mapping):
             listed = notes.get("data", notes.get("notes"))
@@ -344,9 +341,9 @@ class LeadsStore(Database):
                 "SELECT kind, payload FROM outbox WHERE lead_id = ? AND state IN (?, ?, ?, ?)",
                 (lead_id, *EFFECT_STATES),
             )
-            touched = {kind: set() for kind in (PIN_CONTACT, TOGGLE_MONITORING_PAGE)}
+            touched: dict[str, set[object]] = {kind: set() for kind in (PIN_CONTACT, TOGGLE_MONITORING_PAGE)}
             for op in live:
-                payload = loads(op["payload"], {})
+                payload = json_object(op["payload"])
                 if op["kind"] == PIN_CONTACT:
                     touched[PIN_CONTACT].add(payload.get("contact_id"))
                 elif op["kind"] == TOGGLE_MONITORING_PAGE:
@@ -398,17 +395,18 @@ class LeadsStore(Database):
             ]
             recommendations = active_recommendations_in(conn, lead_id=lead_id)
             row = self._lead_rows(conn, [lead_id])[0]
-        snapshot = loads(lead["raw"], {}) or {}
+        snapshot = json_object(lead["raw"])
+        deal = build(Deal, lead)
         return LeadDetail(
             lead=row,
             company=snapshot["company"] if isinstance(snapshot.get("company"), dict) else {},
-            signal_scan_status=lead["signal_scan_status"],
-            generation_status=lead["generation_status"],
-            deal_value=lead["deal_value"],
-            deal_currency=lead["deal_currency"],
-            won_at=lead["won_at"],
-            closed_at=lead["closed_at"],
-            closed_reason=lead["closed_reason"],
+            signal_scan_status=nullable(lead["signal_scan_status"], str),
+            generation_status=nullable(lead["generation_status"], str),
+            deal_value=deal.deal_value,
+            deal_currency=deal.deal_currency,
+            won_at=deal.won_at,
+            closed_at=deal.closed_at,
+            closed_reason=deal.closed_reason,
             monitoring_pages=pages,
             contacts=contacts,
             competitors=competitors,
@@ -416,7 +414,7 @@ class LeadsStore(Database):
             notes=notes,
             recommendations=recommendations,
             score_history=self._score_history(touchpoints, row.warming_score),
-            detail_fetched_at=lead["detail_fetched_at"],
+            detail_fetched_at=nullable(lead["detail_fetched_at"], float),
             raw=snapshot,
         )
 
@@ -436,7 +434,7 @@ class LeadsStore(Database):
         return points
 
     @staticmethod
-    def _select(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+    def _select(conn: sqlite3.Connection, sql: str, params: tuple[SqlValue, ...] = ()) -> list[SqlRow]:
         cursor = conn.execute(sql, params)
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row, strict=False)) for row in cursor.fetchall()]

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from warmline.store.clock import normalize_ts
+from warmline.store.values import JsonMap, JsonObject, SqlRow, SqlValue
 
 # Lead fields that belong to the lead row; arrays of the detail go to their own tables.
 LEAD_ARRAYS = ("monitoring_pages", "contacts", "competitors", "touchpoints", "recommendations", "notes")
 _LEAD_TIMESTAMPS = ("last_activity_at", "created_at", "won_at", "closed_at")
 # Column -> default used when restoring a lead from a snapshot that lacks the field.
-_LEAD_SNAPSHOT_DEFAULTS: dict[str, Any] = {
+_LEAD_SNAPSHOT_DEFAULTS: dict[str, SqlValue] = {
     "lead_status": "cold",
     "warming_score": 0,
     "target_score": None,
@@ -37,11 +37,11 @@ _LEAD_SNAPSHOT_DEFAULTS: dict[str, Any] = {
 }
 
 
-def dumps(value: Any) -> str:
+def dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def unwrap(body: Any) -> dict[str, Any]:
+def unwrap(body: object) -> JsonObject:
     """A response body with or without the `data` wrapper, as one flat dict."""
     if not isinstance(body, Mapping):
         return {}
@@ -53,11 +53,11 @@ def unwrap(body: Any) -> dict[str, Any]:
     return dict(body)
 
 
-def _bool(value: Any) -> int:
+def _bool(value: object) -> int:
     return 1 if value else 0
 
 
-def _int(value: Any, default: int | None = None) -> int | None:
+def _int(value: object, default: int | None = None) -> int | None:
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, int | float):
@@ -70,7 +70,7 @@ def _int(value: Any, default: int | None = None) -> int | None:
     return default
 
 
-def lead_snapshot(item: Mapping[str, Any]) -> dict[str, Any]:
+def lead_snapshot(item: JsonMap) -> JsonObject:
     """The lead's scalar server fields (arrays removed, timestamps normalised)."""
     snapshot = {k: v for k, v in item.items() if k not in LEAD_ARRAYS}
     for key in _LEAD_TIMESTAMPS:
@@ -79,14 +79,14 @@ def lead_snapshot(item: Mapping[str, Any]) -> dict[str, Any]:
     return snapshot
 
 
-def lead_columns(snapshot: Mapping[str, Any], *, complete: bool = False) -> dict[str, Any]:
+def lead_columns(snapshot: JsonMap, *, complete: bool = False) -> SqlRow:
     """Lead-row columns from a snapshot.
 
     With `complete=False` only fields present in the snapshot are returned, so a list page
     does not wipe what the detail said. With `complete=True` every server-owned column is
     returned (defaults for missing fields): used to restore the row exactly.
     """
-    columns: dict[str, Any] = {}
+    columns: SqlRow = {}
     if "company_name" in snapshot or complete:
         name = snapshot.get("company_name") or ""
         columns["company_name"] = name
@@ -100,7 +100,7 @@ def lead_columns(snapshot: Mapping[str, Any], *, complete: bool = False) -> dict
             continue
         value = snapshot.get(key, default)
         if key in ("warming_score", "activity_count", "recommendation_count"):
-            value = _int(value, default)
+            value = _int(value, 0)  # their default
         elif key == "target_score":
             value = _int(value)
         elif key == "monitoring_active":
@@ -115,7 +115,7 @@ def lead_columns(snapshot: Mapping[str, Any], *, complete: bool = False) -> dict
     return columns
 
 
-def page_columns(lead_id: int, page: Mapping[str, Any]) -> dict[str, Any]:
+def page_columns(lead_id: int, page: JsonMap) -> SqlRow:
     return {
         "id": _int(page.get("id")),
         "lead_id": lead_id,
@@ -129,7 +129,7 @@ def page_columns(lead_id: int, page: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def lead_contact_columns(lead_id: int, contact: Mapping[str, Any]) -> dict[str, Any]:
+def lead_contact_columns(lead_id: int, contact: JsonMap) -> SqlRow:
     contact_id = contact.get("contact_id", contact.get("id"))
     return {
         "lead_id": lead_id,
@@ -145,7 +145,7 @@ def lead_contact_columns(lead_id: int, contact: Mapping[str, Any]) -> dict[str, 
     }
 
 
-def competitor_columns(lead_id: int, competitor: Mapping[str, Any]) -> dict[str, Any]:
+def competitor_columns(lead_id: int, competitor: JsonMap) -> SqlRow:
     return {
         "id": _int(competitor.get("id")),
         "lead_id": lead_id,
@@ -159,7 +159,7 @@ def competitor_columns(lead_id: int, competitor: Mapping[str, Any]) -> dict[str,
     }
 
 
-def touchpoint_columns(lead_id: int, touchpoint: Mapping[str, Any]) -> dict[str, Any]:
+def touchpoint_columns(lead_id: int, touchpoint: JsonMap) -> SqlRow:
     return {
         "id": _int(touchpoint.get("id")),
         "lead_id": lead_id,
@@ -172,7 +172,7 @@ def touchpoint_columns(lead_id: int, touchpoint: Mapping[str, Any]) -> dict[str,
     }
 
 
-def note_columns(lead_id: int, note: Mapping[str, Any]) -> dict[str, Any]:
+def note_columns(lead_id: int, note: JsonMap) -> SqlRow:
     return {
         "id": _int(note.get("id")),
         "lead_id": lead_id,
@@ -182,7 +182,7 @@ def note_columns(lead_id: int, note: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def recommendation_columns(lead_id: int, rec: Mapping[str, Any]) -> dict[str, Any]:
+def recommendation_columns(lead_id: int, rec: JsonMap) -> SqlRow:
     return {
         "id": _int(rec.get("id")),
         "lead_id": _int(rec.get("lead_id"), lead_id),
@@ -198,7 +198,7 @@ def recommendation_columns(lead_id: int, rec: Mapping[str, Any]) -> dict[str, An
     }
 
 
-def company_columns(company: Mapping[str, Any]) -> dict[str, Any]:
+def company_columns(company: JsonMap) -> SqlRow:
     name = company.get("name") or ""
     domain = company.get("domain") or ""
     return {
@@ -222,7 +222,7 @@ def company_columns(company: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def contact_columns(contact: Mapping[str, Any]) -> dict[str, Any]:
+def contact_columns(contact: JsonMap) -> SqlRow:
     first = contact.get("first_name") or ""
     last = contact.get("last_name") or ""
     full = f"{first} {last}".strip()
@@ -247,7 +247,7 @@ def contact_columns(contact: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def template_columns(template: Mapping[str, Any]) -> dict[str, Any]:
+def template_columns(template: JsonMap) -> SqlRow:
     name = template.get("name") or ""
     return {
         "id": str(template.get("id")),

@@ -23,10 +23,10 @@ from __future__ import annotations
 import os
 import sqlite3
 import uuid
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
+from pathlib import Path
 
-from warmline.store.clock import iso
+from warmline.store.clock import EpochClock, iso, system_clock
 from warmline.store.database import Database, StoreError
 from warmline.store.effects import KINDS, fold_answer, forget_pending_rows, rebase
 from warmline.store.mapping import dumps
@@ -42,6 +42,7 @@ from warmline.store.rows import (
     OutboxCounts,
     loads,
 )
+from warmline.store.values import JsonMap, JsonObject, SqlValue, column, nullable
 
 # Lead records an op makes before the server has them (they carry its op id).
 OP_MADE_TABLES = ("touchpoints", "notes", "competitors")
@@ -64,8 +65,8 @@ def _pid_alive(pid: int) -> bool:
 class OutboxStore(Database):
     """Outbox operations; mixed into `warmline.store.Store`."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, path: Path | str, clock: EpochClock = system_clock) -> None:
+        super().__init__(path, clock)
         # Who claims in-flight ops: this process and this Store, so that start-up recovery
         # can tell a crashed sender from a live one in another process.
         self.claimant = f"{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -76,9 +77,9 @@ class OutboxStore(Database):
         self,
         conn: sqlite3.Connection,
         kind: str,
-        payload: Mapping[str, Any],
+        payload: JsonMap,
         lead_id: int | None = None,
-        meta: Mapping[str, Any] | None = None,
+        meta: JsonMap | None = None,
         hold_seconds: float = 0.0,
     ) -> str:
         """Queue an op and apply its local effect, inside the caller's write transaction.
@@ -103,9 +104,9 @@ class OutboxStore(Database):
     def enqueue(
         self,
         kind: str,
-        payload: Mapping[str, Any],
+        payload: JsonMap,
         lead_id: int | None = None,
-        meta: Mapping[str, Any] | None = None,
+        meta: JsonMap | None = None,
         hold_seconds: float = 0.0,
     ) -> str:
         """Queue an op and apply its local effect in one transaction; returns the op id."""
@@ -137,20 +138,20 @@ class OutboxStore(Database):
             return {}
         marks = ", ".join("?" for _ in ids)
         found = self.rows(f"SELECT op_id, first_sent_at FROM outbox WHERE op_id IN ({marks})", ids)
-        return {str(row["op_id"]): row["first_sent_at"] for row in found}
+        return {str(row["op_id"]): nullable(row["first_sent_at"], str) for row in found}
 
     def ids_made_by_other_ops(self, table: str, lead_id: int | None, op_id: str) -> set[int]:
         """Server ids of a lead's touchpoints, notes or competitors that an op other than
         `op_id` made (delivered, or adopted by reconciliation)."""
         if table not in OP_MADE_TABLES:
             raise ValueError(f"table must be one of {OP_MADE_TABLES}")
-        found = self.rows(
+        found = self.ids(
             f"SELECT id FROM {table} WHERE lead_id = ? AND id IS NOT NULL AND op_id IS NOT NULL AND op_id != ?",
             (lead_id, op_id),
         )
-        return {int(row["id"]) for row in found}
+        return set(found)
 
-    def other_done_results(self, lead_id: int | None, kind: str, op_id: str) -> list[dict[str, Any]]:
+    def other_done_results(self, lead_id: int | None, kind: str, op_id: str) -> list[JsonObject]:
         """The answers the service gave the lead's other delivered ops of `kind`."""
         found = self.rows(
             "SELECT result FROM outbox WHERE lead_id = ? AND kind = ? AND state = 'done' AND op_id != ?",
@@ -172,7 +173,7 @@ class OutboxStore(Database):
         """Ops for the outbox screen (all but delivered ones by default), oldest first."""
         marks = ", ".join("?" for _ in states)
         sql = f"SELECT * FROM outbox WHERE state IN ({marks})"
-        params: list[Any] = list(states)
+        params: list[SqlValue] = list(states)
         if lead_id is not None:
             sql += " AND lead_id = ?"
             params.append(lead_id)
@@ -181,7 +182,7 @@ class OutboxStore(Database):
     def outbox_counts(self) -> OutboxCounts:
         counts = dict.fromkeys((PENDING, IN_FLIGHT, AMBIGUOUS, FAILED), 0)
         for row in self.rows("SELECT state, count(*) AS n FROM outbox WHERE state != 'done' GROUP BY state"):
-            counts[row["state"]] = row["n"]
+            counts[column(row["state"], str)] = column(row["n"], int)
         return OutboxCounts(counts[PENDING], counts[IN_FLIGHT], counts[AMBIGUOUS], counts[FAILED])
 
     def due_ops(self, now: float | None = None, limit: int = 100, *, ignore_backoff: bool = False) -> list[Op]:
@@ -209,10 +210,11 @@ class OutboxStore(Database):
 
     def next_due_at(self) -> float | None:
         """When the earliest queued op becomes due (for the scheduler to sleep until)."""
-        return self.scalar(
+        found = self.scalar(
             "SELECT min(max(next_attempt_at, coalesce(not_before, 0), coalesce(hold_until, 0))) FROM outbox"
             " WHERE state IN ('pending', 'ambiguous')"
         )
+        return nullable(found, float)
 
     # --- outcomes (used by warmline.sync) ----------------------------------------------------
 
@@ -260,11 +262,11 @@ class OutboxStore(Database):
             ).rowcount
         return released == 1
 
-    def mark_done(self, op_id: str, result: Mapping[str, Any] | None = None) -> bool:
+    def mark_done(self, op_id: str, result: JsonMap | None = None) -> bool:
         """The server has the op: fold its answer into the cache. False if already done or gone."""
         return self.mark_done_many([(op_id, result)]) == 1
 
-    def mark_done_many(self, outcomes: Iterable[tuple[str, Mapping[str, Any] | None]]) -> int:
+    def mark_done_many(self, outcomes: Iterable[tuple[str, JsonMap | None]]) -> int:
         """Several delivered ops in one transaction (one disk sync); returns how many were new.
 
         Safe to defer: until this commits, a crash leaves the ops in flight, and recovery
@@ -415,7 +417,7 @@ class OutboxStore(Database):
             rebase(conn, op.lead_id)
         return op
 
-    def edit_in(self, conn: sqlite3.Connection, op_id: str, payload: Mapping[str, Any], meta: Mapping[str, Any] | None = None) -> str:
+    def edit_in(self, conn: sqlite3.Connection, op_id: str, payload: JsonMap, meta: JsonMap | None = None) -> str:
         """Replace a pending or failed op's payload (already validated); returns its op id.
 
         An op that was sent before gets a new id: its old Idempotency-Key is tied to the

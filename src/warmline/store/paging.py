@@ -16,8 +16,10 @@ Measured at 100,000 rows, the costs that matter and how each is avoided:
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+
+from warmline.store.values import SqlValue
 
 # Up to this many candidates, fetching and sorting them beats walking the sort index
 # (measured at 100,000 leads: the crossover is near sqrt(page size x rows), about 1,000).
@@ -55,7 +57,7 @@ class TextFilter:
     """A filter clause; `few` when its candidates are best fetched by `index` and sorted."""
 
     clause: str
-    params: tuple[Any, ...]
+    params: tuple[SqlValue, ...]
     few: bool
     index: str | None = None
 
@@ -113,7 +115,7 @@ def page_ids(
     listing: Listing,
     order: Order,
     where: list[str],
-    params: list[Any],
+    params: Sequence[SqlValue],
     text: TextFilter | None,
     offset: int,
     limit: int,
@@ -131,10 +133,10 @@ def page_ids(
         source = f"{listing.table} " + (f"INDEXED BY {text.index}" if text.index else "NOT INDEXED")
     else:
         source = f"{listing.table} INDEXED BY {order.index}"
-    reverse = total is not None and offset > total // 2 and (text is None or not text.few)
-    if reverse:
-        count = max(0, min(limit, total - offset))  # type: ignore[operator]
-        skip = max(0, total - offset - count)  # type: ignore[operator]
+    # Past the middle (when the total is known), walking the index backwards is shorter.
+    if total is not None and offset > total // 2 and (text is None or not text.few):
+        count = max(0, min(limit, total - offset))
+        skip = max(0, total - offset - count)
         if count == 0:
             return []
         sql = f"SELECT id FROM {source} WHERE {condition} ORDER BY {order.sql(reverse=True)} LIMIT ? OFFSET ?"
@@ -149,7 +151,7 @@ def count_rows(
     conn: sqlite3.Connection,
     listing: Listing,
     where: list[str],
-    params: list[Any],
+    params: Sequence[SqlValue],
     text: TextFilter | None,
     count_index: str | None = None,
 ) -> int:

@@ -8,12 +8,13 @@ them. The cockpit's "People found" screen and `warmline contacts found` read thi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warmline.store.custom_fields import optional_id, optional_text
 from warmline.store.rows import Job
+from warmline.store.values import JsonMap
 
 if TYPE_CHECKING:
     from warmline.store import Store
@@ -46,7 +47,7 @@ class FoundPerson:
         return self.role or NO_ROLE
 
     @classmethod
-    def from_answer(cls, item: Mapping[str, Any]) -> FoundPerson:
+    def from_answer(cls, item: JsonMap) -> FoundPerson:
         return cls(
             id=optional_id(item.get("id")),
             first_name=optional_text(item.get("first_name")),

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping
-from typing import Any
 
 from warmline.store.database import Database
 from warmline.store.effects import rebase_touched
 from warmline.store.mapping import unwrap
 from warmline.store.rows import Recommendation, RecommendationProgress, build
 from warmline.store.signature import list_sig_sql, stamp
+from warmline.store.values import JsonMap, JsonObject, SqlValue, nullable
 from warmline.store.writers import lead_exists, patch_lead_snapshot, write_recommendations
 
 PRIORITY_RANK_SQL = (
@@ -27,7 +27,7 @@ def active_recommendations_in(
         "SELECT r.*, l.company_name FROM recommendations r JOIN leads l ON l.id = r.lead_id"
         " WHERE r.status = 'active' AND r.local_status IS NULL AND l.hidden = 0"
     )
-    params: list[Any] = []
+    params: list[SqlValue] = []
     if lead_id is not None:
         sql += " AND r.lead_id = ?"
         params.append(lead_id)
@@ -52,7 +52,7 @@ class RecommendationsStore(Database):
             "SELECT status, local_status FROM recommendations WHERE id = ? AND lead_id = ?",
             (recommendation_id, lead_id),
         )
-        return None if found is None else (str(found["status"]), found["local_status"])
+        return None if found is None else (str(found["status"]), nullable(found["local_status"], str))
 
     def recommendation_lead(self, recommendation_id: int) -> int | None:
         """The lead a cached recommendation belongs to; None when it is not cached."""
@@ -62,7 +62,7 @@ class RecommendationsStore(Database):
     def recommendation_progress(self, lead_id: int | None = None) -> RecommendationProgress:
         """Completed / dismissed / total, the server's figures plus what the rep just did."""
         where = "WHERE id = ?" if lead_id is not None else ""
-        params: tuple[Any, ...] = (lead_id,) if lead_id is not None else ()
+        params: tuple[SqlValue, ...] = (lead_id,) if lead_id is not None else ()
         with self.read() as conn:
             server = conn.execute(
                 "SELECT coalesce(sum(json_extract(raw, '$.rec_progress.completed')), 0),"
@@ -84,7 +84,7 @@ class RecommendationsStore(Database):
         total = max(int(server[2]), completed + dismissed + active)
         return RecommendationProgress(completed=completed, dismissed=dismissed, total=total)
 
-    def upsert_recommendations(self, lead_id: int, response: Mapping[str, Any]) -> None:
+    def upsert_recommendations(self, lead_id: int, response: JsonMap) -> None:
         """A lead's recommendation list response (`recommendations`, `count`, `progress`,
         `generation_status`): the lead's active recommendations become exactly these."""
         body = unwrap(response)
@@ -93,7 +93,7 @@ class RecommendationsStore(Database):
             if not lead_exists(conn, lead_id):
                 return
             write_recommendations(conn, lead_id, recs)
-            changes: dict[str, Any] = {"recommendation_count": body.get("count", len(recs))}
+            changes: JsonObject = {"recommendation_count": body.get("count", len(recs))}
             if isinstance(body.get("progress"), Mapping):
                 changes["rec_progress"] = dict(body["progress"])
             if body.get("generation_status") is not None:
@@ -111,13 +111,10 @@ class RecommendationsStore(Database):
         """Leads with no card whose recommendations were never read: their progress figures
         (cards completed and dismissed before) belong in triage's all-time counts, but the
         queue does not need them, so the prefetch reads them within its budget."""
-        return [
-            row["id"]
-            for row in self.rows(
-                "SELECT id FROM leads WHERE hidden = 0 AND recs_sig IS NULL AND recommendation_count = 0"
-                " AND id NOT IN (SELECT lead_id FROM recommendations WHERE status = 'active') ORDER BY id"
-            )
-        ]
+        return self.ids(
+            "SELECT id FROM leads WHERE hidden = 0 AND recs_sig IS NULL AND recommendation_count = 0"
+            " AND id NOT IN (SELECT lead_id FROM recommendations WHERE status = 'active') ORDER BY id"
+        )
 
     def leads_needing_recommendations(self) -> list[int]:
         """Leads whose recommendations the triage queue must read: those that have (or had)
@@ -128,13 +125,10 @@ class RecommendationsStore(Database):
         re-reads nothing. The lead's detail carries its active recommendations but not the
         progress figures, so a detail fetch does not count as a read here.
         """
-        return [
-            row["id"]
-            for row in self.rows(
-                "SELECT l.id FROM leads l LEFT JOIN lead_snapshots s ON s.id = l.id WHERE l.hidden = 0"
-                " AND (l.recommendation_count > 0"
-                " OR l.id IN (SELECT lead_id FROM recommendations WHERE status = 'active'))"
-                f" AND (l.recs_sig IS NULL OR s.raw IS NULL OR l.recs_sig != {list_sig_sql('s.raw')})"
-                " ORDER BY l.id"
-            )
-        ]
+        return self.ids(
+            "SELECT l.id FROM leads l LEFT JOIN lead_snapshots s ON s.id = l.id WHERE l.hidden = 0"
+            " AND (l.recommendation_count > 0"
+            " OR l.id IN (SELECT lead_id FROM recommendations WHERE status = 'active'))"
+            f" AND (l.recs_sig IS NULL OR s.raw IS NULL OR l.recs_sig != {list_sig_sql('s.raw')})"
+            " ORDER BY l.id"
+        )

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warmline.store.custom_fields import FieldSchema, field_schema, optional_id
 from warmline.store.rows import Job
+from warmline.store.values import JsonMap, JsonValue
 
 if TYPE_CHECKING:
     from warmline.store import Store
@@ -26,7 +27,7 @@ class CompanyResult:
 
     company_id: int | None
     company_name: str | None
-    values: dict[str, Any]
+    values: dict[str, JsonValue]
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def results_of(store: Store, job: Job) -> tuple[CompanyResult, ...]:
             company_id = optional_id(result.get("company_id"))
             company = store.get_company(company_id) if company_id is not None else None
             extracted = result.get("fields")
-            run_values: Mapping[str, Any] = extracted if isinstance(extracted, Mapping) else {}
+            run_values: JsonMap = extracted if isinstance(extracted, Mapping) else {}
             cached = company.custom_fields if company is not None else {}
             values = {str(key): cached.get(key, value) for key, value in run_values.items()}
             found.append(CompanyResult(company_id, company.name if company is not None else None, values))

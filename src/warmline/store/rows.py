@@ -13,10 +13,12 @@ was set aside with a server message (see the outbox).
 from __future__ import annotations
 
 import json
-from functools import cache
-from typing import Any, NamedTuple, TypeVar
+from collections.abc import Mapping
+from typing import NamedTuple, TypeVar, overload
 
-T = TypeVar("T")
+from warmline.store.values import JsonObject, JsonValue, SqlRow, SqlValue
+
+R = TypeVar("R", bound=NamedTuple)
 
 # Outbox states. Ops in QUEUE_STATES block later ops of their lead (first in, first out);
 # ops in EFFECT_STATES still show their local effect (a failed op shows until discarded).
@@ -29,18 +31,19 @@ QUEUE_STATES = (PENDING, IN_FLIGHT, AMBIGUOUS)
 EFFECT_STATES = (PENDING, IN_FLIGHT, AMBIGUOUS, FAILED)
 
 
-@cache
-def _field_names(cls: type) -> frozenset[str]:
-    return frozenset(cls._fields)  # type: ignore[attr-defined]
+def build(cls: type[R], row: Mapping[str, object]) -> R:
+    """An instance of record `cls` from the row's columns of the same names (a field the
+    row lacks takes its default). The values are trusted to have the fields' types: the
+    schema fixes them, and the queries name their columns like the fields."""
+    defaults = cls._field_defaults
+    return cls._make([row[name] if name in row else defaults[name] for name in cls._fields])
 
 
-def build(cls: type[T], row: dict[str, Any]) -> T:
-    """An instance of record `cls` from the row's columns of the same names."""
-    names = _field_names(cls)
-    return cls(**{k: v for k, v in row.items() if k in names})
-
-
-def plain_data(value: Any) -> Any:
+@overload
+def plain_data(value: NamedTuple) -> JsonObject: ...
+@overload
+def plain_data(value: object) -> object: ...
+def plain_data(value: object) -> object:
     """A record as plain dicts and lists (nested records too), for JSON output."""
     if hasattr(value, "_asdict"):
         return {name: plain_data(item) for name, item in value._asdict().items()}
@@ -51,14 +54,27 @@ def plain_data(value: Any) -> Any:
     return value
 
 
-def loads(text: str | None, default: Any = None) -> Any:
-    """JSON text from a column, or `default` when empty or not JSON."""
-    if not text:
+def loads(text: SqlValue, default: JsonValue = None) -> JsonValue:
+    """JSON text from a column, or `default` when empty, not text or not JSON."""
+    if not text or not isinstance(text, str):
         return default
     try:
-        return json.loads(text)
+        value: JsonValue = json.loads(text)
     except ValueError:
         return default
+    return value
+
+
+def json_object(text: SqlValue) -> JsonObject:
+    """A JSON object from a column; empty when the column is empty or holds anything else."""
+    value = loads(text)
+    return value if isinstance(value, dict) else {}
+
+
+def json_list(text: SqlValue) -> list[JsonValue]:
+    """A JSON array from a column; empty when the column is empty or holds anything else."""
+    value = loads(text)
+    return value if isinstance(value, list) else []
 
 
 class LeadRow(NamedTuple):
@@ -185,7 +201,7 @@ class ScorePoint(NamedTuple):
 
 class LeadDetail(NamedTuple):
     lead: LeadRow
-    company: dict[str, Any]
+    company: JsonObject
     signal_scan_status: str | None
     generation_status: str | None
     deal_value: float | None
@@ -201,7 +217,7 @@ class LeadDetail(NamedTuple):
     recommendations: list[Recommendation]
     score_history: list[ScorePoint]
     detail_fetched_at: float | None
-    raw: dict[str, Any]
+    raw: JsonObject
 
 
 class Deal(NamedTuple):
@@ -222,8 +238,8 @@ class Op(NamedTuple):
     op_id: str
     kind: str
     lead_id: int | None
-    payload: dict[str, Any]
-    meta: dict[str, Any]
+    payload: JsonObject
+    meta: JsonObject
     state: str
     attempts: int
     created_at: str
@@ -232,7 +248,7 @@ class Op(NamedTuple):
     not_before: float | None
     claimed_by: str | None
     last_error: str | None
-    result: dict[str, Any] | None
+    result: JsonObject | None
     updated_at: str
     hold_until: float | None = None
 
@@ -242,11 +258,12 @@ class Op(NamedTuple):
         return self.state == PENDING and self.attempts == 0
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> Op:
-        data = dict(row)
-        data["payload"] = loads(row["payload"], {})
-        data["meta"] = loads(row.get("meta"), {})
-        data["result"] = loads(row.get("result"))
+    def from_row(cls, row: SqlRow) -> Op:
+        result = loads(row.get("result"))
+        data: dict[str, object] = dict(row)
+        data["payload"] = json_object(row["payload"])
+        data["meta"] = json_object(row.get("meta"))
+        data["result"] = result if isinstance(result, dict) else None
         return build(cls, data)
 
 
@@ -271,7 +288,7 @@ class Job(NamedTuple):
     status: str
     active: bool
     progress: int | None
-    params: dict[str, Any]
+    params: JsonObject
     result_summary: str | None
     error: str | None
     created_at: str | None
@@ -281,13 +298,13 @@ class Job(NamedTuple):
     queued_offline: bool
     results_applied: bool
     op_id: str | None
-    raw: dict[str, Any]
+    raw: JsonObject
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> Job:
-        data = dict(row)
-        data["params"] = loads(row["params"], {})
-        data["raw"] = loads(row["raw"], {})
+    def from_row(cls, row: SqlRow) -> Job:
+        data: dict[str, object] = dict(row)
+        data["params"] = json_object(row["params"])
+        data["raw"] = json_object(row["raw"])
         for flag in ("active", "queued_offline", "results_applied"):
             data[flag] = bool(row[flag])
         return build(cls, data)
@@ -303,15 +320,15 @@ class CompanyRow(NamedTuple):
     size: str | None
     description: str | None
     tags: list[str]
-    custom_fields: dict[str, Any]
+    custom_fields: JsonObject
     source: str | None
     ai_tag: str | None
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> CompanyRow:
-        data = dict(row)
-        data["tags"] = loads(row["tags"], [])
-        data["custom_fields"] = loads(row["custom_fields"], {})
+    def from_row(cls, row: SqlRow) -> CompanyRow:
+        data: dict[str, object] = dict(row)
+        data["tags"] = json_list(row["tags"])
+        data["custom_fields"] = json_object(row["custom_fields"])
         return build(cls, data)
 
 
@@ -326,17 +343,17 @@ class ContactRow(NamedTuple):
     social_url: str | None
     phone: str | None
     tags: list[str]
-    custom_fields: dict[str, Any]
+    custom_fields: JsonObject
 
     @property
     def name(self) -> str:
         return " ".join(p for p in (self.first_name, self.last_name) if p)
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> ContactRow:
-        data = dict(row)
-        data["tags"] = loads(row["tags"], [])
-        data["custom_fields"] = loads(row["custom_fields"], {})
+    def from_row(cls, row: SqlRow) -> ContactRow:
+        data: dict[str, object] = dict(row)
+        data["tags"] = json_list(row["tags"])
+        data["custom_fields"] = json_object(row["custom_fields"])
         return build(cls, data)
 
 
@@ -344,4 +361,10 @@ class ResearchTemplate(NamedTuple):
     id: str
     name: str
     description: str | None
-    fields: list[dict[str, Any]]
+    fields: list[JsonObject]
+
+    @classmethod
+    def from_row(cls, row: SqlRow) -> ResearchTemplate:
+        data: dict[str, object] = dict(row)
+        data["fields"] = [field for field in json_list(row["fields"]) if isinstance(field, dict)]
+        return build(cls, data)

@@ -7,19 +7,18 @@ type are the sync vocabulary (`warmline.store.sync_vocabulary`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from warmline.store.clock import iso
 from warmline.store.database import Database
 from warmline.store.mapping import dumps
 from warmline.store.rows import loads
 from warmline.store.sync_vocabulary import StateKey, SyncStatus
+from warmline.store.values import JsonValue
 
 
 class StateStore(Database):
     """Key-value sync state; mixed into `warmline.store.Store`."""
 
-    def set_state(self, key: str, value: object) -> None:
+    def set_state(self, key: StateKey, value: object) -> None:
         with self.write() as conn:
             conn.execute(
                 "INSERT INTO sync_state (key, value, updated_at) VALUES (?, ?, ?)"
@@ -40,7 +39,8 @@ class StateStore(Database):
                 " WHERE not_before IS NOT NULL AND state IN ('pending', 'ambiguous', 'failed')"
             )
 
-    def get_state(self, key: str, default: Any = None) -> Any:
+    def get_state(self, key: StateKey, default: JsonValue = None) -> JsonValue:
+        """The value stored under `key` as JSON gave it back; `default` when there is none."""
         found = self.scalar("SELECT value FROM sync_state WHERE key = ?", (key,))
         return default if found is None else loads(found, default)
 

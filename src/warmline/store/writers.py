@@ -11,7 +11,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
 from warmline.store.mapping import (
     competitor_columns,
@@ -24,7 +23,8 @@ from warmline.store.mapping import (
     recommendation_columns,
     touchpoint_columns,
 )
-from warmline.store.rows import loads
+from warmline.store.rows import json_object
+from warmline.store.values import JsonMap, JsonObject, SqlRow, SqlValue
 
 
 @lru_cache(maxsize=256)
@@ -43,7 +43,7 @@ def _upsert_sql(table: str, columns: tuple[str, ...], conflict: tuple[str, ...],
 def upsert(
     conn: sqlite3.Connection,
     table: str,
-    rows: Iterable[Mapping[str, Any]],
+    rows: Iterable[Mapping[str, SqlValue]],
     conflict: Sequence[str] = ("id",),
     *,
     merge_raw: bool = False,
@@ -54,13 +54,13 @@ def upsert(
     page does not erase what the lead's detail said.
     """
     count = 0
-    batch: list[tuple[Any, ...]] = []
+    batch: list[tuple[SqlValue, ...]] = []
     shape: tuple[str, ...] | None = None
     key = tuple(conflict)
     for row in rows:
         columns = tuple(row)
-        if columns != shape and batch:
-            conn.executemany(_upsert_sql(table, shape, key, merge_raw), batch)  # type: ignore[arg-type]
+        if shape is not None and columns != shape and batch:
+            conn.executemany(_upsert_sql(table, shape, key, merge_raw), batch)
             batch = []
         shape = columns
         batch.append(tuple(row[c] for c in columns))
@@ -70,35 +70,40 @@ def upsert(
     return count
 
 
-def write_leads(conn: sqlite3.Connection, items: Iterable[Mapping[str, Any]]) -> list[int]:
+def write_leads(conn: sqlite3.Connection, items: Iterable[JsonMap]) -> list[int]:
     """Lead list items (or the scalar part of a detail) into `leads`; returns their ids."""
-    rows: list[dict[str, Any]] = []
-    snapshots: list[dict[str, Any]] = []
+    ids: list[int] = []
+    rows: list[SqlRow] = []
+    snapshots: list[SqlRow] = []
     for item in items:
         if item.get("id") is None:
             continue
         snapshot = lead_snapshot(item)
         lead_id = int(item["id"])
+        ids.append(lead_id)
         rows.append({"id": lead_id, **lead_columns(snapshot)})
         snapshots.append({"id": lead_id, "raw": dumps(snapshot)})
     upsert(conn, "leads", rows)
     upsert(conn, "lead_snapshots", snapshots, merge_raw=True)
-    return [r["id"] for r in rows]
+    return ids
 
 
-def patch_lead_snapshot(conn: sqlite3.Connection, lead_id: int, changes: Mapping[str, Any]) -> None:
-    """Record what the server just told us about a lead (e.g. its new score) in its snapshot."""
-    found = conn.execute("SELECT raw FROM lead_snapshots WHERE id = ?", (lead_id,)).fetchone()
-    if found is None:
+def patch_lead_snapshot(conn: sqlite3.Connection, lead_id: int | None, changes: JsonMap) -> None:
+    """Record what the server just told us about a lead (e.g. its new score) in its snapshot
+    (none for a lead that is not cached, or for no lead)."""
+    raw = lead_snapshot_of(conn, lead_id)
+    if raw is None:
         return
-    raw = loads(found[0], {})
     raw.update(lead_snapshot(changes))
     conn.execute("UPDATE lead_snapshots SET raw = ? WHERE id = ?", (dumps(raw), lead_id))
 
 
-def lead_snapshot_of(conn: sqlite3.Connection, lead_id: int) -> dict[str, Any] | None:
+def lead_snapshot_of(conn: sqlite3.Connection, lead_id: int | None) -> JsonObject | None:
+    """The server's last word on a cached lead; None for a lead not cached, or no lead."""
+    if lead_id is None:
+        return None
     found = conn.execute("SELECT raw FROM lead_snapshots WHERE id = ?", (lead_id,)).fetchone()
-    return None if found is None else loads(found[0], {})
+    return None if found is None else json_object(found[0])
 
 
 def lead_exists(conn: sqlite3.Connection, lead_id: int | None) -> bool:
@@ -111,7 +116,7 @@ def _replace_children(
     conn: sqlite3.Connection,
     table: str,
     lead_id: int,
-    rows: list[dict[str, Any]],
+    rows: list[SqlRow],
     key: str,
     conflict: Sequence[str],
 ) -> None:
@@ -125,22 +130,22 @@ def _replace_children(
     upsert(conn, table, [r for r in rows if r[key] is not None], conflict)
 
 
-def write_pages(conn: sqlite3.Connection, lead_id: int, pages: Iterable[Mapping[str, Any]]) -> None:
+def write_pages(conn: sqlite3.Connection, lead_id: int, pages: Iterable[JsonMap]) -> None:
     rows = [page_columns(lead_id, p) for p in pages if isinstance(p, Mapping)]
     _replace_children(conn, "monitoring_pages", lead_id, rows, "id", ("id",))
 
 
-def write_lead_contacts(conn: sqlite3.Connection, lead_id: int, contacts: Iterable[Mapping[str, Any]]) -> None:
+def write_lead_contacts(conn: sqlite3.Connection, lead_id: int, contacts: Iterable[JsonMap]) -> None:
     rows = [lead_contact_columns(lead_id, c) for c in contacts if isinstance(c, Mapping)]
     _replace_children(conn, "lead_contacts", lead_id, rows, "contact_id", ("lead_id", "contact_id"))
 
 
-def write_competitors(conn: sqlite3.Connection, lead_id: int, competitors: Iterable[Mapping[str, Any]]) -> None:
+def write_competitors(conn: sqlite3.Connection, lead_id: int, competitors: Iterable[JsonMap]) -> None:
     rows = [competitor_columns(lead_id, c) for c in competitors if isinstance(c, Mapping)]
     _replace_children(conn, "competitors", lead_id, rows, "id", ("id",))
 
 
-def write_touchpoints(conn: sqlite3.Connection, lead_id: int, touchpoints: Iterable[Mapping[str, Any]]) -> None:
+def write_touchpoints(conn: sqlite3.Connection, lead_id: int, touchpoints: Iterable[JsonMap]) -> None:
     """Add or update touchpoints; older ones beyond the server's window of 50 are kept.
 
     Rows are matched by server id and only the server's columns are written, so the link
@@ -150,19 +155,19 @@ def write_touchpoints(conn: sqlite3.Connection, lead_id: int, touchpoints: Itera
     upsert(conn, "touchpoints", [r for r in rows if r["id"] is not None])
 
 
-def write_notes(conn: sqlite3.Connection, lead_id: int, notes: Iterable[Mapping[str, Any]]) -> None:
+def write_notes(conn: sqlite3.Connection, lead_id: int, notes: Iterable[JsonMap]) -> None:
     """Add or update notes by server id (`op_id` and `logged_at` kept, as for touchpoints)."""
     rows = [note_columns(lead_id, n) for n in notes if isinstance(n, Mapping)]
     upsert(conn, "notes", [r for r in rows if r["id"] is not None])
 
 
-def write_recommendations(conn: sqlite3.Connection, lead_id: int, recs: Iterable[Mapping[str, Any]]) -> None:
+def write_recommendations(conn: sqlite3.Connection, lead_id: int, recs: Iterable[JsonMap]) -> None:
     """The lead's active recommendations are exactly `recs`; the rest left the server's queue."""
     rows = [recommendation_columns(lead_id, r) for r in recs if isinstance(r, Mapping)]
     _replace_children(conn, "recommendations", lead_id, rows, "id", ("id",))
 
 
-def write_lead_detail(conn: sqlite3.Connection, detail: Mapping[str, Any], fetched_at: float) -> int:
+def write_lead_detail(conn: sqlite3.Connection, detail: JsonMap, fetched_at: float) -> int:
     """A full lead detail: the scalar part into `leads`, each array into its table."""
     lead_id = int(detail["id"])
     write_leads(conn, [detail])
