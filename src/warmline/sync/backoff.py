@@ -28,7 +28,7 @@ class Backoff:
         """The exponential ceiling: base, 2*base, 4*base, ... up to cap."""
         exponent = max(0, attempts - 1)
         # Past 2**30 the cap has long been reached; avoid huge floats.
-        return min(self.cap, self.base * (2 ** min(exponent, 30)))
+        return min(self.cap, self.base * 2.0 ** min(exponent, 30))
 
     def delay(self, attempts: int) -> float:
         """A full-jitter draw in [0, ceiling(attempts)]."""

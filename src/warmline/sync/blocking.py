@@ -10,11 +10,20 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import ParamSpec, Protocol, TypeVar
 
+P = ParamSpec("P")
 T = TypeVar("T")
 
-Blocking = Callable[..., Awaitable[Any]]
+
+class Blocking(Protocol):
+    """`await blocking(store.due_ops, None, 1)`: runs `fn(*args, **kwargs)` somewhere the
+    event loop does not wait for, and gives back its result; the arguments are checked
+    against `fn`'s own signature."""
+
+    def __call__(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]: ...
+
+
 Notify = Callable[[str, "int | None"], None]
 """`notify(topic, lead_id)`: topics are `outbox`, `leads`, `lead`, `recommendations`,
 `companies`, `contacts`, `templates`, `fields`, `jobs`, and `lead_gone` (the service said
@@ -22,9 +31,9 @@ the lead does not exist: it was marked removed and its queued actions failed; se
 `Store.lead_tombstone`)."""
 
 
-async def in_thread(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+async def in_thread(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
     return await asyncio.to_thread(fn, *args, **kwargs)
 
 
-async def run_inline(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+async def run_inline(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
     return fn(*args, **kwargs)

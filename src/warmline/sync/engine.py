@@ -38,9 +38,10 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Protocol, TypeVar
 
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
+# APScheduler 3 ships no types: `Scheduler` below states what the engine uses of it.
+from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 
 from warmline.api import ServiceClient
 from warmline.api.errors import (
@@ -53,6 +54,7 @@ from warmline.api.errors import (
     RateLimitedError,
 )
 from warmline.api.servertime import Estimate
+from warmline.store import Store
 from warmline.store.clock import EpochClock, system_clock
 from warmline.store.sync_vocabulary import StateKey, SyncStatus
 from warmline.sync.backoff import Backoff
@@ -61,7 +63,7 @@ from warmline.sync.flush import Flusher, FlushReport
 from warmline.sync.jobs import JobPoller, PollReport
 from warmline.sync.prefetch import Prefetcher, PrefetchReport, Sleep
 from warmline.sync.refresh import Refresher
-from warmline.sync.status import OFFLINE_PROBE_CAP, Connection, StatusBoard
+from warmline.sync.status import OFFLINE_PROBE_CAP, Connection, StatusBoard, StatusChange
 
 log = logging.getLogger("warmline.sync")
 # A library logs, the application decides where to: without these, Python's last-resort
@@ -72,6 +74,26 @@ logging.getLogger("apscheduler").addHandler(logging.NullHandler())
 
 T = TypeVar("T")
 ChangeListener = Callable[[str, "int | None"], None]
+ScheduledJob = Callable[[], Awaitable[None]]
+
+
+class Scheduler(Protocol):
+    """What the engine uses of APScheduler's `AsyncIOScheduler`."""
+
+    @property
+    def running(self) -> bool: ...
+
+    def add_job(
+        self, func: ScheduledJob, trigger: str, *, seconds: float, id: str, next_run_time: datetime | None = None
+    ) -> object: ...
+
+    def modify_job(self, job_id: str, *, next_run_time: datetime) -> object: ...
+
+    def start(self) -> None: ...
+
+    def pause(self) -> None: ...
+
+    def shutdown(self, wait: bool = True) -> None: ...
 
 FLUSH_JOB = "flush"
 TICK_JOB = "tick"
@@ -130,7 +152,7 @@ class SyncEngine:
 
     def __init__(
         self,
-        store: Any,
+        store: Store,
         client: ServiceClient,
         *,
         concurrency: int = 4,
@@ -167,7 +189,7 @@ class SyncEngine:
         self.refresher = Refresher(store, client, blocking=blocking, notify=self._changed, concurrency=concurrency)
         self.prefetcher = Prefetcher(self.refresher, client.limiter, clock=clock, sleep=sleep)
         self.prefetch_interval = prefetch_interval
-        self._prefetch_task: asyncio.Task[Any] | None = None
+        self._prefetch_task: asyncio.Task[object] | None = None
         self.poller = JobPoller(
             store, client, self.refresher, concurrency=concurrency, clock=clock, rng=rng,
             blocking=blocking, notify=self._changed,
@@ -177,11 +199,11 @@ class SyncEngine:
         self.directory_interval = directory_interval
         self.tick_interval = tick_interval
         self.stop_grace = stop_grace
-        self.scheduler: AsyncIOScheduler | None = None
+        self.scheduler: Scheduler | None = None
         self._woken = False
         self._flushing = False
         self._stopping = False
-        self._running: set[asyncio.Task[Any]] = set()
+        self._running: set[asyncio.Task[object]] = set()
         # Parts whose last read failed although the service answered -> the failure.
         self._failing: dict[str, ApiError] = {}
         self._restore_rate_limit()
@@ -271,7 +293,7 @@ class SyncEngine:
         if recovered:
             log.info("%d action(s) left in flight by a previous run will be reconciled", recovered)
         self._stopping = False
-        scheduler = AsyncIOScheduler(
+        scheduler: Scheduler = AsyncIOScheduler(
             event_loop=asyncio.get_running_loop(),
             job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 3600},
         )
@@ -335,7 +357,7 @@ class SyncEngine:
             await asyncio.sleep(0)  # the shutdown runs on the loop's next turn
         await self._blocking(self.status.update, syncing=False)
 
-    def _guarded(self, job: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
+    def _guarded(self, job: ScheduledJob) -> ScheduledJob:
         """Track the job's task (for `stop`) and keep one failure from ending the schedule."""
 
         async def run() -> None:
@@ -427,7 +449,7 @@ class SyncEngine:
             self.connection.refused_key(report.auth_error)
         elif report.attempted:
             self.connection.reached()
-        changes: dict[str, Any] = {"syncing": False, "rate_limited_until": self._rate_limited_until()}
+        changes: StatusChange = {"syncing": False, "rate_limited_until": self._rate_limited_until()}
         if report.attempted and not report.offline and not report.auth_error:
             # Only an exchange with the service is a sync: a pass with nothing to send
             # proves nothing ("offline · synced just now" would be a lie).

@@ -35,8 +35,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Any
 
 from warmline.api import ServiceClient
 from warmline.api.errors import (
@@ -49,13 +49,14 @@ from warmline.api.errors import (
     RecommendationGoneError,
     UnresponsiveSendError,
 )
+from warmline.store import Store
 from warmline.store.clock import EpochClock, system_clock
 from warmline.store.effects import COMPLETE_RECOMMENDATION, DISMISS_RECOMMENDATION
 from warmline.store.rows import AMBIGUOUS, PENDING, Op
 from warmline.sync.backoff import Backoff, plan_retry
 from warmline.sync.blocking import Blocking, Notify, in_thread
 from warmline.sync.reconcile import already_applied
-from warmline.sync.requests import ANNOTATED_KINDS, payload_to_send, send
+from warmline.sync.requests import ANNOTATED_KINDS, Answer, payload_to_send, send
 
 log = logging.getLogger("warmline.sync")
 
@@ -82,9 +83,9 @@ class Outcome:
 
     op: Op
     kind: str
-    answer: dict[str, Any] | None = None
+    answer: Answer | None = None
     message: str | None = None
-    next_attempt_at: float | None = None
+    next_attempt_at: float | None = None  # always set for RETRY (`plan_retry`)
     not_before: float | None = None
     halt: str | None = None  # HALT_OFFLINE or HALT_AUTH: stop the pass
     lead_gone: bool = False  # failed because the lead itself is gone: so are its other ops
@@ -150,7 +151,7 @@ class _Pass:
     def in_hand(self) -> int:
         return len(self.ready) + len(self.running)
 
-    def start_commit(self, work: Any, want: int) -> None:
+    def start_commit(self, work: Awaitable[list[Op]], want: int) -> None:
         self._batch, self.settled, self._want = self.settled, [], want
         self.commit = asyncio.ensure_future(work)
 
@@ -182,7 +183,7 @@ class Flusher:
 
     def __init__(
         self,
-        store: Any,
+        store: Store,
         client: ServiceClient,
         *,
         concurrency: int = 4,
@@ -202,7 +203,7 @@ class Flusher:
         self.annotate_late = annotate_late_activities
         # op id -> its first send time as the claim stored it, for ops claimed for their
         # first send: the annotation must use exactly what a resend will read.
-        self._first_sent: dict[str, str] = {}
+        self._first_sent: dict[str, str | None] = {}
 
     # --- the dispatcher ------------------------------------------------------------------------
 
@@ -229,7 +230,7 @@ class Flusher:
                 finished, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
                 if pass_.commit in finished:
                     self._tell(pass_.end_commit(), report)
-                for task in finished & pass_.running:
+                for task in pass_.running & finished:
                     pass_.running.discard(task)
                     pass_.settled.append(self._halt_on(task.result(), report))
                     pass_.more_due = True  # its lead's next op may be due once this is recorded
@@ -312,6 +313,7 @@ class Flusher:
             )
             for o in outcomes:
                 if o.kind == RETRY:
+                    assert o.next_attempt_at is not None, "a retry is planned when it is classified"
                     self.store.mark_retry(o.op.op_id, o.next_attempt_at, o.message, o.not_before)
                 elif o.kind == PUT_BACK:  # not tried: not an attempt
                     self.store.release_claim(o.op, o.message)
@@ -389,7 +391,7 @@ class Flusher:
 
     def _server_wait(self, exc: ApiError, now: float) -> float | None:
         """Seconds the server asked us to wait: Retry-After, else the limiter's hold."""
-        waits = []
+        waits: list[float] = []
         if isinstance(exc, RateLimitedError) and exc.retry_after is not None:
             waits.append(exc.retry_after)
         blocked = self.client.limiter.state().blocked_until

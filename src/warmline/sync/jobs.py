@@ -18,51 +18,52 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from warmline.api import ServiceClient
 from warmline.api.errors import ApiError, AuthError, NotFoundError, OfflineError
+from warmline.store import Store
 from warmline.store import effects as k
 from warmline.store.clock import EpochClock, system_clock
 from warmline.store.rows import Job
 from warmline.sync.blocking import Blocking, Notify, in_thread
 from warmline.sync.refresh import Refresher
-from warmline.sync.requests import dump
+from warmline.sync.requests import Answer, dump
 
 POLL_MIN = 5.0
 POLL_MAX = 10.0
 # Far enough ahead that every started job counts as due (a forced poll).
 _EVERY_JOB = 1e12
 
-Fetch = Callable[[ServiceClient, Job], Awaitable[dict[str, Any]]]
+Fetch = Callable[[ServiceClient, Job], Awaitable[Answer]]
 
 
 def _int_id(job: Job) -> int:
     return int(str(job.remote_id))
 
 
-async def _deep_search(client: ServiceClient, job: Job) -> dict[str, Any]:
+async def _deep_search(client: ServiceClient, job: Job) -> Answer:
     return dump(await client.get_deep_search(_int_id(job)))
 
 
-async def _contact_search(client: ServiceClient, job: Job) -> dict[str, Any]:
+async def _contact_search(client: ServiceClient, job: Job) -> Answer:
     return dump(await client.get_contact_search(_int_id(job)))
 
 
-async def _research_run(client: ServiceClient, job: Job) -> dict[str, Any]:
+async def _research_run(client: ServiceClient, job: Job) -> Answer:
     return dump(await client.get_research_run(str(job.remote_id)))
 
 
-async def _company_research(client: ServiceClient, job: Job) -> dict[str, Any]:
-    company_id = job.company_id if job.company_id is not None else job.params.get("company_id")
-    return dump(await client.get_company_research(int(company_id), _int_id(job)))  # type: ignore[arg-type]
+async def _company_research(client: ServiceClient, job: Job) -> Answer:
+    # The job's own column, else the request that started it (the service checks the id).
+    company_id = job.company_id if job.company_id is not None else int(job.params["company_id"])
+    return dump(await client.get_company_research(company_id, _int_id(job)))
 
 
-async def _signal_scan(client: ServiceClient, job: Job) -> dict[str, Any]:
+async def _signal_scan(client: ServiceClient, job: Job) -> Answer:
     return dump(await client.get_signal_scan(_lead_of(job)))
 
 
-async def _generation(client: ServiceClient, job: Job) -> dict[str, Any]:
+async def _generation(client: ServiceClient, job: Job) -> Answer:
     listing = await client.get_recommendations(_lead_of(job))
     # A server that does not report generation progress: the list is the result.
     return {**dump(listing), "status": listing.generation_status or "completed"}
@@ -98,7 +99,7 @@ class JobPoller:
 
     def __init__(
         self,
-        store: Any,
+        store: Store,
         client: ServiceClient,
         refresher: Refresher,
         *,
@@ -139,6 +140,9 @@ class JobPoller:
         return report
 
     async def _poll_one(self, job: Job, report: PollReport) -> None:
+        remote_id = job.remote_id
+        if remote_id is None:  # not started on the service: `due_jobs` gives none of those
+            return
         fetch = FETCHERS.get(job.kind)
         next_at = self.clock() + self.next_interval()
         if fetch is None:
@@ -149,7 +153,7 @@ class JobPoller:
         try:
             answer = await fetch(self.client, job)
         except NotFoundError as exc:
-            await self._record(job, {"status": "failed", "error": str(exc)}, None)
+            await self._record(job, remote_id, {"status": "failed", "error": str(exc)}, None)
             report.ended += 1
             return
         except OfflineError as exc:
@@ -163,25 +167,25 @@ class JobPoller:
             await self._blocking(self.store.set_next_poll, job.key, next_at)
             return
         report.polled += 1
-        stored = await self._record(job, answer, next_at)
+        stored = await self._record(job, remote_id, answer, next_at)
         if job.active and not stored.active:
             report.ended += 1
             if stored.status.lower() == "completed":
                 report.completed += 1
                 await self._follow_up(stored, answer, report)
 
-    async def _record(self, job: Job, answer: dict[str, Any], next_at: float | None) -> Job:
+    async def _record(self, job: Job, remote_id: str, answer: Answer, next_at: float | None) -> Job:
         return await self._blocking(
             self.store.record_job,
             job.kind,
-            job.remote_id,
+            remote_id,
             answer,
             next_poll_at=next_at,
             lead_id=job.lead_id,
             company_id=job.company_id,
         )
 
-    async def _follow_up(self, job: Job, answer: dict[str, Any], report: PollReport) -> None:
+    async def _follow_up(self, job: Job, answer: Answer, report: PollReport) -> None:
         """Fetch what a completed job changed but its poll answer did not carry."""
         try:
             if job.kind == k.JOB_SIGNAL_SCAN and job.lead_id is not None:

@@ -22,14 +22,30 @@ supports keys also deduplicates).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any
+from typing import Protocol, TypeVar, cast
 
 from warmline.api import ServiceClient
 from warmline.api.errors import NotFoundError
+from warmline.api.models import LeadDetail
+from warmline.store import Store
 from warmline.store import effects as k
 from warmline.store.clock import epoch_of, normalize_ts
 from warmline.store.rows import Op
-from warmline.sync.requests import annotated_description, dump
+from warmline.sync.payloads import (
+    AddCompetitor,
+    AddNote,
+    ChangeLeadStatus,
+    CloseRecommendation,
+    LogActivity,
+    OnLead,
+    PinCompetitor,
+    PinContact,
+    RemoveLead,
+    SetTargetScore,
+    ToggleMonitoringPage,
+    UpdateDeal,
+)
+from warmline.sync.requests import Answer, annotated_description, dump
 
 # Without any reading of the server's clock (no `Date` header, no health `time`): how far
 # the server's clock may lag ours when we compare its created_at with our first send.
@@ -40,14 +56,38 @@ CLOCK_SKEW = 120.0
 # seconds of drift of either clock between the send and the check.
 SERVER_TIME_MARGIN = 30.0
 
-Answer = dict[str, Any]
-Probe = Callable[[ServiceClient, Any, Op], Awaitable[Answer | None]]
+Probe = Callable[[ServiceClient, Store, Op], Awaitable[Answer | None]]
+"""`probe(client, store, op)`: the answer to adopt when the server shows the op's effect."""
+
+R = TypeVar("R")
+
+
+def probe_of(probe: Callable[[ServiceClient, Store, Op, R], Awaitable[Answer | None]]) -> Probe:
+    """The `Probe` of one kind, from its probe typed on the kind's request (`payloads`).
+
+    The trust boundary of the table, as for the senders (`requests.request_of`): the stored
+    payload is read as the shape the kind's action validated and queued."""
+
+    async def probe_stored(client: ServiceClient, store: Store, op: Op) -> Answer | None:
+        return await probe(client, store, op, cast(R, op.payload))
+
+    return probe_stored
+
+
+class Record(Protocol):
+    """A record of the service's (touchpoint, note, contact, page, competitor, card)."""
+
+    @property
+    def id(self) -> int: ...
+
+
+M = TypeVar("M", bound=Record)
 
 
 # --- appends ------------------------------------------------------------------------------
 
 
-def _claimed(store: Any, op: Op, table: str, answer_key: str) -> set[int]:
+def _claimed(store: Store, op: Op, table: str, answer_key: str) -> set[int]:
     """Server ids of `table` already owned by another of our ops (delivered or adopted)."""
     owned = store.ids_made_by_other_ops(table, op.lead_id, op.op_id)
     for result in store.other_done_results(op.lead_id, op.kind, op.op_id):
@@ -71,139 +111,155 @@ def _since(client: ServiceClient, op: Op) -> float | None:
     return first + estimate.offset - estimate.uncertainty - SERVER_TIME_MARGIN
 
 
-def _oldest_match(
-    records: Iterable[Mapping[str, Any]], matches: Callable[[Mapping[str, Any]], bool], claimed: set[int], since: float | None
-) -> Mapping[str, Any] | None:
+def _made_at(record: Record) -> float | None:
+    """When the service says it made `record`, to the millisecond as the cache stores it.
+
+    Read whether the model declares `created_at` or the service sent it unasked (a
+    competitor declares none: the models keep unknown fields)."""
+    created: object = getattr(record, "created_at", None)
+    return epoch_of(normalize_ts(created))
+
+
+def _oldest_match(records: Iterable[M], matches: Callable[[M], bool], claimed: set[int], since: float | None) -> M | None:
     """The earliest record that matches, is unclaimed, and is not older than our first send."""
-    found = []
+    found: list[tuple[float, int, M]] = []
     for record in records:
-        if record.get("id") in claimed or not matches(record):
+        if record.id in claimed or not matches(record):
             continue
-        made = epoch_of(normalize_ts(record.get("created_at")))
+        made = _made_at(record)
         if since is not None and made is not None and made < since:
             continue
-        found.append((made if made is not None else float("inf"), record.get("id") or 0, record))
+        found.append((made if made is not None else float("inf"), record.id, record))
     return min(found, key=lambda item: item[:2])[2] if found else None
 
 
-async def _touchpoint(client: ServiceClient, store: Any, op: Op) -> Answer | None:
-    detail = await client.get_lead(op.lead_id)  # type: ignore[arg-type]
-    text, contact = op.payload["description"], op.payload.get("contact_id")
+async def _touchpoint(client: ServiceClient, store: Store, op: Op, p: LogActivity) -> Answer | None:
+    detail = await client.get_lead(p["lead_id"])
+    text, contact = p["description"], p.get("contact_id")
     # Whatever the setting is now, the first send may have carried the annotation.
     texts = {text, annotated_description(text, op.created_at, op.first_sent_at)}
     match = _oldest_match(
-        (dump(t) for t in detail.touchpoints),
-        lambda t: t.get("description") in texts and t.get("contact_id") == contact,
+        detail.touchpoints,
+        lambda t: t.description in texts and t.contact_id == contact,
         _claimed(store, op, "touchpoints", "touchpoint"),
         _since(client, op),
     )
     if match is None:
         return None
     return {
-        "touchpoint": dict(match),
-        "detected_type": match.get("detected_type"),
+        "touchpoint": dump(match),
+        "detected_type": match.detected_type,
         "warming_score": detail.warming_score,
         "reconciled": True,
     }
 
 
-async def _note(client: ServiceClient, store: Any, op: Op) -> Answer | None:
-    notes = await client.list_notes(op.lead_id)  # type: ignore[arg-type]
-    text = op.payload["content"]
+async def _note(client: ServiceClient, store: Store, op: Op, p: AddNote) -> Answer | None:
+    notes = await client.list_notes(p["lead_id"])
+    text = p["content"]
     match = _oldest_match(
-        (dump(n) for n in notes),
-        lambda n: n.get("content") == text,
+        notes,
+        lambda n: n.content == text,
         _claimed(store, op, "notes", "note"),
         _since(client, op),
     )
-    return None if match is None else {"note": dict(match), "reconciled": True}
+    return None if match is None else {"note": dump(match), "reconciled": True}
 
 
-async def _competitor(client: ServiceClient, store: Any, op: Op) -> Answer | None:
-    detail = await client.get_lead(op.lead_id)  # type: ignore[arg-type]
-    name, domain = op.payload["name"], op.payload.get("domain")
+async def _competitor(client: ServiceClient, store: Store, op: Op, p: AddCompetitor) -> Answer | None:
+    detail = await client.get_lead(p["lead_id"])
+    name, domain = p["name"], p.get("domain")
     # Competitors carry no creation time, so the window cannot narrow the match.
     match = _oldest_match(
-        (dump(c) for c in detail.competitors),
-        lambda c: c.get("name") == name and (domain is None or c.get("domain") == domain),
+        detail.competitors,
+        lambda c: c.name == name and (domain is None or c.domain == domain),
         _claimed(store, op, "competitors", "competitor"),
         None,
     )
-    return None if match is None else {"competitor": dict(match), "reconciled": True}
+    return None if match is None else {"competitor": dump(match), "reconciled": True}
 
 
 # --- set-to-value ----------------------------------------------------------------------------
 
 
-def _find(items: Iterable[Any], key: str, wanted: Any) -> Any | None:
-    return next((item for item in items if getattr(item, key) == wanted), None)
+def _by_id(records: Iterable[M], wanted: int) -> M | None:
+    return next((record for record in records if record.id == wanted), None)
 
 
-async def _lead_field(client: ServiceClient, store: Any, op: Op) -> Answer | None:
-    field = "lead_status" if op.kind == k.CHANGE_LEAD_STATUS else "target_score"
-    detail = await client.get_lead(op.lead_id)  # type: ignore[arg-type]
-    if getattr(detail, field) != op.payload[field]:
+async def _lead_status(client: ServiceClient, store: Store, op: Op, p: ChangeLeadStatus) -> Answer | None:
+    detail = await client.get_lead(p["lead_id"])
+    if detail.lead_status != p["lead_status"]:
         return None
-    return {"id": detail.id, field: getattr(detail, field), "reconciled": True}
+    return {"id": detail.id, "lead_status": detail.lead_status, "reconciled": True}
 
 
-async def _contact_pin(client: ServiceClient, store: Any, op: Op) -> Answer | None:
-    detail = await client.get_lead(op.lead_id)  # type: ignore[arg-type]
-    contact = _find(detail.contacts, "id", op.payload["contact_id"])
-    if contact is None or contact.is_selected != op.payload["is_selected"]:
+async def _target_score(client: ServiceClient, store: Store, op: Op, p: SetTargetScore) -> Answer | None:
+    detail = await client.get_lead(p["lead_id"])
+    if detail.target_score != p["target_score"]:
+        return None
+    return {"id": detail.id, "target_score": detail.target_score, "reconciled": True}
+
+
+async def _contact_pin(client: ServiceClient, store: Store, op: Op, p: PinContact) -> Answer | None:
+    detail = await client.get_lead(p["lead_id"])
+    contact = _by_id(detail.contacts, p["contact_id"])
+    if contact is None or contact.is_selected != p["is_selected"]:
         return None
     return {"contact": dump(contact), "reconciled": True}
 
 
-async def _page_toggle(client: ServiceClient, store: Any, op: Op) -> Answer | None:
-    detail = await client.get_lead(op.lead_id)  # type: ignore[arg-type]
-    page = _find(detail.monitoring_pages, "id", op.payload["page_id"])
-    if page is None or page.is_selected != op.payload["is_selected"]:
+async def _page_toggle(client: ServiceClient, store: Store, op: Op, p: ToggleMonitoringPage) -> Answer | None:
+    detail = await client.get_lead(p["lead_id"])
+    page = _by_id(detail.monitoring_pages, p["page_id"])
+    if page is None or page.is_selected != p["is_selected"]:
         return None
     return {"page": dump(page), "reconciled": True}
 
 
-async def _competitor_pin(client: ServiceClient, store: Any, op: Op) -> Answer | None:
-    detail = await client.get_lead(op.lead_id)  # type: ignore[arg-type]
-    competitor = _find(detail.competitors, "id", op.payload["competitor_id"])
-    if competitor is None or competitor.is_pinned != op.payload["is_pinned"]:
+async def _competitor_pin(client: ServiceClient, store: Store, op: Op, p: PinCompetitor) -> Answer | None:
+    detail = await client.get_lead(p["lead_id"])
+    competitor = _by_id(detail.competitors, p["competitor_id"])
+    if competitor is None or competitor.is_pinned != p["is_pinned"]:
         return None
     return {"competitor": dump(competitor), "reconciled": True}
 
 
-def deal_holds(detail: Any, payload: Mapping[str, Any]) -> bool:
+def deal_holds(detail: LeadDetail, payload: UpdateDeal) -> bool:
     """True when every field the deal update names already has the requested value."""
-    checks = {
-        "deal_value": lambda: detail.deal_value == payload["deal_value"],
-        "deal_currency": lambda: (detail.deal_currency or "").upper() == str(payload["deal_currency"]).upper(),
-        "closed_reason": lambda: detail.closed_reason == payload["closed_reason"],
-        "won": lambda: (detail.won_at is not None) == bool(payload["won"]),
-        "lost": lambda: (detail.closed_at is not None) == bool(payload["lost"]),
-    }
-    return all(check() for name, check in checks.items() if payload.get(name) is not None)
+    value, currency, reason = payload.get("deal_value"), payload.get("deal_currency"), payload.get("closed_reason")
+    won, lost = payload.get("won"), payload.get("lost")
+    return (
+        (value is None or detail.deal_value == value)
+        and (currency is None or (detail.deal_currency or "").upper() == currency.upper())
+        and (reason is None or detail.closed_reason == reason)
+        and (won is None or (detail.won_at is not None) == won)
+        and (lost is None or (detail.closed_at is not None) == lost)
+    )
 
 
-async def _deal(client: ServiceClient, store: Any, op: Op) -> Answer | None:
-    detail = await client.get_lead(op.lead_id)  # type: ignore[arg-type]
-    if not deal_holds(detail, op.payload):
+async def _deal(client: ServiceClient, store: Store, op: Op, p: UpdateDeal) -> Answer | None:
+    detail = await client.get_lead(p["lead_id"])
+    if not deal_holds(detail, p):
         return None
     fields = ("deal_value", "deal_currency", "won_at", "closed_at", "closed_reason")
     data = dump(detail)
     return {"id": detail.id, **{f: data.get(f) for f in fields}, "reconciled": True}
 
 
-async def _recommendation_closed(client: ServiceClient, store: Any, op: Op) -> Answer | None:
-    listing = await client.get_recommendations(op.lead_id)  # type: ignore[arg-type]
-    rec_id = op.payload["recommendation_id"]
-    if _find(listing.recommendations, "id", rec_id) is not None:
+async def _recommendation_closed(
+    client: ServiceClient, store: Store, op: Op, p: CloseRecommendation
+) -> Answer | None:
+    listing = await client.get_recommendations(p["lead_id"])
+    rec_id = p["recommendation_id"]
+    if _by_id(listing.recommendations, rec_id) is not None:
         return None
     status = "completed" if op.kind == k.COMPLETE_RECOMMENDATION else "dismissed"
     return {"recommendation": {"id": rec_id, "status": status}, "reconciled": True}
 
 
-async def _lead_removed(client: ServiceClient, store: Any, op: Op) -> Answer | None:
+async def _lead_removed(client: ServiceClient, store: Store, op: Op, p: RemoveLead) -> Answer | None:
     try:
-        await client.get_lead(op.lead_id)  # type: ignore[arg-type]
+        await client.get_lead(p["lead_id"])
     except NotFoundError:
         return {"removed": 1, "reconciled": True}
     return None
@@ -212,8 +268,8 @@ async def _lead_removed(client: ServiceClient, store: Any, op: Op) -> Answer | N
 # --- job starts ------------------------------------------------------------------------------
 
 
-async def _scan_started(client: ServiceClient, store: Any, op: Op) -> Answer | None:
-    scan = await client.get_signal_scan(op.lead_id)  # type: ignore[arg-type]
+async def _scan_started(client: ServiceClient, store: Store, op: Op, p: OnLead) -> Answer | None:
+    scan = await client.get_signal_scan(p["lead_id"])
     since = _since(client, op)
     started = scan.started_at.timestamp() if scan.started_at is not None else None
     if scan.status == "none" or started is None or (since is not None and started < since):
@@ -221,9 +277,9 @@ async def _scan_started(client: ServiceClient, store: Any, op: Op) -> Answer | N
     return {**dump(scan), "reconciled": True}
 
 
-async def _generation_started(client: ServiceClient, store: Any, op: Op) -> Answer | None:
+async def _generation_started(client: ServiceClient, store: Store, op: Op, p: OnLead) -> Answer | None:
     """A generation under way, or recommendations made since our first send, are ours."""
-    listing = await client.get_recommendations(op.lead_id)  # type: ignore[arg-type]
+    listing = await client.get_recommendations(p["lead_id"])
     since = _since(client, op)
     fresh = any(
         rec.created_at is not None and (since is None or rec.created_at.timestamp() >= since)
@@ -235,24 +291,24 @@ async def _generation_started(client: ServiceClient, store: Any, op: Op) -> Answ
 
 
 PROBES: dict[str, Probe] = {
-    k.LOG_ACTIVITY: _touchpoint,
-    k.ADD_NOTE: _note,
-    k.ADD_COMPETITOR: _competitor,
-    k.CHANGE_LEAD_STATUS: _lead_field,
-    k.SET_TARGET_SCORE: _lead_field,
-    k.PIN_CONTACT: _contact_pin,
-    k.TOGGLE_MONITORING_PAGE: _page_toggle,
-    k.PIN_COMPETITOR: _competitor_pin,
-    k.UPDATE_DEAL: _deal,
-    k.COMPLETE_RECOMMENDATION: _recommendation_closed,
-    k.DISMISS_RECOMMENDATION: _recommendation_closed,
-    k.REMOVE_LEAD: _lead_removed,
-    k.START_SIGNAL_SCAN: _scan_started,
-    k.GENERATE_RECOMMENDATIONS: _generation_started,
+    k.LOG_ACTIVITY: probe_of(_touchpoint),
+    k.ADD_NOTE: probe_of(_note),
+    k.ADD_COMPETITOR: probe_of(_competitor),
+    k.CHANGE_LEAD_STATUS: probe_of(_lead_status),
+    k.SET_TARGET_SCORE: probe_of(_target_score),
+    k.PIN_CONTACT: probe_of(_contact_pin),
+    k.TOGGLE_MONITORING_PAGE: probe_of(_page_toggle),
+    k.PIN_COMPETITOR: probe_of(_competitor_pin),
+    k.UPDATE_DEAL: probe_of(_deal),
+    k.COMPLETE_RECOMMENDATION: probe_of(_recommendation_closed),
+    k.DISMISS_RECOMMENDATION: probe_of(_recommendation_closed),
+    k.REMOVE_LEAD: probe_of(_lead_removed),
+    k.START_SIGNAL_SCAN: probe_of(_scan_started),
+    k.GENERATE_RECOMMENDATIONS: probe_of(_generation_started),
 }
 
 
-async def already_applied(client: ServiceClient, store: Any, op: Op) -> Answer | None:
+async def already_applied(client: ServiceClient, store: Store, op: Op) -> Answer | None:
     """The answer to adopt when the server already shows `op`'s effect, else None (resend).
 
     Transport and server errors propagate: the caller keeps the op ambiguous and tries

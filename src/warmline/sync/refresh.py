@@ -14,14 +14,17 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import TypeVar
+
+from pydantic import BaseModel
 
 from warmline.api import ServiceClient
 from warmline.api.errors import LeadNotFoundError, NotFoundError
 from warmline.api.limits import LIST_PAGES_MAX, check_list_pages
-from warmline.api.models import Page
+from warmline.api.models import Page, Pagination
+from warmline.store import Store
 from warmline.sync.blocking import Blocking, Notify, in_thread
-from warmline.sync.requests import dump
+from warmline.sync.requests import Answer, dump
 
 log = logging.getLogger("warmline.sync")
 
@@ -30,10 +33,12 @@ PER_PAGE = 200
 # paging (or hold what it sent): `limits.LIST_PAGES_MAX`, then `TooManyPagesError`.
 MAX_PAGES = LIST_PAGES_MAX
 
-PageFetch = Callable[[int], Awaitable[Page[Any]]]
+M = TypeVar("M", bound=BaseModel)
+PageFetch = Callable[[int], Awaitable[Page[M]]]
+"""`fetch(page_number)`: one page of a list of `M` (leads, companies, contacts)."""
 
 
-async def all_pages(fetch: PageFetch, what: str = "list") -> AsyncIterator[list[dict[str, Any]]]:
+async def all_pages(fetch: PageFetch[M], what: str = "list") -> AsyncIterator[list[Answer]]:
     """Every page of a paginated list, as dicts, until the pagination says it was the last.
 
     Raises `TooManyPagesError` before yielding a page of a list that claims more than
@@ -63,21 +68,22 @@ class Listing:
     kept (upserted), and nothing else in the cache changes."""
 
     def __init__(self) -> None:
-        self.ids: list[Any] = []
-        self._last: Page[Any] | None = None
+        self.ids: list[int | None] = []
+        self._last: Pagination | None = None  # of the last page read
+        self._last_has_next = False
         self._problem: str | None = None
         self._totals: set[int] = set()
 
-    def watch(self, fetch: PageFetch) -> PageFetch:
-        async def watched(number: int) -> Page[Any]:
+    def watch(self, fetch: PageFetch[M]) -> PageFetch[M]:
+        async def watched(number: int) -> Page[M]:
             page = await fetch(number)
             self._see(number, page)
             return page
 
         return watched
 
-    def _see(self, number: int, page: Page[Any]) -> None:
-        self._last = page
+    def _see(self, number: int, page: Page[M]) -> None:
+        self._last, self._last_has_next = page.pagination, page.has_next
         if page.pagination.page != number and self._problem is None:
             self._problem = f"page {number} came back as page {page.pagination.page}"
         self.ids.extend(getattr(item, "id", None) for item in page.items)
@@ -91,8 +97,8 @@ class Listing:
             return "no page was read"
         if self._problem is not None:
             return self._problem
-        if last.has_next:
-            return f"it stopped at page {last.pagination.page} of {last.pagination.total_pages}"
+        if self._last_has_next:
+            return f"it stopped at page {last.page} of {last.total_pages}"
         if any(record_id is None for record_id in self.ids):
             return "records without an id"
         distinct = len(set(self.ids))
@@ -100,7 +106,7 @@ class Listing:
             return f"{len(self.ids) - distinct} record(s) came twice (the list changed while it was read?)"
         if len(self._totals) > 1:
             return f"its total changed while it was read ({min(self._totals)} to {max(self._totals)})"
-        total = last.pagination.total
+        total = last.total
         if total is not None and total != distinct:
             return f"it claims {total} records but listed {distinct}"
         return None
@@ -111,7 +117,7 @@ class Refresher:
 
     def __init__(
         self,
-        store: Any,
+        store: Store,
         client: ServiceClient,
         *,
         blocking: Blocking = in_thread,
@@ -133,7 +139,7 @@ class Refresher:
     async def leads(self) -> int:
         """The whole lead list (both statuses). Written in one go, because a full list also
         tells which cached leads the server no longer has."""
-        items: list[dict[str, Any]] = []
+        items: list[Answer] = []
         asked_at = self.store.clock()  # a lead removed after this stays removed
         listing = Listing()
         async for page in all_pages(listing.watch(lambda n: self.client.list_leads(None, n, self.per_page)), "lead list"):

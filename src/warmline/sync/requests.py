@@ -9,23 +9,63 @@ key (`{"note": ...}`, `{"competitor": ...}`), the sender puts the key back, so t
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from datetime import datetime, tzinfo
-from typing import Any
+from typing import TypeVar, cast
 
 from pydantic import BaseModel
 
 from warmline.api import ServiceClient
-from warmline.api.limits import MAX_ACTIVITY_CHARS
+from warmline.api.limits import DEEP_SEARCH_MAX_RESULTS_DEFAULT, MAX_ACTIVITY_CHARS
 from warmline.store import effects as k
 from warmline.store.clock import LATE_SECONDS, epoch_of
 from warmline.store.rows import Op
+from warmline.store.values import JsonMap, JsonObject
+from warmline.sync.payloads import (
+    AddCompetitor,
+    AddFoundContacts,
+    AddNote,
+    AddToOutreach,
+    ChangeLeadStatus,
+    CloseRecommendation,
+    LogActivity,
+    OnCompetitor,
+    OnLead,
+    PinCompetitor,
+    PinContact,
+    RemoveLead,
+    SetTargetScore,
+    StartCompanyResearch,
+    StartContactSearch,
+    StartDeepSearch,
+    StartResearchRun,
+    ToggleMonitoringPage,
+    UpdateDeal,
+)
 
-Payload = Mapping[str, Any]
-Sender = Callable[[ServiceClient, Payload, str], Awaitable[dict[str, Any]]]
+Payload = JsonMap
+"""An op's payload as stored: the request, not yet read as its kind's shape."""
+Answer = JsonObject
+"""The service's answer as JSON data, in the shape `Store.mark_done` folds."""
+Sender = Callable[[ServiceClient, Payload, str], Awaitable[Answer]]
+"""Sends one op: `sender(client, payload, op_id)`, the op id as the Idempotency-Key."""
+
+R = TypeVar("R")
 
 
-def dump(model: BaseModel) -> dict[str, Any]:
+def request_of(sender: Callable[[ServiceClient, R, str], Awaitable[Answer]]) -> Sender:
+    """The `Sender` of one kind, from its sender typed on the kind's request (`payloads`).
+
+    The trust boundary of the table: the stored payload is read as the shape the kind's
+    action validated and queued (`warmline.sync.payloads`)."""
+
+    async def send_stored(client: ServiceClient, payload: Payload, key: str) -> Answer:
+        return await sender(client, cast(R, payload), key)
+
+    return send_stored
+
+
+def dump(model: BaseModel) -> Answer:
     """A model as JSON-ready data, unknown server fields included."""
     return model.model_dump(mode="json")
 
@@ -61,113 +101,121 @@ def payload_to_send(op: Op, first_sent_at: str | None, annotate_late: bool) -> P
     """The op's request; with `annotate_late`, a late activity's description is annotated
     (`first_sent_at`: the op's first send time as stored). The queued payload, and so the
     rep's pending row, keep the plain text."""
-    if not annotate_late or op.kind not in ANNOTATED_KINDS or not isinstance(op.payload.get("description"), str):
+    description = op.payload.get("description")
+    if not annotate_late or op.kind not in ANNOTATED_KINDS or not isinstance(description, str):
         return op.payload
-    text = annotated_description(op.payload["description"], op.created_at, first_sent_at)
-    return op.payload if text == op.payload["description"] else {**op.payload, "description": text}
+    text = annotated_description(description, op.created_at, first_sent_at)
+    return op.payload if text == description else {**op.payload, "description": text}
 
 
-def _optional(payload: Payload, *names: str) -> dict[str, Any]:
-    return {name: payload[name] for name in names if payload.get(name) is not None}
-
-
-async def _log_activity(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _log_activity(client: ServiceClient, p: LogActivity, key: str) -> Answer:
     answer = await client.log_touchpoint(
         p["lead_id"], p["description"], p.get("contact_id"), idempotency_key=key
     )
     return dump(answer)
 
 
-async def _add_note(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _add_note(client: ServiceClient, p: AddNote, key: str) -> Answer:
     return {"note": dump(await client.add_note(p["lead_id"], p["content"], idempotency_key=key))}
 
 
-async def _complete(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _complete(client: ServiceClient, p: CloseRecommendation, key: str) -> Answer:
     answer = await client.complete_recommendation(p["lead_id"], p["recommendation_id"], idempotency_key=key)
     return dump(answer)
 
 
-async def _dismiss(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _dismiss(client: ServiceClient, p: CloseRecommendation, key: str) -> Answer:
     answer = await client.dismiss_recommendation(p["lead_id"], p["recommendation_id"], idempotency_key=key)
     return {"recommendation": dump(answer)}
 
 
-async def _status(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _status(client: ServiceClient, p: ChangeLeadStatus, key: str) -> Answer:
     return dump(await client.set_lead_status(p["lead_id"], p["lead_status"], idempotency_key=key))
 
 
-async def _target(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _target(client: ServiceClient, p: SetTargetScore, key: str) -> Answer:
     return dump(await client.set_target_score(p["lead_id"], p["target_score"], idempotency_key=key))
 
 
-async def _pin_contact(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _pin_contact(client: ServiceClient, p: PinContact, key: str) -> Answer:
     answer = await client.pin_contact(p["lead_id"], p["contact_id"], p["is_selected"], idempotency_key=key)
     return {"contact": dump(answer)}
 
 
-async def _toggle_page(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _toggle_page(client: ServiceClient, p: ToggleMonitoringPage, key: str) -> Answer:
     answer = await client.set_monitoring_page(
         p["lead_id"], p["page_id"], p["is_selected"], idempotency_key=key
     )
     return {"page": dump(answer)}
 
 
-async def _deal(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
-    fields = _optional(p, "deal_value", "deal_currency", "won", "lost", "closed_reason")
-    return dump(await client.update_deal(p["lead_id"], **fields, idempotency_key=key))
+async def _deal(client: ServiceClient, p: UpdateDeal, key: str) -> Answer:
+    # A field left out (or None) is not sent: the client leaves None out of the body.
+    answer = await client.update_deal(
+        p["lead_id"],
+        deal_value=p.get("deal_value"),
+        deal_currency=p.get("deal_currency"),
+        won=p.get("won"),
+        lost=p.get("lost"),
+        closed_reason=p.get("closed_reason"),
+        idempotency_key=key,
+    )
+    return dump(answer)
 
 
-async def _add_competitor(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _add_competitor(client: ServiceClient, p: AddCompetitor, key: str) -> Answer:
     answer = await client.add_competitor(p["lead_id"], p["name"], p.get("domain"), idempotency_key=key)
     return {"competitor": dump(answer)}
 
 
-async def _scan_competitor(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _scan_competitor(client: ServiceClient, p: OnCompetitor, key: str) -> Answer:
     answer = await client.scan_competitor(p["lead_id"], p["competitor_id"], idempotency_key=key)
     return {"competitor": dump(answer)}
 
 
-async def _pin_competitor(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _pin_competitor(client: ServiceClient, p: PinCompetitor, key: str) -> Answer:
     answer = await client.pin_competitor(
         p["lead_id"], p["competitor_id"], p["is_pinned"], idempotency_key=key
     )
     return {"competitor": dump(answer)}
 
 
-async def _add_to_outreach(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _add_to_outreach(client: ServiceClient, p: AddToOutreach, key: str) -> Answer:
     answer = await client.add_leads(list(p["company_ids"]), p.get("lead_status") or "cold", idempotency_key=key)
     return dump(answer)
 
 
-async def _remove_lead(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _remove_lead(client: ServiceClient, p: RemoveLead, key: str) -> Answer:
     ids = list(p.get("lead_ids") or [p["lead_id"]])
     return dump(await client.remove_leads(ids, idempotency_key=key))
 
 
-async def _signal_scan(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _signal_scan(client: ServiceClient, p: OnLead, key: str) -> Answer:
     return dump(await client.start_signal_scan(p["lead_id"], idempotency_key=key))
 
 
-async def _generate(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _generate(client: ServiceClient, p: OnLead, key: str) -> Answer:
     return dump(await client.generate_recommendations(p["lead_id"], idempotency_key=key))
 
 
-async def _deep_search(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
-    fields = _optional(p, "max_results")
-    return dump(await client.start_deep_search(p["query"], **fields, idempotency_key=key))
+async def _deep_search(client: ServiceClient, p: StartDeepSearch, key: str) -> Answer:
+    count = p.get("max_results")
+    if count is None:
+        count = DEEP_SEARCH_MAX_RESULTS_DEFAULT
+    return dump(await client.start_deep_search(p["query"], count, idempotency_key=key))
 
 
-async def _contact_search(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _contact_search(client: ServiceClient, p: StartContactSearch, key: str) -> Answer:
     answer = await client.start_contact_search(p["company_id"], p.get("roles"), idempotency_key=key)
     return dump(answer)
 
 
-async def _add_found_contacts(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _add_found_contacts(client: ServiceClient, p: AddFoundContacts, key: str) -> Answer:
     answer = await client.add_contacts(p["job_id"], list(p["contact_ids"]), idempotency_key=key)
     return dump(answer)
 
 
-async def _research_run(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _research_run(client: ServiceClient, p: StartResearchRun, key: str) -> Answer:
     answer = await client.start_research_run(
         list(p["company_ids"]),
         template_id=p.get("template_id"),
@@ -177,37 +225,38 @@ async def _research_run(client: ServiceClient, p: Payload, key: str) -> dict[str
     return dump(answer)
 
 
-async def _company_research(client: ServiceClient, p: Payload, key: str) -> dict[str, Any]:
+async def _company_research(client: ServiceClient, p: StartCompanyResearch, key: str) -> Answer:
     answer = await client.start_company_research(p["company_id"], p.get("focus"), idempotency_key=key)
     return dump(answer)
 
 
 SENDERS: dict[str, Sender] = {
-    k.LOG_ACTIVITY: _log_activity,
-    k.ADD_NOTE: _add_note,
-    k.COMPLETE_RECOMMENDATION: _complete,
-    k.DISMISS_RECOMMENDATION: _dismiss,
-    k.CHANGE_LEAD_STATUS: _status,
-    k.SET_TARGET_SCORE: _target,
-    k.PIN_CONTACT: _pin_contact,
-    k.TOGGLE_MONITORING_PAGE: _toggle_page,
-    k.UPDATE_DEAL: _deal,
-    k.ADD_COMPETITOR: _add_competitor,
-    k.SCAN_COMPETITOR: _scan_competitor,
-    k.PIN_COMPETITOR: _pin_competitor,
-    k.ADD_TO_OUTREACH: _add_to_outreach,
-    k.REMOVE_LEAD: _remove_lead,
-    k.START_SIGNAL_SCAN: _signal_scan,
-    k.GENERATE_RECOMMENDATIONS: _generate,
-    k.START_DEEP_SEARCH: _deep_search,
-    k.START_CONTACT_SEARCH: _contact_search,
-    k.ADD_FOUND_CONTACTS: _add_found_contacts,
-    k.START_RESEARCH_RUN: _research_run,
-    k.START_COMPANY_RESEARCH: _company_research,
+    k.LOG_ACTIVITY: request_of(_log_activity),
+    k.ADD_NOTE: request_of(_add_note),
+    k.COMPLETE_RECOMMENDATION: request_of(_complete),
+    k.DISMISS_RECOMMENDATION: request_of(_dismiss),
+    k.CHANGE_LEAD_STATUS: request_of(_status),
+    k.SET_TARGET_SCORE: request_of(_target),
+    k.PIN_CONTACT: request_of(_pin_contact),
+    k.TOGGLE_MONITORING_PAGE: request_of(_toggle_page),
+    k.UPDATE_DEAL: request_of(_deal),
+    k.ADD_COMPETITOR: request_of(_add_competitor),
+    k.SCAN_COMPETITOR: request_of(_scan_competitor),
+    k.PIN_COMPETITOR: request_of(_pin_competitor),
+    k.ADD_TO_OUTREACH: request_of(_add_to_outreach),
+    k.REMOVE_LEAD: request_of(_remove_lead),
+    k.START_SIGNAL_SCAN: request_of(_signal_scan),
+    k.GENERATE_RECOMMENDATIONS: request_of(_generate),
+    k.START_DEEP_SEARCH: request_of(_deep_search),
+    k.START_CONTACT_SEARCH: request_of(_contact_search),
+    k.ADD_FOUND_CONTACTS: request_of(_add_found_contacts),
+    k.START_RESEARCH_RUN: request_of(_research_run),
+    k.START_COMPANY_RESEARCH: request_of(_company_research),
 }
+"""The request behind each kind of queued action (every kind in `effects.KINDS`)."""
 
 
-async def send(client: ServiceClient, kind: str, payload: Payload, op_id: str) -> dict[str, Any]:
+async def send(client: ServiceClient, kind: str, payload: Payload, op_id: str) -> Answer:
     """Send one queued action with its op id as the Idempotency-Key; returns the answer."""
     try:
         sender = SENDERS[kind]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from warmline.api import ServiceClient
 from warmline.api.errors import ApiError, AuthError
@@ -42,6 +42,20 @@ if TYPE_CHECKING:
 log = logging.getLogger("warmline.sync")
 
 Listener = Callable[[SyncStatus], None]
+
+
+class StatusChange(TypedDict, total=False):
+    """The fields of `SyncStatus` the engine sets (`queued` and `failed` are counted in the
+    outbox on every change)."""
+
+    online: bool | None
+    syncing: bool
+    auth_failed: bool
+    rate_limited_until: float | None
+    last_sync_at: float | None
+    last_error: str | None
+    failing: str | None
+
 
 IDLE_PROBE_AFTER = 20.0
 """Seconds without any answer from the service before an online engine probes it."""
@@ -70,8 +84,8 @@ class StatusBoard:
 
         return unsubscribe
 
-    def update(self, **changes: Any) -> SyncStatus:
-        """Change some fields (names of `SyncStatus`); recounts the outbox too."""
+    def update(self, **changes: Unpack[StatusChange]) -> SyncStatus:
+        """Change some fields of the status; recounts the outbox too."""
         counts = self.store.outbox_counts()
         new = self.current._replace(**changes, queued=counts.queued, failed=counts.failed)
         stored = {
