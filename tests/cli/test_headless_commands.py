@@ -229,7 +229,7 @@ def test_sync_waits_out_a_rate_limit_without_sleeping_through_it(env: Path) -> N
     started = time.monotonic()
     result = run("sync")
     assert result.exit_code == 0 and "Rate-limited by the service until" in result.output
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 60  # well short of the 120 s hold, however loaded the machine
     store = Store(env)
     assert store.get_op(op_id).state == "pending" and store.get_op(op_id).attempts == 0
     store.close()

@@ -59,7 +59,7 @@ def test_demo_opens_a_live_cockpit_in_a_real_terminal(tmp_path: Path) -> None:
         wait_for(socket, r"● online", timeout=30)
 
         tmux(socket, "send-keys", "-t", "demo", "r")
-        wait_for(socket, r"to go · session 0 done, 0 dismissed · all time \d+ done, \d+ dismissed of \d+", timeout=10)
+        wait_for(socket, r"to go · session 0 done, 0 dismissed · all time \d+ done, \d+ dismissed of \d+", timeout=60)
         tmux(socket, "send-keys", "-t", "demo", "q")
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and tmux(socket, "has-session", "-t", "demo").returncode == 0:

@@ -8,7 +8,6 @@ when the service is talked to; everything else is the real app, store, engine an
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from textual.pilot import Pilot
 
 import support.tui_wire_data as W
 from support.cockpit import cockpit
+from support.waiting import until
 from warmline.api import ServiceClient
 from warmline.store import Store
 from warmline.sync import SyncEngine
@@ -65,12 +65,13 @@ async def engine(tmp_path: Path, empty_store: Store, monkeypatch: pytest.MonkeyP
 async def settle(engine: SyncEngine, store: Store, pilot: Pilot) -> None:
     """Deliver what is queued and poll until no job runs (the sandbox's jobs take 0.2 s)."""
     await engine.flush(ignore_backoff=True)
-    for _ in range(200):
-        if not store.jobs(active_only=True):
-            break
-        await asyncio.sleep(0.03)
-        await engine.poll_jobs()
-    assert not store.jobs(active_only=True)
+
+    async def finished() -> bool:
+        if store.jobs(active_only=True):
+            await engine.poll_jobs()
+        return not store.jobs(active_only=True)
+
+    await until(finished, step=0.03, what="every job finished")
     await engine.flush(ignore_backoff=True)
     pilot.app.poll_status()
     await pilot.pause()

@@ -6,6 +6,7 @@ import pytest
 from textual.command import CommandList
 
 from support.cockpit import cockpit, fill
+from support.waiting import until
 from warmline.tui.app import WarmlineApp
 from warmline.tui.keys import keyboard_reference
 from warmline.tui.screens.help import HelpScreen
@@ -113,12 +114,12 @@ async def test_help_says_how_many_leads_read_offline(store) -> None:
 
 async def wait_for_hits(app, pilot, first: str) -> None:
     """The palette searches in the background: wait until its first hit is `first`."""
-    for _ in range(100):
+
+    def offered() -> bool:
         hits = app.screen.query(CommandList)
-        if hits and hits.first().option_count and first in str(hits.first().get_option_at_index(0).prompt):
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"the palette never offered {first!r}")
+        return bool(hits and hits.first().option_count and first in str(hits.first().get_option_at_index(0).prompt))
+
+    await until(offered, pilot=pilot, step=0.05, what=f"the palette offering {first!r}")
 
 
 async def test_palette_runs_an_action_of_the_current_screen(store) -> None:

@@ -15,6 +15,7 @@ from textual.command import CommandList
 
 import support.tui_wire_data as W
 from support.cockpit import cockpit, fill
+from support.waiting import until
 from warmline.store import Store
 
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
@@ -199,10 +200,11 @@ def test_command_palette(snap_compare, store: Store, size) -> None:
 
     async def search(pilot) -> None:
         await pilot.press("ctrl+p", *"warm")
-        for _ in range(100):  # the palette searches in the background
+
+        def three_hits() -> bool:  # the palette searches in the background
             hits = app.screen.query(CommandList)
-            if hits and hits.first().option_count == 3:
-                return
-            await pilot.pause(0.05)
+            return bool(hits and hits.first().option_count == 3)
+
+        await until(three_hits, pilot=pilot, step=0.05, what="three hits in the palette")
 
     assert snap_compare(app, terminal_size=size, run_before=search)

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.app import App, ComposeResult
 
+from support.waiting import until
 from warmline.tui.widgets.virtual_list import VirtualList
 
 
@@ -65,10 +66,8 @@ async def test_only_visible_pages_are_read_from_a_huge_source() -> None:
         assert source.windows == [(0, 50)]
         widget = app.query_one(VirtualList)
         assert not widget.counted and widget.row_count == 50
-        for _ in range(100):  # the exact count comes from a thread, after `count_delay`
-            if widget.counted:
-                break
-            await pilot.pause(0.05)
+        # the exact count comes from a thread, after `count_delay`
+        await until(lambda: widget.counted, pilot=pilot, step=0.05, what="the exact count")
         assert widget.counted and widget.row_count == 100_000
         assert source.counts == 1
         lines = visible_lines(app)
@@ -155,10 +154,7 @@ async def test_reload_keeps_the_cursor_on_the_same_row_when_it_moved() -> None:
     app = ListApp(source)
     async with app.run_test(size=(40, 12)) as pilot:
         widget = app.query_one(VirtualList)
-        for _ in range(100):
-            if widget.counted:
-                break
-            await pilot.pause(0.05)
+        await until(lambda: widget.counted, pilot=pilot, step=0.05, what="the exact count")
         widget.cursor = 120
         await pilot.pause()
         assert widget.current == 120
