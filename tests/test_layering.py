@@ -1,18 +1,58 @@
-"""The core layers must stay free of Textual and Rich (see docs/architecture.md)."""
+"""The layers and the start-up path (docs/architecture.md, "Start-up"; warmline/startup.py).
 
+The core layers' code stays free of Textual and Rich; plain `warmline` leaves the command line,
+the HTTP stack and the sync engine until after the cockpit's first frame; and an import
+inside a function is there for one of the reasons `warmline.startup` explains, and says
+which.
+"""
+
+import ast
 import json
+import re
 import subprocess
 import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import warmline
+from support.imports import import_graph, reachable
 
 CORE_MODULES = ["warmline.api", "warmline.store", "warmline.sync", "warmline.actions", "warmline.config"]
+UI_PACKAGES = {"textual", "rich"}
 
 
-def test_core_does_not_import_textual_or_rich() -> None:
+def ui_imports(graph: Mapping[str, set[str]], starts: Iterable[str]) -> list[str]:
+    """Each module reachable from `starts` (through the graph's own modules) that imports
+    Textual or Rich, as "module imports textual.x"."""
+    own = {name: targets & graph.keys() for name, targets in graph.items()}
+    return sorted(
+        f"{module} imports {target}"
+        for module in reachable(own, starts)
+        for target in graph[module]
+        if target.split(".")[0] in UI_PACKAGES
+    )
+
+
+def test_the_core_code_does_not_import_textual_or_rich() -> None:
+    """Read from the source: no module of the core, nor any of ours it imports, imports them.
+    (A library may: httpx loads Rich for its own command line when Rich is installed.)"""
+    graph = import_graph(Path(warmline.__file__).parent, external=True)
+    core = [name for name in graph if any(name == c or name.startswith(c + ".") for c in CORE_MODULES)]
+    assert len(core) > 30
+    assert ui_imports(graph, core) == []
+
+
+def test_a_core_module_reaching_the_ui_is_noticed() -> None:
+    graph = {"w.core": {"w.util", "json"}, "w.util": {"rich.text"}, "w.tui": {"textual.app"}}
+    assert ui_imports(graph, ["w.core"]) == ["w.util imports rich.text"]
+
+
+def test_the_core_does_not_load_textual() -> None:
     code = (
         "import importlib, json, sys\n"
         f"for name in {CORE_MODULES!r}:\n"
         "    importlib.import_module(name)\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))))\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'textual')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []
@@ -29,21 +69,85 @@ def test_cockpit_does_not_import_sandbox() -> None:
     assert out.stdout.strip() == "False"
 
 
-# What plain `warmline` imports before the lead list's first frame (docs/architecture.md,
-# "Start-up"): none of these; they load after it or on first use.
+# What plain `warmline` leaves until after the lead list's first frame (warmline/startup.py
+# has the figures): the command line (the console script's fast path), and the HTTP stack
+# with everything that loads it: the client, the service's models, the scheduler, the sync
+# engine, the actions, and the screens that use them; sqlite-utils (bulk writes only).
 LATER = [
-    "click", "warmline.cli", "warmline.commands", "httpx", "pydantic", "apscheduler", "warmline.api",
-    "warmline.sync", "warmline.actions", "warmline.tui.screens.dialogs", "warmline.tui.screens.lead_detail",
-    "warmline.tui.commands", "textual.widgets._text_area",
+    "click", "warmline.cli", "warmline.commands",
+    "httpx", "pydantic", "apscheduler", "warmline.api", "warmline.sync", "warmline.actions",
+    "sqlite_utils",
 ]
 
 
 def test_the_cockpit_start_up_path_leaves_the_heavy_modules_for_later() -> None:
     code = (
         "import json, sys\n"
-        "import warmline.launch, warmline.config, warmline.store, warmline.tui.app\n"
+        "import warmline.launch, warmline.cockpit, warmline.config, warmline.store, warmline.tui.app\n"
         "import warmline.tui.screens.lead_list\n"
         f"print(json.dumps(sorted(m for m in {LATER!r} if m in sys.modules)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []
+
+
+# The reasons an import may sit inside a function, explained in warmline/startup.py. The
+# import says which, on its line or on a comment line just above its group of imports:
+# `# deferred: first frame (why)`.
+DEFERRED = re.compile(r"#\s*deferred:\s*(first frame|command line|sandbox)\b")
+
+
+def imports_without_a_reason(source: str) -> list[int]:
+    """The line numbers of the imports inside functions that do not say why they are there."""
+    lines = source.splitlines()
+    missing: list[int] = []
+
+    def check(body: list[ast.stmt]) -> None:
+        for index, node in enumerate(body):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            first = index
+            while (first > 0 and isinstance(body[first - 1], (ast.Import, ast.ImportFrom))
+                   and body[first - 1].end_lineno == body[first].lineno - 1):
+                first -= 1
+            above = lines[body[first].lineno - 2] if body[first].lineno > 1 else ""
+            said = DEFERRED.search(lines[node.lineno - 1]) or (above.strip().startswith("#") and DEFERRED.search(above))
+            if not said:
+                missing.append(node.lineno)
+
+    for function in ast.walk(ast.parse(source)):
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(function):
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    block = getattr(node, field, None)
+                    if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                        check(block)
+    return sorted(set(missing))
+
+
+def test_every_import_inside_a_function_says_why() -> None:
+    root = Path(warmline.__file__).parent
+    unexplained = [
+        f"{path.relative_to(root.parent)}:{line}: {path.read_text(encoding='utf-8').splitlines()[line - 1].strip()}"
+        for path in sorted(root.rglob("*.py"))
+        for line in imports_without_a_reason(path.read_text(encoding="utf-8"))
+    ]
+    assert unexplained == [], "move these to the top of the module, or say why not (warmline/startup.py)"
+
+
+def test_an_import_without_a_reason_is_noticed() -> None:
+    source = (
+        "def f():\n"
+        "    # deferred: first frame (the dialogs load the actions)\n"
+        "    from a import b\n"
+        "    from a import c\n"
+        "    import d  # deferred: command line\n"
+        "    x = 1\n"
+        "    import e\n"
+        "    import g  # deferred: because I like it\n"
+        "    if x:\n"
+        "        # a comment, but no reason\n"
+        "        import h\n"
+        "import top\n"
+    )
+    assert imports_without_a_reason(source) == [7, 8, 11]

@@ -47,6 +47,6 @@ def _cache_unusable_exit(exc: Exception) -> NoReturn:
 def _sync_engine(store: Store, config: Config) -> SyncHandle:
     """The command line's engine (its client checks the base URL); the app calls this in a
     thread after its first frame."""
-    from warmline.commands.common import make_engine  # deferred: after the first frame
+    from warmline.commands.common import make_engine  # deferred: first frame
 
     return make_engine(store, config)

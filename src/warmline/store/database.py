@@ -203,7 +203,7 @@ class Database:
         """sqlite-utils on our connection, for bulk upserts; imported on first use because
         it costs more start-up time than everything else the cockpit needs to paint."""
         if self._db is None:
-            import sqlite_utils
+            import sqlite_utils  # deferred: first frame
 
             self._db = sqlite_utils.Database(self.conn, recursive_triggers=False, execute_plugins=False)
         return self._db

@@ -13,6 +13,7 @@ import asyncio
 import math
 import sqlite3
 import threading
+import webbrowser
 from collections.abc import Callable, Hashable
 from datetime import tzinfo
 from functools import partial
@@ -29,7 +30,6 @@ from typing import (
 )
 
 from textual.app import App
-from textual.command import Provider
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
@@ -37,10 +37,15 @@ from warmline.config import DEFAULT_THEME
 from warmline.startup import release_collection
 from warmline.store.sync_vocabulary import SyncState
 from warmline.tui.app_bindings import APP_BINDINGS
+from warmline.tui.bindings import screen_bindings
+from warmline.tui.commands import ScreenActions
 from warmline.tui.feed import status_from_store
 from warmline.tui.refusals import ActionRefused, refusals
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
+from warmline.tui.screens.first_run import FirstRunScreen
+from warmline.tui.screens.help import HelpScreen
+from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.status import CockpitStatus
 from warmline.tui.themes import load_themes
 from warmline.tui.timefmt import DatetimeClock, local_zone, utc_now
@@ -76,14 +81,6 @@ class Decision(Protocol[*Ts]):
     def __call__(self, store: Store, /, *args: *Ts, hold_seconds: float) -> str | list[str]: ...
 
 
-def screen_actions_provider() -> type[Provider]:
-    """The palette's provider of the current screen's actions, imported when ctrl+p is
-    first pressed (the command machinery is not needed to paint the lead list)."""
-    from warmline.tui.commands import ScreenActions
-
-    return ScreenActions
-
-
 class SyncHandle(Protocol):
     """What the cockpit needs from the sync engine: run it in our loop, and nudge it."""
 
@@ -107,7 +104,7 @@ class WarmlineApp(App[None]):
 
     CSS_PATH = STYLES / "cockpit.tcss"
     TITLE = "Warmline"
-    COMMANDS = App.COMMANDS | {screen_actions_provider}
+    COMMANDS = App.COMMANDS | {ScreenActions}
     BINDINGS = APP_BINDINGS
     cache_error: Exception | None = None
     """A damaged cache met by a query (see `_handle_exception`), for `run_cockpit`."""
@@ -167,7 +164,7 @@ class WarmlineApp(App[None]):
             self.register_theme(loaded)
         self._requested_theme = theme
         self._keymap_ids = list(keymap or {})
-        self._start_in_theme(theme if theme in self.available_themes else DEFAULT_THEME)
+        self.theme = theme if theme in self.available_themes else DEFAULT_THEME
         if keymap:
             self.set_keymap(keymap)
 
@@ -181,30 +178,9 @@ class WarmlineApp(App[None]):
 
     # -- start-up -----------------------------------------------------------------------
 
-    def _start_in_theme(self, name: str) -> None:
-        """Start in theme `name` with one CSS parse instead of two.
-
-        Setting `App.theme` schedules a re-parse of every stylesheet, which at start-up
-        repeats the first parse (about 20 ms of the rep's morning). The stylesheet is not
-        parsed yet here, so a theme of the same brightness as Textual's default only needs
-        its variables; a light theme also changes how ANSI colours map, so it takes the
-        full path.
-        """
-        theme = self.get_theme(name)
-        if theme is None or theme.dark != self.current_theme.dark:
-            self.theme = name
-            return
-        self.set_reactive(App.theme, name)
-        self.set_class(True, f"-theme-{name}", update=False)
-        self.stylesheet.set_variables(self.get_css_variables())
-
     def get_default_screen(self) -> Screen[Any]:
         if self._store is None:
-            from warmline.tui.screens.first_run import FirstRunScreen
-
             return FirstRunScreen(self._config_path or Path("config.toml"))
-        from warmline.tui.screens.lead_list import LeadListScreen
-
         return LeadListScreen()
 
     def on_mount(self) -> None:
@@ -226,6 +202,7 @@ class WarmlineApp(App[None]):
 
     def _check_keymap(self) -> None:
         """Say which [keys] entries name no binding, instead of silently ignoring them."""
+        # deferred: first frame (the keyboard reference imports every screen)
         from warmline.tui.keys import unknown_ids
 
         unknown = unknown_ids(dict.fromkeys(self._keymap_ids, ""))
@@ -410,7 +387,8 @@ class WarmlineApp(App[None]):
                 f"{self.undo_seconds:g} s. A queued action can still be discarded in the outbox (O)."
             )
             return None
-        from warmline.actions import undo_many  # the actions load after the first frame
+        # deferred: first frame (the actions load the HTTP stack)
+        from warmline.actions import undo_many
 
         try:
             self.perform(undo_many, list(decision.op_ids))
@@ -458,10 +436,15 @@ class WarmlineApp(App[None]):
         self.push_screen(screen_type())
 
     def _top_level_screens(self) -> dict[str, type[Screen[Any]]]:
+        # deferred: first frame (these screens load the actions, and with them the HTTP stack)
         from warmline.tui.screens.jobs import JobsScreen
-        from warmline.tui.screens.lead_list import LeadListScreen
         from warmline.tui.screens.outbox import OutboxScreen
-        from warmline.tui.screens.prospecting import prospecting_screens
+        from warmline.tui.screens.prospecting.directory import CompaniesScreen, ContactsScreen
+        from warmline.tui.screens.prospecting.export import ExportDialog
+        from warmline.tui.screens.prospecting.hub import ProspectingScreen
+        from warmline.tui.screens.prospecting.lookup import LookupScreen
+        from warmline.tui.screens.prospecting.research import TemplatesScreen
+        from warmline.tui.screens.prospecting.searches import DeepSearchDialog
         from warmline.tui.screens.recommendations import RecommendationsScreen
 
         return {
@@ -469,29 +452,37 @@ class WarmlineApp(App[None]):
             "recommendations": RecommendationsScreen,
             "jobs": JobsScreen,
             "outbox": OutboxScreen,
-            **prospecting_screens(),
+            "prospecting": ProspectingScreen,
+            "companies": CompaniesScreen,
+            "contacts": ContactsScreen,
+            "lookup": LookupScreen,
+            "deep_search": DeepSearchDialog,
+            "research": TemplatesScreen,
+            "export": ExportDialog,
         }
 
     def open_lead(self, lead_id: int) -> None:
+        # deferred: first frame (this screen loads the actions, and with them the HTTP stack)
         from warmline.tui.screens.lead_detail import LeadDetailScreen
 
         self.push_screen(LeadDetailScreen(lead_id))
 
     def open_company(self, company_id: int) -> None:
-        from warmline.tui.screens.prospecting.company import CompanyScreen  # deferred: first frame
+        # deferred: first frame (as for the lead's page)
+        from warmline.tui.screens.prospecting.company import CompanyScreen
 
         self.push_screen(CompanyScreen(company_id))
 
     def open_contact(self, contact_id: int) -> None:
-        from warmline.tui.screens.prospecting.company import ContactScreen  # deferred: first frame
+        # deferred: first frame (as for the lead's page)
+        from warmline.tui.screens.prospecting.company import ContactScreen
 
         self.push_screen(ContactScreen(contact_id))
 
     def open_research(self, company_ids: list[int], labels: list[str]) -> None:
         """The research templates, to run one over these companies."""
-        from warmline.tui.screens.prospecting.research import (
-            TemplatesScreen,  # deferred: first frame
-        )
+        # deferred: first frame (as for the lead's page)
+        from warmline.tui.screens.prospecting.research import TemplatesScreen
 
         self.push_screen(TemplatesScreen(company_ids, labels))
 
@@ -500,15 +491,10 @@ class WarmlineApp(App[None]):
         `new_tab` is Textual's; the browser decides."""
         opener = self.opener
         if opener is None:
-            import webbrowser
-
             opener = webbrowser.open
         self.run_worker(lambda: opener(url), thread=True, exit_on_error=False, name="open-url")
 
     def action_help(self) -> None:
-        from warmline.tui.bindings import screen_bindings
-        from warmline.tui.screens.help import HelpScreen
-
         if isinstance(self.screen, HelpScreen):
             return
         title = getattr(self.screen, "SCREEN_TITLE", "Warmline")

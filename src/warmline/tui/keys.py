@@ -13,33 +13,33 @@ from collections.abc import Iterable
 from textual.binding import Binding, BindingType
 from textual.keys import format_key
 
+from warmline.tui.app_bindings import APP_BINDINGS
+from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.dialogs import ConfirmDialog, FormDialog
+from warmline.tui.screens.help import HelpScreen
+from warmline.tui.screens.jobs import JobsScreen
+from warmline.tui.screens.lead_detail import (
+    CompetitorsTable,
+    ContactsTable,
+    LeadDetailScreen,
+    SourcesTable,
+)
+from warmline.tui.screens.lead_list import LeadListScreen
+from warmline.tui.screens.outbox import OutboxScreen
+from warmline.tui.screens.prospecting.company import CompanyScreen, ContactScreen
+from warmline.tui.screens.prospecting.directory import CompaniesScreen, ContactsScreen
+from warmline.tui.screens.prospecting.export import ExportDialog
+from warmline.tui.screens.prospecting.hub import ProspectingScreen
+from warmline.tui.screens.prospecting.lookup import EarlierLookups, LookupScreen
+from warmline.tui.screens.prospecting.people import FoundContactsScreen
+from warmline.tui.screens.prospecting.research import TemplatesScreen
+from warmline.tui.screens.prospecting.searches import DeepSearchDialog, FoundCompaniesScreen
+from warmline.tui.screens.recommendations import RecommendationsScreen
+from warmline.tui.widgets.tables import RowTable
+from warmline.tui.widgets.virtual_list import VirtualList
+
 
 def _sections() -> list[tuple[str, list[BindingType]]]:
-    from warmline.tui.app_bindings import APP_BINDINGS
-    from warmline.tui.screens.base import CockpitScreen
-    from warmline.tui.screens.dialogs import ConfirmDialog, FormDialog
-    from warmline.tui.screens.help import HelpScreen
-    from warmline.tui.screens.jobs import JobsScreen
-    from warmline.tui.screens.lead_detail import (
-        CompetitorsTable,
-        ContactsTable,
-        LeadDetailScreen,
-        SourcesTable,
-    )
-    from warmline.tui.screens.lead_list import LeadListScreen
-    from warmline.tui.screens.outbox import OutboxScreen
-    from warmline.tui.screens.prospecting.company import CompanyScreen, ContactScreen
-    from warmline.tui.screens.prospecting.directory import CompaniesScreen, ContactsScreen
-    from warmline.tui.screens.prospecting.export import ExportDialog
-    from warmline.tui.screens.prospecting.hub import ProspectingScreen
-    from warmline.tui.screens.prospecting.lookup import EarlierLookups, LookupScreen
-    from warmline.tui.screens.prospecting.people import FoundContactsScreen
-    from warmline.tui.screens.prospecting.research import TemplatesScreen
-    from warmline.tui.screens.prospecting.searches import DeepSearchDialog, FoundCompaniesScreen
-    from warmline.tui.screens.recommendations import RecommendationsScreen
-    from warmline.tui.widgets.tables import RowTable
-    from warmline.tui.widgets.virtual_list import VirtualList
-
     return [
         ("Everywhere", [*APP_BINDINGS, *CockpitScreen.BINDINGS]),
         ("Lead list", [*LeadListScreen.BINDINGS, *VirtualList.BINDINGS]),

@@ -6,6 +6,8 @@ shown to the rep where they typed; anything else is a bug and is left to surface
 
 from __future__ import annotations
 
+from warmline.store import StoreError
+
 
 class ActionRefused(Exception):
     """An action refused the rep's input; the message says why, in the rep's words."""
@@ -17,7 +19,6 @@ def refusals() -> tuple[type[Exception], ...]:
     Imported when first needed: the API and actions packages are not needed to paint
     the lead list, and start-up time is what the rep feels every morning.
     """
-    from warmline.api.errors import InputError
-    from warmline.store import StoreError
+    from warmline.api.errors import InputError  # deferred: first frame
 
     return (InputError, StoreError)

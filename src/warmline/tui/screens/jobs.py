@@ -20,6 +20,8 @@ from textual.widgets import Static
 from warmline.tui.feed import mark_jobs_seen
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
+from warmline.tui.screens.prospecting.people import FoundContactsScreen
+from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
 from warmline.tui.timefmt import elapsed, local_datetime, relative
 from warmline.tui.widgets.tables import RowTable
 
@@ -157,9 +159,6 @@ def results_screen(job: Job) -> CockpitScreen:
     screen the rep can act on (mark, add to outreach); anything else, and a failed search
     (whose error is what there is to read), the generic results view."""
     if job.status == "completed" and job.kind in SEARCH_KINDS:
-        from warmline.tui.screens.prospecting.people import FoundContactsScreen
-        from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
-
         screens: dict[str, Callable[[int], CockpitScreen]] = {
             "deep_search": FoundCompaniesScreen, "contact_search": FoundContactsScreen
         }

@@ -11,6 +11,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.widgets import Input
 
 from warmline.tui.charts import score_bar_segments
 from warmline.tui.columns import Column, cell, header, line
@@ -167,8 +168,6 @@ class LeadListScreen(CockpitScreen):
 
     async def action_filter(self) -> None:
         """Show the filter field; it is mounted on first use, not at start-up (paint first)."""
-        from textual.widgets import Input
-
         fields = self.query("#lead-filter")
         if fields:
             field = fields.first(Input)
@@ -190,7 +189,7 @@ class LeadListScreen(CockpitScreen):
     def action_remove_lead(self) -> None:
         lead = self.lead_list.current
         if lead is not None:
-            from warmline.tui.screens.dialogs import confirm_lead_removal
+            from warmline.tui.screens.dialogs import confirm_lead_removal  # deferred: first frame
 
             confirm_lead_removal(self.cockpit, lead.id, safe_text(lead.company_name), self.reload)
 

@@ -14,6 +14,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from warmline import actions
+from warmline.prospecting import COMPANY_RESEARCH, CONTACT_SEARCH, cost_notice
 from warmline.store.company_page import CompanyPage, ResearchFindings, company_page
 from warmline.store.contact_page import contact_page
 from warmline.store.custom_fields import FieldValue
@@ -24,6 +25,7 @@ from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog, confirm_lead_removal
 from warmline.tui.screens.prospecting.common import add_to_outreach, confirm, start_job
 from warmline.tui.screens.prospecting.directory import RecordEditing, record_bindings
+from warmline.tui.screens.prospecting.people import FoundContactsScreen
 from warmline.tui.screens.recommendations import is_web_link
 from warmline.tui.timefmt import relative
 
@@ -219,8 +221,6 @@ class CompanyScreen(RecordPage):
         return self.company.name if self.company is not None else f"company {self.company_id}"
 
     def action_contact_search(self) -> None:
-        from warmline.prospecting import CONTACT_SEARCH, cost_notice
-
         question = Text("Search the web for the people of ").append_text(plain(self._company_name(), "bold"))
         question.append(f"?\n{cost_notice(CONTACT_SEARCH)}")
 
@@ -233,8 +233,6 @@ class CompanyScreen(RecordPage):
         confirm(self.cockpit, question, start)
 
     def action_found_people(self) -> None:
-        from warmline.tui.screens.prospecting.people import FoundContactsScreen
-
         search = self.cockpit.store.latest_job(JOB_CONTACT_SEARCH, self.company_id)
         if search is None or search.status != "completed":
             state = "has not been searched yet (s)" if search is None else f"search is {safe_text(search.status)}"
@@ -243,8 +241,6 @@ class CompanyScreen(RecordPage):
         self.app.push_screen(FoundContactsScreen(search.key))
 
     def action_deep_research(self) -> None:
-        from warmline.prospecting import COMPANY_RESEARCH, cost_notice
-
         def submit(values: dict[str, str]) -> str | None:
             error = start_job(
                 self.cockpit, "research", actions.start_company_research, self.company_id, values["focus"] or None

@@ -17,6 +17,23 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input
 
+from warmline.api.errors import (
+    ApiError,
+    ConflictError,
+    InputError,
+    NotFoundError,
+    OfflineError,
+    ValidationFailed,
+)
+from warmline.records import (
+    check_fields,
+    custom_field_format,
+    custom_text,
+    custom_value,
+    delete_record,
+    noun,
+    save_record,
+)
 from warmline.tui.columns import Column, cell, header, line
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
@@ -148,8 +165,6 @@ def form_text(value: Any) -> str:
 
 def form_value(name: str, raw: str) -> Any:
     """A form field as the service takes it: tags a list, company_id a number, empty clears."""
-    from warmline.api.errors import InputError
-
     if name == "tags":
         return [tag.strip() for tag in raw.split(",") if tag.strip()]
     if not raw:
@@ -190,8 +205,6 @@ def custom_input(index: int) -> str:
 
 def custom_label(field: dict[str, Any]) -> str:
     """A custom field's input label: the schema's name and how its type is typed."""
-    from warmline.records import custom_field_format
-
     return f"{safe_text(field.get('name') or field['key'])} ({custom_field_format(field)})"
 
 
@@ -199,8 +212,6 @@ def custom_changes(values: dict[str, str], record: Any, schema: Sequence[dict[st
     """The custom fields whose text differs from what the form showed: the value typed, or
     None for one the rep emptied. Text left as shown (empty included) is not sent, so an
     edit never clears a value by accident, and the service keeps the fields not listed."""
-    from warmline.records import custom_text, custom_value
-
     current = getattr(record, "custom_fields", None) or {}
     changes: dict[str, Any] = {}
     for index, field in enumerate(schema):
@@ -212,8 +223,6 @@ def custom_changes(values: dict[str, str], record: Any, schema: Sequence[dict[st
 
 def form_inputs(entity: str, record: Any, schema: Sequence[dict[str, Any]]) -> list[tuple[str, str, str]]:
     """The form's (name, label, initial text): the record's fields, then one per custom field."""
-    from warmline.records import custom_text
-
     inputs = [(name, label, form_text(getattr(record, name, None))) for name, label in FORMS[entity]]
     current = getattr(record, "custom_fields", None) or {}
     for index, field in enumerate(schema):
@@ -223,21 +232,11 @@ def form_inputs(entity: str, record: Any, schema: Sequence[dict[str, Any]]) -> l
 
 def record_label(entity: str, record: Any) -> str:
     """How a record is named in questions and notifications: its name and id."""
-    from warmline.records import noun
-
     return f"{record.name} ({noun(entity)} {record.id})" if record.name else f"{noun(entity)} {record.id}"
 
 
 def record_problem(exc: Exception, doing: str) -> str:
     """A failed record call in the rep's words."""
-    from warmline.api.errors import (
-        ConflictError,
-        InputError,
-        NotFoundError,
-        OfflineError,
-        ValidationFailed,
-    )
-
     if isinstance(exc, OfflineError):
         return f"Offline: {doing} needs the service. Try again when you are back online."
     if isinstance(exc, NotFoundError):
@@ -271,8 +270,6 @@ class RecordEditing:
 
     @property
     def _noun(self) -> str:
-        from warmline.records import noun
-
         return noun(self.ENTITY)
 
     def action_new_record(self) -> None:
@@ -296,9 +293,6 @@ class RecordEditing:
         confirm(self.cockpit, question, lambda: self._delete(record.id, label))
 
     def _open_form(self, record: Any) -> None:
-        from warmline.api.errors import InputError
-        from warmline.records import check_fields
-
         schema = self.cockpit.store.field_schemas(self.ENTITY)
 
         def submit(values: dict[str, str]) -> str | None:
@@ -328,9 +322,6 @@ class RecordEditing:
 
     @work(exclusive=True, group="records", exit_on_error=False)
     async def _save(self, fields: dict[str, Any], record: Any) -> None:
-        from warmline.api.errors import ApiError, OfflineError
-        from warmline.records import save_record
-
         cockpit = self.cockpit
         doing = f"creating the {self._noun}" if record is None else f"saving {record_label(self.ENTITY, record)}"
         try:
@@ -347,9 +338,6 @@ class RecordEditing:
 
     @work(exclusive=True, group="records", exit_on_error=False)
     async def _delete(self, record_id: int, label: str) -> None:
-        from warmline.api.errors import ApiError, OfflineError
-        from warmline.records import delete_record
-
         cockpit = self.cockpit
         try:
             client = self._client()

@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Input, Label, RadioButton, RadioSet
 
+from warmline.exporting import export_to_file
 from warmline.tui.screens.dialogs import FormDialog
 
 if TYPE_CHECKING:
@@ -99,8 +100,6 @@ class ExportDialog(FormDialog):
 
 def write_export(app: WarmlineApp, kind: str, fmt: str, target: Path, status: str | None) -> None:
     """Write the export in a thread; say how many rows went where, or why it failed."""
-    from warmline.exporting import export_to_file
-
     def run() -> None:
         try:
             count = export_to_file(app.store, kind, fmt, target, status)

@@ -15,6 +15,10 @@ from textual.widgets import Static
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.jobs import kind_label, progress_cell, result_cell, status_cell, subject
+from warmline.tui.screens.prospecting.company import CompanyScreen
+from warmline.tui.screens.prospecting.people import FoundContactsScreen
+from warmline.tui.screens.prospecting.research import RunResultsScreen
+from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
 from warmline.tui.timefmt import relative
 from warmline.tui.widgets.tables import RowTable
 
@@ -77,11 +81,6 @@ class ProspectingScreen(CockpitScreen):
         ))
 
     def action_open_results(self) -> None:
-        from warmline.tui.screens.prospecting.company import CompanyScreen
-        from warmline.tui.screens.prospecting.people import FoundContactsScreen
-        from warmline.tui.screens.prospecting.research import RunResultsScreen
-        from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
-
         key = self.query_one("#prospecting-table", RowTable).current_key
         job = self.cockpit.store.get_job(int(key)) if key is not None else None
         if job is None:

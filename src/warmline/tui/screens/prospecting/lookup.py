@@ -22,7 +22,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static
 
+from warmline.api.errors import ApiError, OfflineError, PlanLimitError
+from warmline.prospecting import LOOKUP, cached_lookup, cost_notice, lookup_criteria, run_lookup
 from warmline.store.lookup_history import EarlierLookup, earlier_lookups
+from warmline.tui.refusals import refusals
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.prospecting.common import (
@@ -123,8 +126,6 @@ class LookupScreen(CockpitScreen):
 
     def _form_criteria(self) -> dict[str, Any]:
         """The criteria as the service gets them (checked: a query of 3+ or a filter)."""
-        from warmline.prospecting import lookup_criteria
-
         query = self.query_one("#lookup-query", Input).value.strip()
         values = {name: split_values(self.query_one(f"#lookup-{name}", Input).value) for name, _ in FILTERS}
         return lookup_criteria(
@@ -140,8 +141,6 @@ class LookupScreen(CockpitScreen):
 
     def action_earlier(self) -> None:
         """Pick an earlier lookup: its answer is shown from the cache, no quota spent."""
-        from warmline.prospecting import cached_lookup
-
         earlier = earlier_lookups(self.cockpit.store, EARLIER_LISTED)
         if not earlier:
             self.cockpit.notify_plain("No earlier lookup is cached yet.")
@@ -158,8 +157,6 @@ class LookupScreen(CockpitScreen):
         self.app.push_screen(EarlierLookups(earlier, self.cockpit.clock(), self.cockpit.zone), picked)
 
     def _show_cost(self) -> None:
-        from warmline.prospecting import LOOKUP, cost_notice
-
         save = self.query_one("#lookup-save", Checkbox).value
         text = Text(" " + cost_notice(LOOKUP, save=save), style="bold")
         if not reachable(self.cockpit):
@@ -175,8 +172,6 @@ class LookupScreen(CockpitScreen):
         self.action_look_up()
 
     def action_look_up(self) -> None:
-        from warmline.tui.refusals import refusals
-
         try:
             criteria = self._form_criteria()
         except refusals() as exc:
@@ -185,8 +180,6 @@ class LookupScreen(CockpitScreen):
         self._look_up(criteria, self.query_one("#lookup-save", Checkbox).value)
 
     def action_save_all(self) -> None:
-        from warmline.prospecting import LOOKUP, cost_notice
-
         if self.answer is None or self.criteria is None:
             self.cockpit.notify_plain("Look something up first (enter in a field).")
             return
@@ -199,9 +192,6 @@ class LookupScreen(CockpitScreen):
 
     @work(exclusive=True, group="lookup", exit_on_error=False)
     async def _look_up(self, criteria: dict[str, Any], save: bool) -> None:
-        from warmline.api.errors import ApiError, OfflineError, PlanLimitError
-        from warmline.prospecting import cached_lookup, run_lookup
-
         store = self.cockpit.store
         client = getattr(self.cockpit.sync, "client", None)
         if client is None or not reachable(self.cockpit):

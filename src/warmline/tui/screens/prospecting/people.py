@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from warmline import actions
+from warmline.prospecting import ADD_CONTACTS, cost_notice, explain_skips
 from warmline.store.people_found import FoundPerson, people_found
 from warmline.store.rows import Op
 from warmline.tui.refusals import ActionRefused
@@ -28,8 +29,6 @@ def person_name(person: FoundPerson) -> str:
 
 def add_outcome(op: Op | None) -> Text:
     """What became of an "add contacts" op: queued, refused, or added/skipped with reasons."""
-    from warmline.prospecting import explain_skips
-
     if op is None:
         return Text("")
     if op.state == "failed":
@@ -122,8 +121,6 @@ class FoundContactsScreen(CockpitScreen):
         self.query_one("#people-table", RowTable).action_cursor_down()
 
     def action_add(self) -> None:
-        from warmline.prospecting import ADD_CONTACTS, cost_notice
-
         job = self.cockpit.store.get_job(self.job_key)
         if not len(self.selection) or job is None or job.remote_id is None:
             self.cockpit.notify_plain("Mark people first (space).", severity="warning")

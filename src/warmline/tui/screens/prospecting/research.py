@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from warmline import actions
+from warmline.prospecting import RESEARCH_RUN, cost_notice, resolve_company
 from warmline.store.custom_fields import labelled_fields
 from warmline.store.research_results import run_results
 from warmline.tui.safe import plain, safe_text
@@ -19,6 +20,7 @@ from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog
 from warmline.tui.screens.prospecting.common import confirm, names_text, start_job
 from warmline.tui.screens.prospecting.company import fields_text
+from warmline.tui.screens.prospecting.directory import CompaniesScreen
 from warmline.tui.widgets.tables import RowTable
 
 
@@ -41,8 +43,6 @@ def template_fields_text(template: Any) -> Text:
 
 def marked_companies(screen_stack: list[Any]) -> tuple[list[int], list[str]]:
     """The companies marked in an open company list, if the rep came from one."""
-    from warmline.tui.screens.prospecting.directory import CompaniesScreen
-
     for screen in reversed(screen_stack):
         if isinstance(screen, CompaniesScreen) and len(screen.selection):
             return [int(k) for k in screen.selection.keys], screen.selection.labels
@@ -127,8 +127,6 @@ class TemplatesScreen(CockpitScreen):
         chosen: list[Any] = []
 
         def submit(values: dict[str, str]) -> str | None:
-            from warmline.prospecting import resolve_company
-
             refs = [ref for ref in values["companies"].split(",") if ref.strip()]
             if not refs:
                 return "name at least one company (its id or the start of its name)"
@@ -152,8 +150,6 @@ class TemplatesScreen(CockpitScreen):
         )
 
     def _confirm_run(self, template: Any, company_ids: list[int], labels: list[str]) -> None:
-        from warmline.prospecting import RESEARCH_RUN, cost_notice
-
         question = Text("Run ").append_text(plain(template.name, "bold"))
         question.append(f" over {len(company_ids)} compan{'y' if len(company_ids) == 1 else 'ies'}?\n")
         question.append_text(names_text(labels))

@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.widgets import Input, Label, Static
 
 from warmline import actions
+from warmline.prospecting import DEEP_SEARCH, cost_notice
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import FormDialog
@@ -22,6 +23,7 @@ from warmline.tui.screens.prospecting.common import (
     reachable,
     start_job,
 )
+from warmline.tui.screens.prospecting.company import CompanyScreen
 from warmline.tui.widgets.tables import RowTable
 
 QUERY_MAX = 1000
@@ -43,8 +45,6 @@ class DeepSearchDialog(FormDialog):
         yield Static(id="deep-cost", classes="dialog-hint")
 
     def on_mount(self) -> None:
-        from warmline.prospecting import DEEP_SEARCH, cost_notice
-
         cost = Text(cost_notice(DEEP_SEARCH), style="bold")
         if not reachable(self.app):  # type: ignore[arg-type]
             cost.append(" Offline: it is queued and starts when you are back online.", style="yellow")
@@ -151,8 +151,6 @@ class FoundCompaniesScreen(CockpitScreen):
         add_to_outreach(self.cockpit, ids, labels, status)
 
     def action_open_company(self) -> None:
-        from warmline.tui.screens.prospecting.company import CompanyScreen
-
         current = self._current()
         if current is not None:
             self.app.push_screen(CompanyScreen(int(current[0])))
