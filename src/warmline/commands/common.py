@@ -75,7 +75,7 @@ class CommandError(click.ClickException):
     """
 
     def __init__(self, message: str, exit_code: int = EXIT_ERROR) -> None:
-        super().__init__(terminal_text(redact_url(message)))
+        super().__init__(terminal_text(redact_url(message)))  # a base URL's user:password@ never shown
         self.exit_code = exit_code
 
 
