@@ -3,9 +3,9 @@ sources, recommendations, key contacts, the deal, competitors.
 
 `OUTREACH_COMMANDS` lists them for the `outreach` group of `warmline.commands.prospecting`
 (which holds `add` and `remove`; `warmline.cli` joins them), so that every operation of the
-spec is reachable from one place. Each one
-queues an action through `warmline.actions` like `log` does, then tries a quick delivery:
-they all work offline, and bad input (the spec's limits, an unknown lead or id) exits 2.
+spec is reachable from one place. Each one queues an action through `warmline.actions` like
+`log` does, then tries a quick delivery: they all work offline, and bad input (the spec's
+limits, an unknown lead or id) exits 2.
 `scan` and `generate` start a job, sent and followed (`--wait`) like the prospecting jobs
 through `warmline.commands.jobs_wait`.
 The listings (`scan-status`, `recs`) read the cache, refreshed first when online.
