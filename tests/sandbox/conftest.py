@@ -11,7 +11,7 @@ import pytest
 from fastapi import FastAPI
 
 from support.sandbox_client import TEST_KEY, make_client
-from warmline_sandbox.app import create_app
+from support.sandbox_seed import create_app
 from warmline_sandbox.clock import ManualClock
 from warmline_sandbox.settings import SandboxSettings
 

@@ -14,8 +14,9 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
-from warmline_sandbox.app import create_app
 from warmline_sandbox.settings import SandboxSettings
+
+from .sandbox_seed import create_app
 
 KEY = "sync-test-key"
 START = 1_795_000_000.0
