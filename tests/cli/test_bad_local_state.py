@@ -35,6 +35,8 @@ import pytest
 from warmline.cli import main
 from warmline.store import Store
 
+pytestmark = pytest.mark.slow  # a few hundred `warmline` processes
+
 BIG = str(2**63)
 BAD = os.fsdecode(b"ab\xffcd")  # how Python hands over argv bytes that are not UTF-8
 CLOSED_PORT_URL = "http://127.0.0.1:9"

@@ -78,8 +78,14 @@ def client(sandbox: Sandbox) -> ServiceClient:
 # ---------------------------------------------------------------- the coverage test runs last
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Run the coverage test after every other contract test, whatever the order asked."""
+    """Run the coverage test after every other contract test, whatever the order asked, and
+    in the same process: under pytest-xdist (`--dist loadgroup`) every contract test is in
+    one group, which one worker runs in this order."""
+    for item in items:
+        if Path(str(item.path)).parent == CONTRACT_DIR:
+            item.add_marker(pytest.mark.xdist_group("contract"))
     last = [item for item in items if item.nodeid.endswith(COVERAGE_TEST)]
     if last:
         items[:] = [item for item in items if item not in last] + last

@@ -36,6 +36,7 @@ def api_schema(fuzzed_app: FastAPI):  # noqa: ANN201 - a schemathesis schema
 schema = schemathesis.pytest.from_fixture("api_schema")
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_no_operation_answers_5xx(case) -> None:  # noqa: ANN001

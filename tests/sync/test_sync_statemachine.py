@@ -25,6 +25,7 @@ import tempfile
 from pathlib import Path
 
 import httpx
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
@@ -213,4 +214,4 @@ OutboxMachine.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-test_outbox_state_machine = OutboxMachine.TestCase
+test_outbox_state_machine = pytest.mark.slow(OutboxMachine.TestCase)

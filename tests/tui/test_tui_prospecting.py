@@ -426,6 +426,7 @@ def test_data_is_consistent(prospect_store: Store) -> None:
     assert prospect_store.get_company(901).ai_tag == "dental-bavaria"
 
 
+@pytest.mark.slow
 async def test_companies_list_pages_100k_rows_from_the_cache(empty_store: Store) -> None:
     empty_store.upsert_companies(
         {"id": i, "name": f"Company {i:06d}", "domain": f"c{i}.example", "industry": "Software", "country": "Norway"}
