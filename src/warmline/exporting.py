@@ -107,13 +107,13 @@ def build_export(store: Store, kind: str, status: str | None = None) -> Export:
         return Export(
             COMPANY_COLUMNS,
             _custom_keys(store, "companies"),
-            lambda: _record_rows(lambda offset: store.company_page(offset=offset, limit=PAGE), COMPANY_COLUMNS),
+            lambda: _record_rows(lambda offset: store.companies_page(offset=offset, limit=PAGE), COMPANY_COLUMNS),
         )
     if kind == "contacts":
         return Export(
             CONTACT_COLUMNS,
             _custom_keys(store, "contacts"),
-            lambda: _record_rows(lambda offset: store.contact_page(offset=offset, limit=PAGE), CONTACT_COLUMNS),
+            lambda: _record_rows(lambda offset: store.contacts_page(offset=offset, limit=PAGE), CONTACT_COLUMNS),
         )
     raise ValueError(f"kind must be one of {', '.join(KINDS)} (got {kind!r})")
 

@@ -211,7 +211,7 @@ def test_contact_search_groups_people_by_role_then_add_explains_skips(online: Pa
     text = run("contacts", "add", job.remote_id, str(first))
     assert f"skipped contact {first}: already in your contacts" in text.stdout
     with open_store(online) as store:
-        assert len(store.contact_page(company_id=company["id"])) == 2
+        assert len(store.contacts_page(company_id=company["id"])) == 2
         assert store.contact_count() == 2
 
 

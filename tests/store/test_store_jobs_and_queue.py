@@ -25,7 +25,7 @@ def test_jobs_are_polled_until_they_end_and_unknown_statuses_are_kept(store: Sto
     assert (job.active, job.results_applied, job.result_summary) == (False, True, "2 companies found")
     assert job.completed_at == "2026-11-17T01:00:00.000Z"
     assert store.due_jobs(clock.now + 999) == []
-    assert [c.name for c in store.company_page()] == ["Dental One", "Dental Two"]
+    assert [c.name for c in store.companies_page()] == ["Dental One", "Dental Two"]
     assert store.get_company(1).tags == ["dental"]
 
 

@@ -149,20 +149,20 @@ def test_company_and_contact_pages(store: Store) -> None:
         [{"id": i, "name": n, "domain": d} for i, (n, d) in enumerate(
             [("Acme", "acme.io"), ("Bolt", "bolt.example"), ("acorn", "nuts.example")], start=1)]
     )
-    assert [c.name for c in store.company_page()] == ["Acme", "acorn", "Bolt"]
-    assert [c.id for c in store.company_page(text="ac")] == [1, 3]
-    assert [c.id for c in store.company_page(text="example")] == [3, 2]
+    assert [c.name for c in store.companies_page()] == ["Acme", "acorn", "Bolt"]
+    assert [c.id for c in store.companies_page(text="ac")] == [1, 3]
+    assert [c.id for c in store.companies_page(text="example")] == [3, 2]
     assert store.company_count(text="example") == 2
-    assert [c.id for c in store.company_page(offset=2, limit=5)] == [2]
+    assert [c.id for c in store.companies_page(offset=2, limit=5)] == [2]
     store.upsert_contacts(
         [
             {"id": 1, "company_id": 1, "first_name": "Dana", "last_name": "Ruiz", "email": "dana@acme.io"},
             {"id": 2, "company_id": 2, "first_name": "Ali", "last_name": "Bold", "email": "ali@bolt.example"},
         ]
     )
-    assert [c.name for c in store.contact_page()] == ["Ali Bold", "Dana Ruiz"]
-    assert [c.id for c in store.contact_page(text="acme.io")] == [1]
-    assert [c.id for c in store.contact_page(company_id=2)] == [2]
+    assert [c.name for c in store.contacts_page()] == ["Ali Bold", "Dana Ruiz"]
+    assert [c.id for c in store.contacts_page(text="acme.io")] == [1]
+    assert [c.id for c in store.contacts_page(company_id=2)] == [2]
     assert store.contact_count(company_id=1) == 1
 
 

@@ -171,7 +171,7 @@ async def test_a_new_company_is_sent_with_the_custom_fields_filled_in(
         await pilot.press(*"72", "tab", "tab", *"Data engineer; AE", "ctrl+s")  # Uses SAP left empty
         await settle(app, pilot)
         assert isinstance(app.screen, CompaniesScreen)
-        (created,) = schema_store.company_page("Custom Co")
+        (created,) = schema_store.companies_page("Custom Co")
         assert created.custom_fields == {"icp_fit": 72, "hiring": ["Data engineer", "AE"]}
         assert (await online.get_company(created.id)).custom_fields == created.custom_fields
 
@@ -240,7 +240,7 @@ async def test_a_new_contact_takes_its_own_custom_fields(schema_store: Store, on
         assert form_error(app) == "Met on (met_on) must be a date as YYYY-MM-DD (got '14 March')"
         await pilot.press("ctrl+u", *"2026-03-14", "ctrl+s")
         await settle(app, pilot)
-        (contact,) = schema_store.contact_page()
+        (contact,) = schema_store.contacts_page()
         assert contact.custom_fields == {"met_on": "2026-03-14"}
         await pilot.press("enter")
         await pilot.pause()

@@ -433,13 +433,13 @@ async def test_companies_list_pages_100k_rows_from_the_cache(empty_store: Store)
         for i in range(1, 100_001)
     )
     pages: list[tuple[int, int]] = []
-    page = empty_store.company_page
+    page = empty_store.companies_page
 
     def counting_page(text: str = "", offset: int = 0, limit: int = 200) -> Any:
         pages.append((offset, limit))
         return page(text, offset=offset, limit=limit)
 
-    empty_store.company_page = counting_page  # type: ignore[method-assign]
+    empty_store.companies_page = counting_page  # type: ignore[method-assign]
     app = cockpit(empty_store)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("C")

@@ -46,7 +46,7 @@ async def test_a_company_is_created_edited_and_deleted_from_the_list(store: Stor
                           *"nordics, saas", "ctrl+s")
         await settle(app, pilot)
         assert isinstance(app.screen, CompaniesScreen)
-        (created,) = store.company_page("Zephyr")
+        (created,) = store.companies_page("Zephyr")
         assert created.domain == "zephyr.example" and created.tags == ["nordics", "saas"]
         assert any("Created company Zephyr Tools" in n for n in notes(app))
         app.screen.query_one("#record-filter").value = "Zephyr"  # the list shows it
@@ -122,7 +122,7 @@ async def test_a_contact_is_created_from_the_list_and_edited_and_deleted_on_its_
         await pilot.press("K", "n", *"Ada", "tab", *"Lovelace", "tab", *"ada@example.com", "ctrl+s")
         await settle(app, pilot)
         assert isinstance(app.screen, ContactsScreen)
-        (contact,) = store.contact_page()
+        (contact,) = store.contacts_page()
         assert contact.name == "Ada Lovelace" and contact.email == "ada@example.com"
         await pilot.press("enter")
         await pilot.pause()

@@ -41,7 +41,7 @@ class DirectoryStore(Database):
             self.db.table("companies").upsert_all(rows, pk="id")
         return len(rows)
 
-    def company_page(self, text: str = "", offset: int = 0, limit: int = 200) -> list[CompanyRow]:
+    def companies_page(self, text: str = "", offset: int = 0, limit: int = 200) -> list[CompanyRow]:
         """Companies by name; `text` matches name or domain (see `warmline.store.paging`)."""
         with self.read() as conn:
             total = self.company_count(text) if offset > 0 else None
@@ -81,7 +81,7 @@ class DirectoryStore(Database):
             self.db.table("contacts").upsert_all(rows, pk="id")
         return len(rows)
 
-    def contact_page(
+    def contacts_page(
         self, text: str = "", company_id: int | None = None, offset: int = 0, limit: int = 200
     ) -> list[ContactRow]:
         """Contacts by name, optionally of one company; `text` matches name or email."""
