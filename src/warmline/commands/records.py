@@ -114,7 +114,7 @@ def record_json(records: Records, row: Any) -> dict[str, Any]:
 
 
 def _record_rows(records: Records, store: Any, search: str, limit: int | None, **where: Any) -> Iterator[Any]:
-    page = records.of(store, "{noun}_page")
+    page = records.of(store, "{plural}_page")
     offset = 0
     while limit is None or offset < limit:
         size = PAGE if limit is None else min(PAGE, limit - offset)

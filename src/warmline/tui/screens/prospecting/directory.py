@@ -488,7 +488,7 @@ class CompaniesScreen(RecordEditing, RecordListScreen):
 
     def query_source(self) -> RecordQuery:
         store = self.cockpit.store
-        return RecordQuery(store.company_page, lambda s: s.company_count(self._text), self.cockpit.reader, self._text)
+        return RecordQuery(store.companies_page, lambda s: s.company_count(self._text), self.cockpit.reader, self._text)
 
     def title_parts(self) -> Text:
         return Text(f" · {len(self.selection)} marked") if len(self.selection) else Text()
@@ -550,7 +550,7 @@ class ContactsScreen(RecordEditing, RecordListScreen):
         store = self.cockpit.store
 
         def page(text: str, offset: int, limit: int) -> Sequence[Any]:
-            return store.contact_page(text, offset=offset, limit=limit)
+            return store.contacts_page(text, offset=offset, limit=limit)
 
         return RecordQuery(page, lambda s: s.contact_count(self._text), self.cockpit.reader, self._text)
 
