@@ -89,7 +89,7 @@ def company_page(store: Store, company_id: int, contacts_shown: int = CONTACTS_S
         fields = labelled_fields(company.custom_fields, field_schema(store, "companies"))
         research = store.latest_job(JOB_COMPANY_RESEARCH, company_id)
         search = store.latest_job(JOB_CONTACT_SEARCH, company_id)
-        contacts = store.contact_page(company_id=company_id, limit=contacts_shown)
+        contacts = store.contacts_page(company_id=company_id, limit=contacts_shown)
         total = store.contact_count(company_id=company_id) if len(contacts) == contacts_shown else len(contacts)
     return CompanyPage(
         company=company,
