@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractContextManager as ContextManager
 from pathlib import Path
 
 import httpx
@@ -17,11 +19,13 @@ from warmline.store.sync_vocabulary import SyncStatus
 from warmline.sync import SyncEngine
 from warmline.sync.backoff import Backoff
 from warmline.sync.engine import DIRECTORY_JOB, FLUSH_JOB, PREFETCH_JOB, REFRESH_JOB, TICK_JOB
+from warmline.sync.status import StatusBoard
 from warmline_sandbox.clock import SystemClock
 
 
 class ControlledTransport(httpx.AsyncBaseTransport):
-    """Real sandbox behind switches: `down` refuses connections, `hold` stalls POSTs."""
+    """Real sandbox behind switches: `down` refuses connections, `refuse` the key (a POST
+    as it leaves `hold`), `hold` stalls POSTs."""
 
     def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
         self.inner = inner
@@ -34,11 +38,11 @@ class ControlledTransport(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if self.down:
             raise httpx.ConnectError("connection refused", request=request)
-        if self.refuse:
-            return httpx.Response(401, json={"success": False, "message": "Invalid or missing API key", "errors": None})
         if request.method == "POST":
             self.posts += 1
             await self.hold.wait()
+        if self.refuse:
+            return httpx.Response(401, json={"success": False, "message": "Invalid or missing API key", "errors": None})
         return await self.inner.handle_async_request(request)
 
 
@@ -66,6 +70,22 @@ async def until(check: Callable[[], bool], timeout: float = 5.0) -> None:
 
 def note(store: Store, text: str, lead: int = 1) -> str:
     return store.enqueue("add_note", {"lead_id": lead, "content": text}, lead)
+
+
+async def start_and_let_its_reads_end(engine: SyncEngine, store: Store) -> None:
+    """Start the engine and wait until the reads it starts with are over: the lead list,
+    the details, then the recommendations of leads with no card (read after the details),
+    and the directory, whose last read is the field schemas. From then on only what the
+    test makes the engine do talks to the service; a read still under way when the test
+    takes the service down would set the engine offline while a flush has its op in
+    hand."""
+    topics: list[str] = []
+    engine.on_change(lambda topic, _lead: topics.append(topic))
+    await engine.start()
+    await until(lambda: store.lead_count() == 4)
+    await until(lambda: store.detail_coverage() == (4, 4))
+    await until(lambda: not store.leads_never_read_for_recommendations())
+    await until(lambda: "fields" in topics)
 
 
 async def test_start_schedules_jobs_in_the_running_loop(live) -> None:
@@ -128,9 +148,7 @@ async def test_offline_then_back_by_the_probe(live) -> None:
     engine, store, transport = live
     states: list[str] = []
     engine.on_status(lambda s: states.append(s.state(time.time())))
-    await engine.start()
-    await until(lambda: store.lead_count() == 4)
-    await until(lambda: store.detail_coverage() == (4, 4))  # the start's reads are over
+    await start_and_let_its_reads_end(engine, store)
     transport.down = True
     op_id = note(store, "Written on the train")
     engine.wake()
@@ -159,9 +177,7 @@ async def test_run_once_skips_backoff_and_polls_jobs(live) -> None:
 
 async def test_a_refused_key_stops_sending_until_a_probe_passes(live) -> None:
     engine, store, transport = live
-    await engine.start()
-    await until(lambda: store.lead_count() == 4)
-    await until(lambda: store.detail_coverage() == (4, 4))  # the prefetch's reads are over
+    await start_and_let_its_reads_end(engine, store)
     transport.refuse = True
     op_id = note(store, "Sent after the key is fixed")
     engine.wake()
@@ -170,6 +186,24 @@ async def test_a_refused_key_stops_sending_until_a_probe_passes(live) -> None:
     transport.refuse = False  # e.g. the key was re-enabled on the service
     await until(lambda: store.get_op(op_id).state == "done", timeout=5)
     assert not engine.status.current.auth_failed
+
+
+async def test_a_wake_during_a_refused_send_sends_nothing_more(live) -> None:
+    """A wake while a pass is sending asks for another pass, but not once the key was
+    refused: nothing is sent until a probe passes."""
+    engine, store, transport = live
+    await start_and_let_its_reads_end(engine, store)
+    transport.hold.clear()
+    op_id = note(store, "Refused on its way")
+    engine.wake()
+    await until(lambda: transport.posts == 1)  # the pass is sending it
+    other = note(store, "Queued meanwhile", lead=2)
+    engine.wake()
+    transport.refuse = True
+    transport.hold.set()
+    await until(lambda: engine.status.current.auth_failed and not engine._flushing)
+    assert transport.posts == 1
+    assert store.get_op(op_id).state == "pending" and store.get_op(other).state == "pending"
 
 
 async def test_an_action_queued_by_another_process_goes_without_a_wake(live, tmp_path: Path) -> None:
@@ -195,3 +229,62 @@ async def test_synced_means_the_service_answered(live) -> None:
     note(store, "Written offline")
     assert (await engine.flush()).offline
     assert store.sync_status().last_sync_at == synced
+
+
+class ArrivalAtLock:
+    """Wraps the status board's lock to tell when `thread` comes to take it."""
+
+    def __init__(self, lock: ContextManager[object], arrived: threading.Event) -> None:
+        self.lock, self.arrived, self.thread = lock, arrived, None
+        self.reached = False
+
+    def __enter__(self) -> object:
+        if threading.current_thread() is self.thread:
+            self.reached = True
+            self.arrived.set()
+        return self.lock.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.__exit__(*exc)
+
+
+def test_a_status_change_made_while_another_is_written_is_kept(tmp_path: Path) -> None:
+    """The engine changes the status on the loop (`Connection.lost`) while a worker thread
+    writes another change (`update(syncing=True)` at a flush's start): neither may put back
+    what the other changed, in memory or in the store."""
+    store = Store(tmp_path / "cache.sqlite3")
+    board = StatusBoard(store)
+    board.update(online=True)
+    first_writing, resume_first, second_arrived = threading.Event(), threading.Event(), threading.Event()
+    write, count = store.write, store.outbox_counts
+
+    def write_after_a_pause():  # the first change has read the status; it stops before writing
+        if threading.current_thread() is first and not first_writing.is_set():
+            first_writing.set()
+            assert resume_first.wait(10)
+        return write()
+
+    def counts_seen():  # the second change got this far: nothing held it back
+        if threading.current_thread() is second:
+            second_arrived.set()
+        return count()
+
+    store.write, store.outbox_counts = write_after_a_pause, counts_seen  # type: ignore[method-assign]
+    spy = ArrivalAtLock(board._changing, second_arrived)
+    board._changing = spy  # type: ignore[assignment]
+    first = threading.Thread(target=lambda: board.update(syncing=True))
+    second = threading.Thread(target=lambda: board.update(online=False, last_error="connection refused"))
+    spy.thread = second
+    first.start()
+    assert first_writing.wait(10)
+    second.start()
+    assert second_arrived.wait(10)
+    if not spy.reached:  # not held back by the first change: let it finish before the first goes on
+        second.join(10)
+    resume_first.set()
+    first.join(10)
+    second.join(10)
+    assert not first.is_alive() and not second.is_alive()
+    for status in (board.current, store.sync_status()):
+        assert status.online is False and status.syncing is True and status.last_error == "connection refused"
+    store.close()

@@ -324,7 +324,7 @@ class SyncEngine:
         for at most `grace` seconds. What cannot go now (offline, slow) stays queued,
         due at once, and goes at the next sync: a decision is never lost by quitting."""
         released = await self._blocking(self.store.release_holds, op_ids)
-        if not released or self.connection.offline or self.status.current.auth_failed:
+        if not released or self._held_back():
             return None
         try:
             return await asyncio.wait_for(self.flush(), grace)
@@ -380,18 +380,24 @@ class SyncEngine:
         return run
 
     async def _flush_job(self) -> None:
-        if self.connection.offline or self.status.current.auth_failed:
+        if self._held_back():
             return  # the tick's probe brings us back, then wakes the flush
         self._flushing = True
         try:
             while not self._stopping:
                 self._woken = False
                 await self.flush()
-                if not self._woken or self.connection.offline:
+                # A wake during the pass asks for another, unless the pass found the service
+                # gone or the key refused: then nothing is sent until a probe passes.
+                if not self._woken or self._held_back():
                     break
         finally:
             self._flushing = False
         # Ops backing off are picked up by the tick when they come due (`_due_now`).
+
+    def _held_back(self) -> bool:
+        """Offline or the key refused: only the tick's probe talks to the service."""
+        return self.connection.offline or self.status.current.auth_failed
 
     async def _tick_job(self) -> None:
         await self._honour_retry()
@@ -399,7 +405,7 @@ class SyncEngine:
             if await self.connection.probe(timeout=self.connection.probe_timeout):
                 self.wake()
             return
-        if self.connection.offline or self.status.current.auth_failed:
+        if self._held_back():
             return
         # Online, but nothing heard for a while: make sure it is still true.
         if self.connection.idle_probe_due() and not await self.connection.probe(timeout=self.connection.probe_timeout):
@@ -416,14 +422,14 @@ class SyncEngine:
         return bool(await self._blocking(self.store.due_ops, None, 1))
 
     async def _refresh_job(self) -> None:
-        if self.connection.offline or self.status.current.auth_failed:
+        if self._held_back():
             return
         if await self.refresh_leads() is not None:
             await self.refresh_recommendations()
             self._run_now(PREFETCH_JOB)
 
     async def _prefetch_job(self) -> None:
-        if self.connection.offline or self.status.current.auth_failed:
+        if self._held_back():
             return
         self._prefetch_task = asyncio.current_task()
         try:
@@ -432,7 +438,7 @@ class SyncEngine:
             self._prefetch_task = None
 
     async def _directory_job(self) -> None:
-        if self.connection.offline or self.status.current.auth_failed:
+        if self._held_back():
             return
         await self.refresh_directory()
 

@@ -27,6 +27,7 @@ backoff cap + a 1 s tick = 41 s.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
@@ -66,13 +67,24 @@ OFFLINE_PROBE_CAP = 30.0
 
 
 class StatusBoard:
-    """Holds the current `SyncStatus`, persists what changed, tells the listeners."""
+    """Holds the current `SyncStatus`, persists what changed, tells the listeners.
+
+    The engine changes the status from the event loop (`Connection.lost` when a read finds
+    the service down) and from worker threads (`update` run through `Blocking`, since it
+    writes to the store) at the same time. Each change reads the status, writes what
+    differs and replaces it; done by two threads at once, the later would put back what
+    the earlier changed (an engine offline in the store but online in memory, which no
+    probe then corrects). So a change is made whole under a lock, store writes included;
+    the lock is always taken before the store's, never inside a store transaction.
+    """
 
     def __init__(self, store: Store, clock: EpochClock = system_clock) -> None:
         self.store = store
         self.clock = clock
         self.current = store.sync_status()
         self._listeners: list[Listener] = []
+        # Reentrant: a listener may change the status again.
+        self._changing = threading.RLock()
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call `listener(status)` on every change; returns a function that unsubscribes."""
@@ -86,25 +98,26 @@ class StatusBoard:
 
     def update(self, **changes: Unpack[StatusChange]) -> SyncStatus:
         """Change some fields of the status; recounts the outbox too."""
-        counts = self.store.outbox_counts()
-        new = self.current._replace(**changes, queued=counts.queued, failed=counts.failed)
-        stored = {
-            key: getattr(new, name)
-            for name, key in STORED_FIELDS.items()
-            if getattr(new, name) != getattr(self.current, name)
-        }
-        if stored:
-            with self.store.write():
-                for key, value in stored.items():
-                    self.store.set_state(key, value)
-        if new != self.current:
-            self.current = new
-            for listener in list(self._listeners):
-                try:
-                    listener(new)
-                except Exception:  # a broken listener must not stop sync
-                    log.exception("status listener failed")
-        return new
+        with self._changing:
+            counts = self.store.outbox_counts()
+            new = self.current._replace(**changes, queued=counts.queued, failed=counts.failed)
+            stored = {
+                key: getattr(new, name)
+                for name, key in STORED_FIELDS.items()
+                if getattr(new, name) != getattr(self.current, name)
+            }
+            if stored:
+                with self.store.write():
+                    for key, value in stored.items():
+                        self.store.set_state(key, value)
+            if new != self.current:
+                self.current = new
+                for listener in list(self._listeners):
+                    try:
+                        listener(new)
+                    except Exception:  # a broken listener must not stop sync
+                        log.exception("status listener failed")
+            return new
 
 
 class Connection:
