@@ -16,37 +16,16 @@ import math
 import uuid
 from collections.abc import Mapping
 from datetime import date
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from warmline.api import limits
 from warmline.api.errors import InputError
+from warmline.record_kinds import Entity, record_kind
 from warmline.store import Store
 from warmline.sync.requests import dump
 
 if TYPE_CHECKING:
     from warmline.api import ServiceClient
-
-Entity = Literal["companies", "contacts"]
-NOUNS: dict[str, str] = {"companies": "company", "contacts": "contact"}
-
-
-def noun(entity: str) -> str:
-    """`company` or `contact`: the client's and store's method names are built from it."""
-    if entity not in NOUNS:
-        raise ValueError(f"entity must be one of {', '.join(NOUNS)} (got {entity!r})")
-    return NOUNS[entity]
-
-
-def check_fields(entity: str, fields: Mapping[str, Any], *, creating: bool) -> dict[str, Any]:
-    """The body to send, checked against the spec's limits before any request.
-
-    Raises `InputError` naming the field (a company needs a `name` of 1-200 characters; a
-    new contact a `first_name` or a `last_name`), so a form can point at what to fix.
-    """
-    check = limits.check_company_fields if noun(entity) == "company" else limits.check_contact_fields
-    return check(dict(fields), creating=creating)
-
 
 # How a custom field of each schema type is written as one line of text (the wire's types:
 # text, number, boolean, date, url, list). A type the schema names but we do not know is text.
@@ -142,18 +121,18 @@ async def save_record(
     On update, `custom_fields` are merged onto the service's current values, since the
     service replaces the whole mapping and a form or command names only some of them.
     """
-    name = noun(entity)
-    body = check_fields(entity, fields, creating=record_id is None)
+    kind = record_kind(entity)
+    body = kind.check(fields, record_id is None)
     key = idempotency_key or str(uuid.uuid4())
     if record_id is None:
-        answer = await getattr(client, f"create_{name}")(body, idempotency_key=key)
+        answer = await kind.create(client, body, key)
     else:
         if "custom_fields" in body:
-            current = await getattr(client, f"get_{name}")(record_id)
+            current = await kind.fetch(client, record_id)
             body["custom_fields"] = {**current.custom_fields, **body["custom_fields"]}
-        answer = await getattr(client, f"update_{name}")(record_id, body, idempotency_key=key)
+        answer = await kind.update(client, record_id, body, key)
     record = dump(answer)
-    getattr(store, f"upsert_{entity}")([record])
+    kind.upsert(store, [record])
     return record
 
 
@@ -161,7 +140,6 @@ async def delete_record(
     store: Store, client: ServiceClient, entity: Entity, record_id: int, *, idempotency_key: str | None = None
 ) -> None:
     """Delete a record on the service, then from the cache (only once the service agreed)."""
-    name = noun(entity)
-    key = idempotency_key or str(uuid.uuid4())
-    await getattr(client, f"delete_{name}")(record_id, idempotency_key=key)
-    getattr(store, f"delete_{entity}")([record_id])
+    kind = record_kind(entity)
+    await kind.delete(client, record_id, idempotency_key or str(uuid.uuid4()))
+    kind.forget(store, [record_id])

@@ -3,6 +3,7 @@ clock, and stand-ins for the parts that would reach outside (browser, sync engin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC
 from typing import Any
 
@@ -58,13 +59,24 @@ def deliver(store: Store, op_id: str, answer: dict[str, Any]) -> None:
 
 
 class RecordingSync:
-    """The sync handle's protocol, recording when the cockpit wakes it or revalidates a lead."""
+    """The sync handle's protocol (`warmline.tui.app.SyncHandle`), recording when the cockpit
+    wakes it, revalidates a lead or listens for changes. It has no client: a test whose
+    cockpit talks to the service uses `LookupSync`."""
 
     def __init__(self) -> None:
         self.wakes = 0
         self.refreshed: list[int] = []
         self.started = self.stopped = False
         self.sent_held: list[str] = []
+        self.listeners: list[Callable[[str, int | None], None]] = []
+
+    @property
+    def client(self) -> ServiceClient:
+        raise AssertionError("RecordingSync has no client; a test whose cockpit reaches the service uses LookupSync")
+
+    def on_change(self, listener: Callable[[str, int | None], None]) -> Callable[[], None]:
+        self.listeners.append(listener)
+        return lambda: self.listeners.remove(listener)
 
     async def start(self) -> None:
         self.started = True
@@ -83,17 +95,14 @@ class RecordingSync:
         return True
 
 
-class LookupSync:
-    """The part of the sync engine the lookup uses: its client. Nothing runs in the background."""
+class LookupSync(RecordingSync):
+    """A sync handle with a client, for the online-only work (lookups, record forms).
+    Nothing runs in the background."""
 
     def __init__(self, client: ServiceClient) -> None:
-        self.client = client
+        super().__init__()
+        self._client = client
 
-    async def start(self) -> None:
-        return None
-
-    async def stop(self) -> None:
-        return None
-
-    def wake(self) -> None:
-        return None
+    @property
+    def client(self) -> ServiceClient:
+        return self._client

@@ -5,8 +5,6 @@ removed and taking no more actions. The engine is stood in for by a handle that 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from support.cockpit import RecordingSync, cockpit
 from support.tui_wire_data import KESTREL
 from warmline import actions
@@ -19,15 +17,7 @@ REASON = "Outreach lead not found"
 
 
 class ChangingSync(RecordingSync):
-    """A sync handle with the engine's `on_change`, so the test can report a change."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.listeners: list[Callable[[str, int | None], None]] = []
-
-    def on_change(self, listener: Callable[[str, int | None], None]) -> Callable[[], None]:
-        self.listeners.append(listener)
-        return lambda: self.listeners.remove(listener)
+    """A sync handle that reports a change to the listeners the cockpit gave `on_change`."""
 
     def lead_gone(self, store: Store, lead_id: int) -> None:
         """What the engine does on "Outreach lead not found": mark, then tell."""

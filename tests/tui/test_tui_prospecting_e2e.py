@@ -16,7 +16,7 @@ import pytest
 from textual.pilot import Pilot
 
 import support.tui_wire_data as W
-from support.cockpit import cockpit
+from support.cockpit import LookupSync, cockpit
 from support.waiting import until
 from warmline.api import ServiceClient
 from warmline.store import Store
@@ -31,21 +31,12 @@ from warmline_sandbox.settings import DEFAULT_QUOTAS, SandboxSettings
 KEY = "prospecting-e2e-key"
 
 
-class HandDriven:
+class HandDriven(LookupSync):
     """The cockpit's sync handle over a real engine whose scheduler never starts."""
 
     def __init__(self, engine: SyncEngine) -> None:
+        super().__init__(engine.client)
         self.engine = engine
-        self.client = engine.client
-
-    async def start(self) -> None:
-        return None
-
-    async def stop(self) -> None:
-        return None
-
-    def wake(self) -> None:
-        return None
 
 
 @pytest.fixture

@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, Generic
 
 import click
 
@@ -41,7 +42,14 @@ from warmline.exit_codes import (
     EXIT_ERROR,
     EXIT_OFFLINE,
 )
+from warmline.record_kinds import COMPANY_RECORDS, CONTACT_RECORDS, Model, RecordKind, Row
+from warmline.store.rows import CompanyRow, ContactRow
 from warmline.textsafe import json_dumps
+
+if TYPE_CHECKING:
+    from warmline.api.models import Company, Contact
+    from warmline.prospecting import CompanyRef
+    from warmline.store import Store
 
 COMPANY_FIELDS = (
     "id", "name", "domain", "industry", "country", "region", "size", "description", "tags",
@@ -52,9 +60,11 @@ CONTACT_FIELDS = (
     "tags", "custom_fields",
 )
 PAGE = 500
+Page = Callable[[str, int, int], Sequence[Row]]
+"""One page of a cached list: (search text, offset, limit) -> rows."""
 
 
-def resolve_company(store: Any, ref: str) -> Any:
+def resolve_company(store: Store, ref: str) -> CompanyRef:
     """The cached company a COMPANY argument names; an unknown or ambiguous one is bad input (2)."""
     from warmline import prospecting  # deferred: command line
 
@@ -68,81 +78,82 @@ def resolve_company(store: Any, ref: str) -> Any:
 
 
 @dataclass(frozen=True)
-class Records:
-    """What differs between companies and contacts, so that one set of commands serves both.
+class Records(Generic[Row, Model]):
+    """How the commands show companies or contacts, so that one set of commands serves both;
+    the calls that differ between the two are the record kind's (`warmline.record_kinds`)."""
 
-    The client, store and refresher methods follow one naming scheme (`create_company`,
-    `company_page`, `upsert_companies`, `refresher.companies`...), found from the nouns.
-    """
-
-    noun: str
-    plural: str
+    kind: RecordKind[Row, Model]
     fields: tuple[str, ...]
     headers: tuple[str, ...]
-    cells: Callable[[Any], list[Any]]
-    resolve: Callable[[Any, str], int]
+    cells: Callable[[Row], list[object]]
+    resolve: Callable[[Store, str], int]
 
-    def of(self, target: Any, pattern: str) -> Any:
-        return getattr(target, pattern.format(noun=self.noun, plural=self.plural))
+    @property
+    def noun(self) -> str:
+        return self.kind.noun
+
+    @property
+    def plural(self) -> str:
+        return self.kind.entity
 
 
-def _contact_id(store: Any, ref: str) -> int:
+def _contact_id(store: Store, ref: str) -> int:
     if not ref.strip().isdecimal() or not ref.isascii() or not 1 <= int(ref) <= ID_MAX:
         raise CommandError(f"give a contact id (a whole number from 1 to {ID_MAX}), not {ref!r}", EXIT_BAD_INPUT)
     return int(ref)
 
 
-COMPANIES = Records(
-    "company", "companies", COMPANY_FIELDS,
+COMPANIES: Records[CompanyRow, Company] = Records(
+    COMPANY_RECORDS, COMPANY_FIELDS,
     ("ID", "NAME", "DOMAIN", "INDUSTRY", "COUNTRY", "SIZE", "TAGS", "AI TAG"),
     lambda r: [r.id, r.name, r.domain or "", r.industry or "", r.country or "", r.size or "", ", ".join(r.tags), r.ai_tag or ""],
     lambda store, ref: resolve_company(store, ref).id,
 )
-CONTACTS = Records(
-    "contact", "contacts", CONTACT_FIELDS,
+CONTACTS: Records[ContactRow, Contact] = Records(
+    CONTACT_RECORDS, CONTACT_FIELDS,
     ("ID", "NAME", "TITLE", "ROLE", "EMAIL", "COMPANY", "TAGS"),
     lambda r: [r.id, r.name, r.title or "", r.role or "", r.email or "", r.company_id or "", ", ".join(r.tags)],
     _contact_id,
 )
 
 
-def record_json(records: Records, row: Any) -> dict[str, Any]:
+def record_json(records: Records[Row, Model], row: Row) -> dict[str, Any]:
     return {name: getattr(row, name) for name in records.fields}
 
 
 # --- listing ----------------------------------------------------------------------------------------
 
 
-def _record_rows(records: Records, store: Any, search: str, limit: int | None, **where: Any) -> Iterator[Any]:
-    page = records.of(store, "{plural}_page")
+def _record_rows(page: Page[Row], search: str, limit: int | None) -> Iterator[Row]:
     offset = 0
     while limit is None or offset < limit:
         size = PAGE if limit is None else min(PAGE, limit - offset)
-        rows = page(search, offset=offset, limit=size, **where)
+        rows = page(search, offset, size)
         yield from rows
         if len(rows) < size:
             return
         offset += size
 
 
-def _list_records(records: Records, search: str, limit: int | None, refresh: bool, as_json: bool,
-                  where: Callable[[Any], dict[str, Any]] = lambda store: {}) -> None:
+def _list_records(records: Records[Row, Model], search: str, limit: int | None, refresh: bool, as_json: bool,
+                  page_in: Callable[[Store], Page[Row]] | None = None) -> None:
     """The cached list by name (after fetching it all with `refresh`); JSON item by item,
-    since the list may hold 100,000 records."""
+    since the list may hold 100,000 records. `page_in` reads a narrower list (a company's
+    contacts) instead of the whole one."""
     from warmline.api.errors import ApiError  # deferred: command line
 
     if limit is not None and limit < 1:
         raise CommandError("--limit must be at least 1", EXIT_BAD_INPUT)
     config = open_config()
     with open_store(config) as store:
-        filters = where(store)
+        page = partial(records.kind.page, store) if page_in is None else page_in(store)
         if refresh:
             try:
-                count = direct_request(config, lambda client: records.of(make_engine(store, config, client).refresher, "{plural}")())
+                count = direct_request(config, lambda client: records.kind.refresh_all(make_engine(store, config, client).refresher))
                 note(f"Fetched {count} {records.plural}.")
             except (ApiError, CommandError) as exc:
                 note(f"Showing the cached {records.plural} ({exc})")
-        rows = _record_rows(records, store, search, limit, **filters)
+        rows = _record_rows(page, search, limit)
         if as_json:
             count = 0
             click.echo("[", nl=False)
@@ -234,7 +245,7 @@ def print_fields(fields: dict[str, Any]) -> None:
         click.echo(f"  {plain(key):<22} {_shown(value)}")
 
 
-def _show_record(records: Records, row: Any) -> None:
+def _show_record(records: Records[Row, Model], row: Row) -> None:
     title = row.name or f"{records.noun} {row.id}"
     click.echo(f"{plain(title)} ({records.noun} {row.id})")
     for name in records.fields:
@@ -250,7 +261,7 @@ def _show_record(records: Records, row: Any) -> None:
 # --- the commands -----------------------------------------------------------------------------------
 
 
-def _record_commands(group: click.Group, records: Records) -> None:
+def _record_commands(group: click.Group, records: Records[Row, Model]) -> None:
     """show, fields, tags, create, edit, delete: the same for companies and contacts."""
     noun, plural = records.noun, records.plural
     ref_help = "COMPANY" if noun == "company" else "CONTACT_ID"
@@ -270,8 +281,10 @@ def _record_commands(group: click.Group, records: Records) -> None:
             fn = option(fn)
         return fn
 
-    def saved(store: Any, record: dict[str, Any], as_json: bool, verb: str) -> None:
-        row = records.of(store, "get_{noun}")(record["id"])
+    def saved(store: Store, record: dict[str, Any], as_json: bool, verb: str) -> None:
+        row = records.kind.cached(store, record["id"])
+        if row is None:  # deleted by another process in between
+            raise CommandError(f"{verb} {noun} {record['id']}, but it is no longer in the cache", EXIT_ERROR)
         if as_json:
             echo_json(record_json(records, row))
         else:
@@ -290,13 +303,13 @@ def _record_commands(group: click.Group, records: Records) -> None:
             record_id = records.resolve(store, ref)
             if refresh:
                 try:
-                    fresh = direct_request(config, lambda client: records.of(client, "get_{noun}")(record_id))
-                    records.of(store, "upsert_{plural}")([dump(fresh)])
+                    fresh = direct_request(config, lambda client: records.kind.fetch(client, record_id))
+                    records.kind.upsert(store, [dump(fresh)])
                 except CommandError as exc:
                     if exc.exit_code not in (EXIT_OFFLINE, EXIT_AUTH):
                         raise
                     note(f"Showing the cached {noun} ({exc.message})")
-            row = records.of(store, "get_{noun}")(record_id)
+            row = records.kind.cached(store, record_id)
             if row is None:
                 raise CommandError(f"{noun} {record_id} is not in the cache (try `warmline {plural} --refresh`)", EXIT_BAD_INPUT)
             if as_json:
@@ -311,7 +324,7 @@ def _record_commands(group: click.Group, records: Records) -> None:
 
         config = open_config()
         with open_store(config) as store:
-            schema = [dump(f) for f in direct_request(config, lambda client: records.of(client, "{noun}_fields")())]
+            schema = [dump(f) for f in direct_request(config, records.kind.field_schema)]
             store.upsert_field_schemas(plural, schema)
             if as_json:
                 echo_json([{k: f.get(k) for k in ("key", "name", "type")} for f in schema])
@@ -325,7 +338,7 @@ def _record_commands(group: click.Group, records: Records) -> None:
         config = open_config()
         with open_store(config) as store:
             record_id = records.resolve(store, ref)
-            found = direct_request(config, lambda client: records.of(client, "{noun}_tags")(record_id))
+            found = direct_request(config, lambda client: records.kind.tags(client, record_id))
             store.set_tags(plural, record_id, found)
             if as_json:
                 echo_json(found)
@@ -340,7 +353,7 @@ def _record_commands(group: click.Group, records: Records) -> None:
         with open_store(config) as store:
             body = _record_body(sets, tags, custom, store.field_schemas(plural))
             record_id = None if ref is None else records.resolve(store, ref)
-            record = direct_request(config, lambda client: save_record(store, client, plural, body, record_id))
+            record = direct_request(config, lambda client: save_record(store, client, records.kind.entity, body, record_id))
             saved(store, record, as_json, "Created" if ref is None else "Updated")
 
     @group.command("create", epilog=EXIT_CODES_HELP, help=f"Create a {noun} on the service (online only).")
@@ -364,11 +377,11 @@ def _record_commands(group: click.Group, records: Records) -> None:
         config = open_config()
         with open_store(config) as store:
             record_id = records.resolve(store, ref)
-            row = records.of(store, "get_{noun}")(record_id)
+            row = records.kind.cached(store, record_id)
             label = f"{plain(row.name)} ({record_id})" if row is not None and row.name else f"{noun} {record_id}"
             if not yes and not click.confirm(f"Delete {label}? This cannot be undone.", err=True):
                 raise CommandError("Nothing deleted.", EXIT_ERROR)
-            direct_request(config, lambda client: delete_record(store, client, plural, record_id))
+            direct_request(config, lambda client: delete_record(store, client, records.kind.entity, record_id))
             click.echo(f"Deleted {label}.")
 
 
@@ -401,7 +414,17 @@ def contacts_group() -> None:
 def contacts_list(search: str, company_ref: str | None, limit: int | None, refresh: bool, as_json: bool) -> None:
     """List your contacts from the cache, by name."""
     _list_records(CONTACTS, search, limit, refresh, as_json,
-                  lambda store: {} if company_ref is None else {"company_id": resolve_company(store, company_ref).id})
+                  None if company_ref is None else partial(_contacts_of, company_ref))
+
+
+def _contacts_of(company_ref: str, store: Store) -> Page[ContactRow]:
+    """The cached contacts of the company COMPANY names, a page at a time."""
+    company_id = resolve_company(store, company_ref).id
+
+    def page(text: str, offset: int, limit: int) -> list[ContactRow]:
+        return store.contacts_page(text, company_id=company_id, offset=offset, limit=limit)
+
+    return page
 
 
 _record_commands(contacts_group, CONTACTS)

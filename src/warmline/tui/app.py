@@ -52,7 +52,9 @@ from warmline.tui.timefmt import DatetimeClock, local_zone, utc_now
 from warmline.tui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
+    from warmline.api import ServiceClient
     from warmline.store import Store
+    from warmline.sync.engine import ChangeListener
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -82,7 +84,14 @@ class Decision(Protocol[*Ts]):
 
 
 class SyncHandle(Protocol):
-    """What the cockpit needs from the sync engine: run it in our loop, and nudge it."""
+    """What the cockpit needs from the sync engine (`warmline.sync.SyncEngine`): run it in
+    our loop, nudge it, hear from it, and borrow its client for the online-only work
+    (lookups, record forms)."""
+
+    @property
+    def client(self) -> ServiceClient:
+        """The engine's client, shared so that direct requests keep to its rate limit."""
+        ...
 
     async def start(self) -> None: ...
 
@@ -96,6 +105,10 @@ class SyncHandle(Protocol):
 
     async def refresh_lead(self, lead_id: int) -> bool:
         """Fetch one lead's full detail into the cache (stale-while-revalidate)."""
+        ...
+
+    def on_change(self, listener: ChangeListener) -> Callable[[], None]:
+        """Call `listener` (on our loop) when the engine changed data; returns the undo."""
         ...
 
 
@@ -238,9 +251,7 @@ class WarmlineApp(App[None]):
                 self.revalidate_lead(lead_id)
             self._revalidate_later.clear()
         if self.sync is not None:
-            on_change = getattr(self.sync, "on_change", None)
-            if on_change is not None:
-                on_change(self._sync_changed)
+            self.sync.on_change(self._sync_changed)
             await self.sync.start()
 
     def _sync_changed(self, topic: str, lead_id: int | None) -> None:
@@ -265,9 +276,8 @@ class WarmlineApp(App[None]):
         if self.sync is None and self._sync_factory is not None:
             self._revalidate_later.append(lead_id)  # the engine is still being built
             return
-        refresh = getattr(self.sync, "refresh_lead", None)
-        if refresh is not None:
-            self.run_worker(refresh(lead_id), name=f"refresh-lead-{lead_id}", exclusive=True,
+        if self.sync is not None:
+            self.run_worker(self.sync.refresh_lead(lead_id), name=f"refresh-lead-{lead_id}", exclusive=True,
                             group="revalidate", exit_on_error=False)
 
     def reader(self) -> Store:
@@ -280,7 +290,7 @@ class WarmlineApp(App[None]):
         """
         with self._reader_lock:
             if self._reader is None:
-                path = getattr(self.store, "path", None)
+                path = self.store.path
                 self._reader = type(self.store)(path, self.store.clock) if path is not None else self.store
             return self._reader
 

@@ -15,6 +15,7 @@ from warmline.tui.safe import plain
 from warmline.tui.screens.dialogs import ConfirmDialog
 
 if TYPE_CHECKING:
+    from warmline.api import ServiceClient
     from warmline.store import Store
     from warmline.tui.app import WarmlineApp
 
@@ -80,6 +81,14 @@ def names_text(labels: Iterable[str], limit: int = 5) -> Text:
 def reachable(cockpit: WarmlineApp) -> bool:
     """Whether the service may be reachable now (not known offline, key not refused)."""
     return cockpit.sync_status.state not in (SyncState.OFFLINE, SyncState.AUTH_FAILED)
+
+
+def service_client(cockpit: WarmlineApp) -> ServiceClient | None:
+    """The sync engine's client for online-only work; None while there is no engine (not
+    built yet, or sync is off) or the service is known to be out of reach."""
+    if cockpit.sync is None or not reachable(cockpit):
+        return None
+    return cockpit.sync.client
 
 
 def confirm(cockpit: WarmlineApp, question: Text, then: Callable[[], object]) -> None:

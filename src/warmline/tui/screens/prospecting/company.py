@@ -14,7 +14,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from warmline import actions
+from warmline.api.models import Company, Contact
 from warmline.prospecting import COMPANY_RESEARCH, CONTACT_SEARCH, cost_notice
+from warmline.record_kinds import COMPANY_RECORDS, CONTACT_RECORDS, Model, Row
 from warmline.store.company_page import CompanyPage, ResearchFindings, company_page
 from warmline.store.contact_page import contact_page
 from warmline.store.custom_fields import FieldValue
@@ -81,28 +83,27 @@ def research_text(job: Job | None, findings: ResearchFindings | None, now: datet
     return text
 
 
-class RecordPage(RecordEditing, CockpitScreen):
+class RecordPage(RecordEditing[Row, Model], CockpitScreen):
     """A page showing one company or contact: e edits it, n creates another (shown next),
     deleting it goes back to where the rep came from."""
-
-    def editable_record(self) -> Any:
-        return getattr(self, self._noun)
 
     def records_changed(self, record_id: int, deleted: bool) -> None:
         if deleted:
             self.app.pop_screen()
-            refresh = getattr(self.app.screen, "reload", None)
-            if callable(refresh):
-                refresh()
+            if isinstance(self.app.screen, CockpitScreen):
+                self.app.screen.reload()
             return
-        setattr(self, f"{self._noun}_id", record_id)
-        self.reload()
+        self.show_record(record_id)
+
+    def show_record(self, record_id: int) -> None:
+        """Show this record (the one just created, after n) from the cache."""
+        raise NotImplementedError
 
 
-class CompanyScreen(RecordPage):
+class CompanyScreen(RecordPage[CompanyRow, Company]):
     """A saved company's page."""
 
-    ENTITY = "companies"
+    KIND = COMPANY_RECORDS
 
     DEFAULT_CSS = """
     CompanyScreen #company-page { padding: 0 1; }
@@ -138,6 +139,13 @@ class CompanyScreen(RecordPage):
     def on_mount(self) -> None:
         self.reload()
         self.query_one("#company-page").focus()
+
+    def editable_record(self) -> CompanyRow | None:
+        return self.company
+
+    def show_record(self, record_id: int) -> None:
+        self.company_id = record_id
+        self.reload()
 
     def _section(self, widget_id: str, text: Text) -> None:
         self.query_one(f"#{widget_id}", Static).update(text)
@@ -279,10 +287,10 @@ class CompanyScreen(RecordPage):
         self.cockpit.open_url(url)
 
 
-class ContactScreen(RecordPage):
+class ContactScreen(RecordPage[ContactRow, Contact]):
     """A saved contact: who they are, how to reach them, their custom fields."""
 
-    ENTITY = "contacts"
+    KIND = CONTACT_RECORDS
 
     DEFAULT_CSS = """
     ContactScreen #contact-page { padding: 0 1; }
@@ -304,6 +312,13 @@ class ContactScreen(RecordPage):
     def on_mount(self) -> None:
         self.reload()
         self.query_one("#contact-page").focus()
+
+    def editable_record(self) -> ContactRow | None:
+        return self.contact
+
+    def show_record(self, record_id: int) -> None:
+        self.contact_id = record_id
+        self.reload()
 
     def reload(self) -> None:
         page = contact_page(self.cockpit.store, self.contact_id)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
 from rich.segment import Segment
 from rich.style import Style
@@ -25,15 +25,16 @@ from warmline.api.errors import (
     OfflineError,
     ValidationFailed,
 )
+from warmline.api.models import Company, Contact
+from warmline.record_kinds import COMPANY_RECORDS, CONTACT_RECORDS, Model, RecordKind, Row
 from warmline.records import (
-    check_fields,
     custom_field_format,
     custom_text,
     custom_value,
     delete_record,
-    noun,
     save_record,
 )
+from warmline.store.rows import CompanyRow, ContactRow
 from warmline.tui.columns import Column, cell, header, line
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
@@ -43,14 +44,15 @@ from warmline.tui.screens.prospecting.common import (
     Selection,
     add_to_outreach,
     confirm,
-    reachable,
+    service_client,
 )
-from warmline.tui.widgets.virtual_list import VirtualList
+from warmline.tui.widgets.virtual_list import RowFormatter, RowSource, VirtualList
 
 if TYPE_CHECKING:
-    from warmline.api import ServiceClient
-    from warmline.records import Entity
+    from warmline.store import Store
     from warmline.tui.app import WarmlineApp
+
+RecordRow = CompanyRow | ContactRow
 
 MARKED = Style(color="cyan", bold=True)
 DIM = Style(dim=True)
@@ -72,25 +74,25 @@ CONTACT_COLUMNS = (
 
 
 @dataclass(frozen=True)
-class RecordQuery:
+class RecordQuery(Generic[Row, Model]):
     """Companies or contacts whose name (or domain, email) matches `text`, by name.
 
     `counter` gives the store to count on, as for the lead list (a second connection).
     """
 
-    page: Callable[..., Sequence[Any]]
-    count_on: Callable[[Any], int]
-    counter: Callable[[], Any]
+    kind: RecordKind[Row, Model]
+    store: Store
+    counter: Callable[[], Store]
     text: str = ""
 
     def count(self) -> int:
-        return self.count_on(self.counter())
+        return self.kind.count(self.counter(), self.text)
 
-    def rows(self, offset: int, limit: int) -> Sequence[Any]:
-        return self.page(self.text, offset=offset, limit=limit)
+    def rows(self, offset: int, limit: int) -> Sequence[Row]:
+        return self.kind.page(self.store, self.text, offset, limit)
 
 
-def found_by(company: Any) -> str:
+def found_by(company: CompanyRow) -> str:
     """How the company was saved: its deep search AI tag, else the way it came."""
     return safe_text(company.ai_tag or company.source or "")
 
@@ -102,7 +104,7 @@ class CompanyRowFormatter:
     def header(self, width: int) -> list[Segment]:
         return header(COMPANY_COLUMNS, width)
 
-    def row(self, company: Any, width: int) -> list[Segment]:
+    def row(self, company: CompanyRow, width: int) -> list[Segment]:
         marked = company.id in self._selection
         cells = [
             cell(SELECTED_MARK if marked else " ", MARKED),
@@ -119,7 +121,7 @@ class ContactRowFormatter:
     def header(self, width: int) -> list[Segment]:
         return header(CONTACT_COLUMNS, width)
 
-    def row(self, contact: Any, width: int) -> list[Segment]:
+    def row(self, contact: ContactRow, width: int) -> list[Segment]:
         cells = [
             cell(safe_text(contact.name or "(no name)")),
             cell(safe_text(contact.title or "")),
@@ -177,7 +179,7 @@ def form_value(name: str, raw: str) -> Any:
 
 
 def record_fields(
-    entity: str, values: dict[str, str], record: Any = None, schema: Sequence[dict[str, Any]] = ()
+    entity: str, values: dict[str, str], record: RecordRow | None = None, schema: Sequence[dict[str, Any]] = ()
 ) -> dict[str, Any]:
     """What to send: on create the filled-in fields; on edit only the changed ones, so an
     edit never overwrites what someone else changed in a field the rep did not touch.
@@ -208,11 +210,11 @@ def custom_label(field: dict[str, Any]) -> str:
     return f"{safe_text(field.get('name') or field['key'])} ({custom_field_format(field)})"
 
 
-def custom_changes(values: dict[str, str], record: Any, schema: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def custom_changes(values: dict[str, str], record: RecordRow | None, schema: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The custom fields whose text differs from what the form showed: the value typed, or
     None for one the rep emptied. Text left as shown (empty included) is not sent, so an
     edit never clears a value by accident, and the service keeps the fields not listed."""
-    current = getattr(record, "custom_fields", None) or {}
+    current = record.custom_fields if record is not None else {}
     changes: dict[str, Any] = {}
     for index, field in enumerate(schema):
         raw = values.get(custom_input(index), "").strip()
@@ -221,18 +223,18 @@ def custom_changes(values: dict[str, str], record: Any, schema: Sequence[dict[st
     return changes
 
 
-def form_inputs(entity: str, record: Any, schema: Sequence[dict[str, Any]]) -> list[tuple[str, str, str]]:
+def form_inputs(entity: str, record: RecordRow | None, schema: Sequence[dict[str, Any]]) -> list[tuple[str, str, str]]:
     """The form's (name, label, initial text): the record's fields, then one per custom field."""
     inputs = [(name, label, form_text(getattr(record, name, None))) for name, label in FORMS[entity]]
-    current = getattr(record, "custom_fields", None) or {}
+    current = record.custom_fields if record is not None else {}
     for index, field in enumerate(schema):
         inputs.append((custom_input(index), custom_label(field), custom_text(current.get(field["key"]))))
     return inputs
 
 
-def record_label(entity: str, record: Any) -> str:
+def record_label(noun: str, record: RecordRow) -> str:
     """How a record is named in questions and notifications: its name and id."""
-    return f"{record.name} ({noun(entity)} {record.id})" if record.name else f"{noun(entity)} {record.id}"
+    return f"{record.name} ({noun} {record.id})" if record.name else f"{noun} {record.id}"
 
 
 def record_problem(exc: Exception, doing: str) -> str:
@@ -248,29 +250,29 @@ def record_problem(exc: Exception, doing: str) -> str:
     return f"Could not finish {doing}: {exc}"
 
 
-class RecordEditing:
+class RecordEditing(Generic[Row, Model]):
     """n new, e edit, D delete for a screen showing companies or contacts.
 
     The calls are online-only (see `warmline.records`), so they run in a worker with the
     sync engine's client; the screen redraws from the cache afterwards. A screen using it
-    sets `ENTITY` and has `editable_record()` (the record e and D act on, or None) and
-    `records_changed(record_id, deleted)` (redraw after a save or delete).
+    sets `KIND` (`warmline.record_kinds`) and has `editable_record()` (the record e and D
+    act on, or None) and `records_changed(record_id, deleted)` (redraw after a save or delete).
     """
 
-    ENTITY: Entity = "companies"
+    KIND: RecordKind[Row, Model]
 
     if TYPE_CHECKING:  # provided by the screen using it
 
         @property
         def cockpit(self) -> WarmlineApp: ...
 
-        def editable_record(self) -> Any: ...
+        def editable_record(self) -> Row | None: ...
 
         def records_changed(self, record_id: int, deleted: bool) -> None: ...
 
     @property
     def _noun(self) -> str:
-        return noun(self.ENTITY)
+        return self.KIND.noun
 
     def action_new_record(self) -> None:
         self._open_form(None)
@@ -287,21 +289,22 @@ class RecordEditing:
         if record is None:
             self.cockpit.notify_plain(f"No {self._noun} to delete here.")
             return
-        label = record_label(self.ENTITY, record)
+        label = record_label(self._noun, record)
         question = Text("Delete ").append_text(plain(label, "bold"))
         question.append(" on the service?\nThis cannot be undone.")
         confirm(self.cockpit, question, lambda: self._delete(record.id, label))
 
-    def _open_form(self, record: Any) -> None:
-        schema = self.cockpit.store.field_schemas(self.ENTITY)
+    def _open_form(self, record: Row | None) -> None:
+        entity = self.KIND.entity
+        schema = self.cockpit.store.field_schemas(entity)
 
         def submit(values: dict[str, str]) -> str | None:
             try:
-                fields = record_fields(self.ENTITY, values, record, schema)
+                fields = record_fields(entity, values, record, schema)
                 if record is not None and not fields:
                     self.cockpit.notify_plain("Nothing changed.")
                     return None
-                check_fields(self.ENTITY, fields, creating=record is None)
+                self.KIND.check(fields, record is None)
             except InputError as exc:
                 return str(exc)
             self._save(fields, record)
@@ -310,25 +313,19 @@ class RecordEditing:
         if record is None:
             title = Text(f"New {self._noun} (saved on the service at once; needs a connection)")
         else:
-            title = Text("Edit ").append_text(plain(record_label(self.ENTITY, record), "bold"))
+            title = Text("Edit ").append_text(plain(record_label(self._noun, record), "bold"))
         hint = CUSTOM_FIELDS_HINT if schema else LINE_HINT
-        self.cockpit.push_screen(LineDialog(title, submit, form_inputs(self.ENTITY, record, schema), hint=hint))
-
-    def _client(self) -> ServiceClient | None:
-        """The sync engine's client, or None when the service is known to be out of reach."""
-        cockpit = self.cockpit
-        client = getattr(cockpit.sync, "client", None)
-        return client if client is not None and reachable(cockpit) else None
+        self.cockpit.push_screen(LineDialog(title, submit, form_inputs(entity, record, schema), hint=hint))
 
     @work(exclusive=True, group="records", exit_on_error=False)
-    async def _save(self, fields: dict[str, Any], record: Any) -> None:
+    async def _save(self, fields: dict[str, Any], record: Row | None) -> None:
         cockpit = self.cockpit
-        doing = f"creating the {self._noun}" if record is None else f"saving {record_label(self.ENTITY, record)}"
+        doing = f"creating the {self._noun}" if record is None else f"saving {record_label(self._noun, record)}"
         try:
-            client = self._client()
+            client = service_client(cockpit)
             if client is None:
                 raise OfflineError("the service is out of reach")
-            saved = await save_record(cockpit.store, client, self.ENTITY, fields, None if record is None else record.id)
+            saved = await save_record(cockpit.store, client, self.KIND.entity, fields, None if record is None else record.id)
         except ApiError as exc:
             cockpit.notify_plain(record_problem(exc, doing), severity="warning")
             return
@@ -340,10 +337,10 @@ class RecordEditing:
     async def _delete(self, record_id: int, label: str) -> None:
         cockpit = self.cockpit
         try:
-            client = self._client()
+            client = service_client(cockpit)
             if client is None:
                 raise OfflineError("the service is out of reach")
-            await delete_record(cockpit.store, client, self.ENTITY, record_id)
+            await delete_record(cockpit.store, client, self.KIND.entity, record_id)
         except ApiError as exc:
             cockpit.notify_plain(record_problem(exc, f"deleting {label}"), severity="warning")
             return
@@ -362,7 +359,7 @@ def record_bindings(prefix: str, noun: str, delete_keys: str = "D,delete") -> li
     ]
 
 
-class RecordListScreen(CockpitScreen):
+class RecordListScreen(CockpitScreen, Generic[Row]):
     """A filterable list of saved records; subclasses say which records and how they look."""
 
     DEFAULT_CSS = """
@@ -381,10 +378,10 @@ class RecordListScreen(CockpitScreen):
         yield Input(placeholder=self.FILTER_HINT, id="record-filter", classes="-hidden")
         yield VirtualList(self.formatter(), self.query_source(), empty_text=self.empty_text(), id="record-list")
 
-    def formatter(self) -> Any:
+    def formatter(self) -> RowFormatter[Row]:
         raise NotImplementedError
 
-    def query_source(self) -> RecordQuery:
+    def query_source(self) -> RowSource[Row]:
         raise NotImplementedError
 
     def empty_text(self) -> Text:
@@ -399,7 +396,7 @@ class RecordListScreen(CockpitScreen):
         self.show_title()
 
     @property
-    def record_list(self) -> VirtualList[Any]:
+    def record_list(self) -> VirtualList[Row]:
         return self.query_one("#record-list", VirtualList)
 
     def title_parts(self) -> Text:
@@ -420,7 +417,7 @@ class RecordListScreen(CockpitScreen):
     def reload(self) -> None:
         self.record_list.reload(keep_cursor=True)
 
-    def editable_record(self) -> Any:
+    def editable_record(self) -> Row | None:
         return self.record_list.current
 
     def records_changed(self, record_id: int, deleted: bool) -> None:
@@ -457,10 +454,10 @@ class RecordListScreen(CockpitScreen):
         self.record_list.focus()
 
 
-class CompaniesScreen(RecordEditing, RecordListScreen):
+class CompaniesScreen(RecordEditing[CompanyRow, Company], RecordListScreen[CompanyRow]):
     """Saved companies; mark some with space, then add them to outreach or research them."""
 
-    ENTITY = "companies"
+    KIND = COMPANY_RECORDS
 
     SCREEN_TITLE = "Companies"
     NOUN = "companies"
@@ -468,7 +465,7 @@ class CompaniesScreen(RecordEditing, RecordListScreen):
     EMPTY = "No saved companies yet. i looks companies up, f starts a deep search (or warmline sync)."
 
     BINDINGS = [
-        Binding("space", "toggle", "Mark", id="companies.mark"),
+        Binding("space", "toggle_mark", "Mark", id="companies.mark"),
         Binding("c", "add('cold')", "Add as cold", id="companies.cold"),
         Binding("w", "add('warm')", "Add as warm", id="companies.warm"),
         Binding("t", "research", "Research run", id="companies.research"),
@@ -486,14 +483,13 @@ class CompaniesScreen(RecordEditing, RecordListScreen):
     def formatter(self) -> CompanyRowFormatter:
         return CompanyRowFormatter(self.selection)
 
-    def query_source(self) -> RecordQuery:
-        store = self.cockpit.store
-        return RecordQuery(store.companies_page, lambda s: s.company_count(self._text), self.cockpit.reader, self._text)
+    def query_source(self) -> RecordQuery[CompanyRow, Company]:
+        return RecordQuery(COMPANY_RECORDS, self.cockpit.store, self.cockpit.reader, self._text)
 
     def title_parts(self) -> Text:
         return Text(f" · {len(self.selection)} marked") if len(self.selection) else Text()
 
-    def action_toggle(self) -> None:
+    def action_toggle_mark(self) -> None:
         records = self.record_list
         company = records.current
         if company is None:
@@ -527,10 +523,10 @@ class CompaniesScreen(RecordEditing, RecordListScreen):
         self.cockpit.open_company(event.item.id)
 
 
-class ContactsScreen(RecordEditing, RecordListScreen):
+class ContactsScreen(RecordEditing[ContactRow, Contact], RecordListScreen[ContactRow]):
     """Saved contacts, by name; enter shows one."""
 
-    ENTITY = "contacts"
+    KIND = CONTACT_RECORDS
 
     SCREEN_TITLE = "Contacts"
     NOUN = "contacts"
@@ -546,13 +542,8 @@ class ContactsScreen(RecordEditing, RecordListScreen):
     def formatter(self) -> ContactRowFormatter:
         return ContactRowFormatter()
 
-    def query_source(self) -> RecordQuery:
-        store = self.cockpit.store
-
-        def page(text: str, offset: int, limit: int) -> Sequence[Any]:
-            return store.contacts_page(text, offset=offset, limit=limit)
-
-        return RecordQuery(page, lambda s: s.contact_count(self._text), self.cockpit.reader, self._text)
+    def query_source(self) -> RecordQuery[ContactRow, Contact]:
+        return RecordQuery(CONTACT_RECORDS, self.cockpit.store, self.cockpit.reader, self._text)
 
     @on(VirtualList.Selected, "#record-list")
     def _open(self, event: VirtualList.Selected) -> None:

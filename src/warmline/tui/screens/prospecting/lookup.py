@@ -35,6 +35,7 @@ from warmline.tui.screens.prospecting.common import (
     cut,
     mark,
     reachable,
+    service_client,
 )
 from warmline.tui.timefmt import relative
 from warmline.tui.widgets.tables import RowTable
@@ -89,7 +90,7 @@ class LookupScreen(CockpitScreen):
 
     BINDINGS = [
         Binding("ctrl+s", "look_up", "Look up", id="lookup.send"),
-        Binding("space", "toggle", "Mark", id="lookup.mark"),
+        Binding("space", "toggle_mark", "Mark", id="lookup.mark"),
         Binding("c", "add('cold')", "Add as cold", id="lookup.cold"),
         Binding("w", "add('warm')", "Add as warm", id="lookup.warm"),
         Binding("S", "save_all", "Save all results", id="lookup.save_all"),
@@ -193,8 +194,8 @@ class LookupScreen(CockpitScreen):
     @work(exclusive=True, group="lookup", exit_on_error=False)
     async def _look_up(self, criteria: dict[str, Any], save: bool) -> None:
         store = self.cockpit.store
-        client = getattr(self.cockpit.sync, "client", None)
-        if client is None or not reachable(self.cockpit):
+        client = service_client(self.cockpit)
+        if client is None:
             self._offline(criteria, cached_lookup(store, criteria))
             return
         self._show_problem(Text("Looking up…", style="italic"))
@@ -274,7 +275,7 @@ class LookupScreen(CockpitScreen):
         companies = (self.answer or {}).get("companies") or []
         return companies[int(key)] if key is not None and int(key) < len(companies) else None
 
-    def action_toggle(self) -> None:
+    def action_toggle_mark(self) -> None:
         company = self._current()
         if company is None:
             return

@@ -54,7 +54,7 @@ class FoundContactsScreen(CockpitScreen):
     SCREEN_TITLE = "People found"
 
     BINDINGS = [
-        Binding("space", "toggle", "Mark", id="people.mark"),
+        Binding("space", "toggle_mark", "Mark", id="people.mark"),
         Binding("a", "add", "Add marked", id="people.add"),
         Binding("o", "open_profile", "Open profile", id="people.open"),
     ]
@@ -111,7 +111,7 @@ class FoundContactsScreen(CockpitScreen):
             return None
         return key, self.found[key]
 
-    def action_toggle(self) -> None:
+    def action_toggle_mark(self) -> None:
         current = self._current()
         if current is None:
             return

@@ -81,7 +81,7 @@ class FoundCompaniesScreen(CockpitScreen):
     SCREEN_TITLE = "Companies found"
 
     BINDINGS = [
-        Binding("space", "toggle", "Mark", id="found.mark"),
+        Binding("space", "toggle_mark", "Mark", id="found.mark"),
         Binding("c", "add('cold')", "Add as cold", id="found.cold"),
         Binding("w", "add('warm')", "Add as warm", id="found.warm"),
         Binding("enter", "open_company", "Open", id="found.open"),
@@ -135,7 +135,7 @@ class FoundCompaniesScreen(CockpitScreen):
         key = self.query_one("#found-table", RowTable).current_key
         return (key, self.found[key]) if key in self.found else None
 
-    def action_toggle(self) -> None:
+    def action_toggle_mark(self) -> None:
         current = self._current()
         if current is not None:
             self.selection.toggle(current[0], str(current[1].get("name") or "?"))
