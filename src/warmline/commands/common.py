@@ -18,7 +18,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from warmline.store.rows import Job, LeadRow
     from warmline.sync import SyncEngine
     from warmline.sync.flush import FlushReport
+
+T = TypeVar("T")
 
 QUICK_TIMEOUT = 5.0
 ID_MAX = 2**63 - 1
@@ -199,7 +201,7 @@ async def deliver(store: Store, client: ServiceClient, config: Config) -> FlushR
         return await make_engine(store, config, client).flush()
 
 
-def queue_action(action: Callable[[], str]) -> str:
+def queue_action(action: Callable[[], T]) -> T:
     from warmline.api.errors import InputError  # deferred: command line
 
     try:

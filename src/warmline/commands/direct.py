@@ -7,8 +7,8 @@ exit code (docs/cli.md), so `lookup`, `research show` and the record commands fa
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from warmline.commands.common import (
     CommandError,
@@ -16,6 +16,12 @@ from warmline.commands.common import (
     plain,
 )
 from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_ERROR, EXIT_OFFLINE
+
+if TYPE_CHECKING:
+    from warmline.api import ServiceClient
+    from warmline.config import Config
+
+T = TypeVar("T")
 
 
 def api_failure(exc: Exception) -> CommandError:
@@ -37,13 +43,13 @@ def api_failure(exc: Exception) -> CommandError:
     return CommandError(plain(exc), EXIT_ERROR)
 
 
-def direct_request(config: Any, work: Callable[[Any], Any]) -> Any:
+def direct_request(config: Config, work: Callable[[ServiceClient], Awaitable[T]]) -> T:
     """Run `await work(client)` against the service now (not queued: it answers at once)."""
     from warmline.api.errors import ApiError  # deferred: command line
 
     client = make_client(config)
 
-    async def go() -> Any:
+    async def go() -> T:
         async with client:
             return await work(client)
 

@@ -27,7 +27,7 @@ import signal
 import sys
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -65,10 +65,16 @@ from warmline.store import OpStateError
 from warmline.store.rows import plain_data
 from warmline.store.sync_vocabulary import SyncState, SyncStatus
 
+if TYPE_CHECKING:
+    from warmline.api import ServiceClient
+    from warmline.config import Config
+    from warmline.store import LeadDetail, LeadRow, Op, Store
+    from warmline.sync import PassReport
+
 # --- sync ------------------------------------------------------------------------------------
 
 
-def _exit_for(report: Any) -> int:
+def _exit_for(report: PassReport) -> int:
     if report.auth_error:
         return EXIT_AUTH
     if report.offline_error:
@@ -76,7 +82,7 @@ def _exit_for(report: Any) -> int:
     return EXIT_ERROR if report.refresh_failures else EXIT_OK
 
 
-def _print_pass(report: Any) -> None:
+def _print_pass(report: PassReport) -> None:
     flush = report.flush
     if report.reachable:
         click.echo(
@@ -89,10 +95,11 @@ def _print_pass(report: Any) -> None:
         polls = report.polls
         if polls.polled:
             click.echo(f"Polled {polls.polled} job(s); {polls.completed} completed.")
-    if report.leads_cached:
-        line = f"Details cached offline: {report.details_cached} of {report.leads_cached} leads"
+    cached, leads = report.details_cached or 0, report.leads_cached
+    if leads:
+        line = f"Details cached offline: {cached} of {leads} leads"
         prefetch = report.prefetch
-        if prefetch is not None and not prefetch.finished and report.details_cached < report.leads_cached:
+        if prefetch is not None and not prefetch.finished and cached < leads:
             line += " (the rest within the rate limit at the next sync)"
         click.echo(line + ".")
     status = report.status
@@ -111,12 +118,12 @@ def _print_pass(report: Any) -> None:
         note(f"Offline: {report.offline_error}")
 
 
-async def _sync_once(store: Any, client: Any, config: Any) -> Any:
+async def _sync_once(store: Store, client: ServiceClient, config: Config) -> PassReport:
     async with client:
         return await make_engine(store, config, client).run_once()
 
 
-async def _watch(store: Any, client: Any, config: Any) -> None:
+async def _watch(store: Store, client: ServiceClient, config: Config) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -186,11 +193,11 @@ LEAD_FIELDS = (
 )
 
 
-def lead_json(row: Any) -> dict[str, Any]:
+def lead_json(row: LeadRow) -> dict[str, Any]:
     return {name: getattr(row, name) for name in LEAD_FIELDS}
 
 
-def _all_leads(store: Any, status: str | None, page: int = 500) -> Iterator[Any]:
+def _all_leads(store: Store, status: str | None, page: int = 500) -> Iterator[LeadRow]:
     offset = 0
     while True:
         rows = store.lead_page(status=status, sort="score", offset=offset, limit=page)
@@ -225,20 +232,20 @@ def leads_command(status: str | None, as_json: bool) -> None:
         )
 
 
-def detail_json(detail: Any) -> dict[str, Any]:
+def detail_json(detail: LeadDetail) -> dict[str, Any]:
     data = plain_data(detail)
     data["lead"] = lead_json(detail.lead)
     return data
 
 
-async def _refresh_one(store: Any, client: Any, config: Any, lead_id: int) -> Any:
+async def _refresh_one(store: Store, client: ServiceClient, config: Config, lead_id: int) -> SyncStatus:
     async with client:
         engine = make_engine(store, config, client)
         await engine.refresh_lead(lead_id)
         return engine.status.current
 
 
-def _print_detail(detail: Any) -> None:
+def _print_detail(detail: LeadDetail) -> None:
     lead = detail.lead
     click.echo(f"{plain(lead.company_name)} (lead {lead.id}, {lead.lead_status})")
     target = f" / target {lead.target_score}" if lead.target_score is not None else ""
@@ -349,7 +356,7 @@ def note_command(lead_ref: str, text: str) -> None:
 # --- the outbox ------------------------------------------------------------------------------------
 
 
-def op_json(op: Any) -> dict[str, Any]:
+def op_json(op: Op) -> dict[str, Any]:
     return {
         "op_id": op.op_id,
         "kind": op.kind,
@@ -365,7 +372,7 @@ def op_json(op: Any) -> dict[str, Any]:
     }
 
 
-def _op_summary(op: Any) -> str:
+def _op_summary(op: Op) -> str:
     payload = op.payload
     for key in ("description", "content", "name", "query", "lead_status", "target_score"):
         if payload.get(key) is not None:
@@ -430,7 +437,7 @@ def outbox_retry(op_ref: str | None, retry_all: bool) -> None:
         try_delivery(store, config, op.op_id)
 
 
-def _try_any(store: Any, config: Any) -> None:
+def _try_any(store: Store, config: Config) -> None:
     if not config.api_key:
         return
     try:

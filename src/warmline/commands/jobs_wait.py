@@ -12,7 +12,7 @@ import asyncio
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -28,8 +28,16 @@ from warmline.commands.common import (
 )
 from warmline.exit_codes import EXIT_AUTH, EXIT_ERROR, EXIT_OFFLINE
 
-Results = Callable[[Any], list[dict[str, Any]]]
-ShowResults = Callable[[Any, list[dict[str, Any]]], None]
+if TYPE_CHECKING:
+    from warmline.api import ServiceClient
+    from warmline.config import Config
+    from warmline.store import Store
+    from warmline.store.rows import Job
+
+Results = Callable[["Job"], list[dict[str, Any]]]
+"""A completed job's findings, as the JSON `results`."""
+ShowResults = Callable[["Job", list[dict[str, Any]]], None]
+"""Prints a completed job's findings for a person."""
 
 
 def say(as_json: bool, message: str) -> None:
@@ -38,12 +46,12 @@ def say(as_json: bool, message: str) -> None:
 
 
 @contextmanager
-def _progress(label: str) -> Iterator[Callable[[Any], None]]:
+def _progress(label: str) -> Iterator[Callable[[Job], None]]:
     """A progress bar on stderr (a plain line when stderr is not a terminal)."""
     with click.progressbar(length=100, label=label, file=sys.stderr, show_eta=False) as bar:
         shown = [0]
 
-        def update(job: Any) -> None:
+        def update(job: Job) -> None:
             bar.label = f"{label} ({plain(job.status)})"
             target = 100 if not job.active else max(0, min(100, job.progress or 0))
             if target > shown[0]:
@@ -53,7 +61,9 @@ def _progress(label: str) -> Iterator[Callable[[Any], None]]:
         yield update
 
 
-async def _follow(store: Any, client: Any, config: Any, op_id: str, wait: bool, update: Callable[[Any], None] | None) -> Any:
+async def _follow(
+    store: Store, client: ServiceClient, config: Config, op_id: str, wait: bool, update: Callable[[Job], None] | None
+) -> Job | None:
     from warmline.prospecting import deliver_start, wait_for_job  # deferred: command line
 
     async with client:
@@ -63,7 +73,7 @@ async def _follow(store: Any, client: Any, config: Any, op_id: str, wait: bool, 
         return await deliver_start(engine, store, op_id)
 
 
-def run_job(store: Any, config: Any, op_id: str, what: str, wait: bool, as_json: bool) -> Any:
+def run_job(store: Store, config: Config, op_id: str, what: str, wait: bool, as_json: bool) -> Job | None:
     """Send a queued job start and, with `wait`, follow the job; None when it stays queued.
 
     Without `wait` a quick timeout keeps the command snappy: the start is queued already,
@@ -98,9 +108,9 @@ def run_job(store: Any, config: Any, op_id: str, what: str, wait: bool, as_json:
 
 
 def job_outcome(
-    store: Any,
+    store: Store,
     op_id: str,
-    job: Any,
+    job: Job | None,
     what: str,
     as_json: bool,
     results: Results,
@@ -115,7 +125,7 @@ def job_outcome(
 
     job = job or job_for_op(store, op_id)
     ended = job is not None and not job.active and job.status.lower() == "completed"
-    found = results(job) if ended else []
+    found = results(job) if job is not None and ended else []
     if as_json:
         echo_json({"op_id": op_id, "job": job_json(job) if job else None, "results": found})
     elif job is not None and job.remote_id is not None:

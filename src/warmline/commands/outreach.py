@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -41,7 +41,14 @@ from warmline.commands.jobs_wait import job_outcome, run_job
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP
 from warmline.store.effects import JOB_SIGNAL_SCAN
 
-Action = Callable[[Any, int], str]
+if TYPE_CHECKING:
+    from warmline.config import Config
+    from warmline.store import Store, SyncStatus
+    from warmline.store.rows import Job
+    from warmline.sync import SyncEngine
+
+Action = Callable[["Store", int], str]
+"""An action of `warmline.actions` on one lead (or recommendation): queues it, returns the op id."""
 
 
 def _queue_on_lead(lead_ref: str, what: str, action: Action) -> None:
@@ -63,19 +70,19 @@ def _queue_job(lead_ref: str, what: str, action: Action, wait: bool, follow_up: 
         click.echo(plain(f"Queued {what} on {lead.company_name} (op {short_id(op_id)})."))
         job = run_job(store, config, op_id, what, wait, False)
 
-        def hint(_job: Any, _found: list[dict[str, Any]]) -> None:
+        def hint(_job: Job, _found: list[dict[str, Any]]) -> None:
             click.echo(f"See it with `warmline outreach {follow_up} {lead.id}`.")
 
         job_outcome(store, op_id, job, what, False, lambda _job: [], hint)
 
 
-def _refresh(store: Any, config: Any, read: Callable[[Any], Awaitable[Any]]) -> None:
+def _refresh(store: Store, config: Config, read: Callable[[SyncEngine], Awaitable[object]]) -> None:
     """Bring the cache up to date with `read(engine)` when a key is configured; a failure
     only says that the cached data is shown, since the listings work offline."""
     if not config.api_key:
         return
 
-    async def go() -> Any:
+    async def go() -> SyncStatus:
         async with make_client(config, QUICK_TIMEOUT) as client:
             engine = make_engine(store, config, client)
             await read(engine)
@@ -204,7 +211,7 @@ REC_FIELDS = ("id", "lead_id", "company_name", "action_type", "target_url", "sug
               "engagement_reason", "source_page_label", "status", "created_at")
 
 
-async def _refresh_queue(engine: Any) -> None:
+async def _refresh_queue(engine: SyncEngine) -> None:
     """The lead list first: its lines tell whose recommendations changed since last read."""
     if await engine.refresh_leads() is not None:
         await engine.refresh_recommendations()

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -62,6 +62,13 @@ from warmline.store.effects import JOB_CONTACT_SEARCH
 from warmline.store.people_found import found_people
 from warmline.store.research_results import results_of
 
+if TYPE_CHECKING:
+    from warmline.api import ServiceClient
+    from warmline.config import Config
+    from warmline.prospecting import CompanyRef
+    from warmline.store import Op, Store
+    from warmline.store.rows import Job, ResearchTemplate
+
 LOOKUP_FIELDS = (
     "name", "domain", "industry", "country", "region", "size", "description", "similarity_score",
     "saved_company_id",
@@ -72,7 +79,7 @@ TEMPLATE_FIELDS = ("id", "name", "description", "fields")
 # --- shared pieces ---------------------------------------------------------------------------------
 
 
-def _companies(store: Any, refs: Sequence[str]) -> list[Any]:
+def _companies(store: Store, refs: Sequence[str]) -> list[CompanyRef]:
     return list({ref.id: ref for ref in (resolve_company(store, r) for r in refs)}.values())
 
 
@@ -82,7 +89,7 @@ def _cost(operation: str, count: int = 1, save: bool = False) -> None:
     note(cost_notice(operation, count, save=save))
 
 
-def _send_now(store: Any, config: Any) -> str | None:
+def _send_now(store: Store, config: Config) -> str | None:
     """Deliver what is due now, quickly; None when the service answered, else why not."""
     if not config.api_key:
         return "no API key is configured, so it will be sent once one is"
@@ -97,7 +104,7 @@ def _send_now(store: Any, config: Any) -> str | None:
     return None
 
 
-def _settled(store: Any, op_id: str, unsent: str | None, as_json: bool = False) -> Any:
+def _settled(store: Store, op_id: str, unsent: str | None, as_json: bool = False) -> Op | None:
     """The op once delivered; None (after saying so) when it is still queued.
 
     A refusal by the service fails the command with its message and how to fix it.
@@ -218,11 +225,11 @@ def lookup_command(
 # --- deep search -------------------------------------------------------------------------------------------
 
 
-def _found_companies(job: Any) -> list[dict[str, Any]]:
+def _found_companies(job: Job) -> list[dict[str, Any]]:
     return [dict(c) for c in job.raw.get("companies") or [] if isinstance(c, dict)]
 
 
-def _show_companies(job: Any, companies: list[dict[str, Any]]) -> None:
+def _show_companies(job: Job, companies: list[dict[str, Any]]) -> None:
     if not companies:
         return
     print_table(
@@ -259,14 +266,14 @@ def deep_search_command(query: str, max_results: int, wait: bool, as_json: bool)
 # --- contacts -------------------------------------------------------------------------------------------------
 
 
-def _found_contacts(store: Any) -> Callable[[Any], list[dict[str, Any]]]:
-    def found(job: Any) -> list[dict[str, Any]]:
+def _found_contacts(store: Store) -> Callable[[Job], list[dict[str, Any]]]:
+    def found(job: Job) -> list[dict[str, Any]]:
         return [dict(person.as_json()) for person in found_people(store, job.key)]
 
     return found
 
 
-def _show_contacts(job: Any, contacts: list[dict[str, Any]]) -> None:
+def _show_contacts(job: Job, contacts: list[dict[str, Any]]) -> None:
     from warmline.prospecting import group_by_role  # deferred: command line
 
     if not contacts:
@@ -304,7 +311,7 @@ def contacts_search(company_ref: str, roles: tuple[str, ...], wait: bool, as_jso
         job_outcome(store, op_id, job, "contact search", as_json, _found_contacts(store), _show_contacts)
 
 
-def _contact_search_job(store: Any, job_id: int) -> Any:
+def _contact_search_job(store: Store, job_id: int) -> Job | None:
     return store.find_job(JOB_CONTACT_SEARCH, job_id)
 
 
@@ -373,13 +380,13 @@ def contacts_add(job_id: int, contact_ids: tuple[int, ...], as_json: bool) -> No
 # --- research ------------------------------------------------------------------------------------------------------
 
 
-async def _refresh_templates(store: Any, client: Any, config: Any) -> Any:
+async def _refresh_templates(store: Store, client: ServiceClient, config: Config) -> None:
     async with client:
         engine = make_engine(store, config, client)
         await engine.refresher.templates()
 
 
-def _fetch_templates(store: Any, config: Any) -> str | None:
+def _fetch_templates(store: Store, config: Config) -> str | None:
     """Refresh the cached template list; None when done, else why it could not be."""
     from warmline.api.errors import ApiError  # deferred: command line
 
@@ -419,7 +426,7 @@ def research_templates(as_json: bool, refresh: bool) -> None:
             _print_template(template)
 
 
-def _print_template(template: Any) -> None:
+def _print_template(template: ResearchTemplate) -> None:
     click.echo(f"{plain(template.name)}  ({template.id})")
     if template.description:
         click.echo(f"  {plain(template.description)}")
@@ -441,16 +448,18 @@ def research_show(template_ref: str, as_json: bool) -> None:
         fresh = direct_request(config, lambda client: client.get_research_template(template_id))
         store.upsert_templates([dump(fresh)], full_list=False)
         template = store.find_template(fresh.id)
+        if template is None:  # the cache refused what the service sent
+            raise CommandError(f"research template {fresh.id} could not be read from the service's answer", EXIT_ERROR)
         if as_json:
             echo_json({name: getattr(template, name) for name in TEMPLATE_FIELDS})
         else:
             _print_template(template)
 
 
-def _run_results(store: Any) -> Callable[[Any], list[dict[str, Any]]]:
+def _run_results(store: Store) -> Callable[[Job], list[dict[str, Any]]]:
     """Per company of a finished run: the values it extracted, as the cache now holds them."""
 
-    def results(job: Any) -> list[dict[str, Any]]:
+    def results(job: Job) -> list[dict[str, Any]]:
         return [
             {"company_id": result.company_id, "company_name": result.company_name, "fields": result.values}
             for result in results_of(store, job)
@@ -460,7 +469,7 @@ def _run_results(store: Any) -> Callable[[Any], list[dict[str, Any]]]:
     return results
 
 
-def _show_run(job: Any, results: list[dict[str, Any]]) -> None:
+def _show_run(job: Job, results: list[dict[str, Any]]) -> None:
     for result in results:
         click.echo(f"\n{plain(result['company_name'] or 'company')} ({result['company_id']}):")
         print_fields(result["fields"])
@@ -500,13 +509,13 @@ def research_run(template_ref: str, company_refs: tuple[str, ...], wait: bool, a
 # --- company research ------------------------------------------------------------------------------
 
 
-def _research_findings(job: Any) -> list[dict[str, Any]]:
+def _research_findings(job: Job) -> list[dict[str, Any]]:
     """The findings as the service gave them (`--json`)."""
     findings = findings_of(job)
     return [dict(findings.raw)] if findings is not None else []
 
 
-def _show_findings(job: Any, _raw: list[dict[str, Any]]) -> None:
+def _show_findings(job: Job, _raw: list[dict[str, Any]]) -> None:
     """The key facts and sources, read as the company page reads them."""
     findings = findings_of(job)
     if findings is None:

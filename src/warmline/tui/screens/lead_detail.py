@@ -7,8 +7,8 @@ whenever the cache changes under it (sync delivered an op or refreshed the lead)
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVarTuple
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, TypeVarTuple
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -34,11 +34,13 @@ from warmline.tui.widgets.text_line import TextLine
 
 if TYPE_CHECKING:
     from warmline.store import Job, Store
-    from warmline.store.rows import LeadDetail
+    from warmline.store.rows import Competitor, LeadDetail
+    from warmline.store.tombstones import Tombstone
     from warmline.tui.app import Decision
 
 P = ParamSpec("P")
 Ts = TypeVarTuple("Ts")
+Row = TypeVar("Row")
 
 PENDING_STATES = ("pending", "in_flight", "ambiguous")
 NARROW = 100
@@ -115,7 +117,7 @@ class LeadDetailScreen(CockpitScreen):
         super().__init__()
         self.lead_id = lead_id
         self.detail: LeadDetail | None = None
-        self.removed: Any = None  # the lead's tombstone: the service removed it
+        self.removed: Tombstone | None = None  # the lead's tombstone: the service removed it
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A lead that is not in the cache, or that the service removed, has nothing to act
@@ -477,43 +479,48 @@ class LeadDetailScreen(CockpitScreen):
         """The lead leaves outreach, so its page closes: back to where the rep came from."""
         confirm_lead_removal(self.cockpit, self.lead_id, self._lead_name(), self.action_back)
 
-    def _selected(self, table_type: type[SectionTable], section: str, key_of: Any) -> Any:
-        """The row of `section` (a list of the detail) under the cursor of its table."""
+    def _selected(
+        self, table_type: type[SectionTable], rows_of: Callable[[LeadDetail], Sequence[Row]], key_of: Callable[[Row], object]
+    ) -> Row | None:
+        """The row of a section of the detail (`rows_of`) under the cursor of its table."""
         if self.detail is None:
             return None
         key = self.query_one(table_type).current_key
-        return next((row for row in getattr(self.detail, section) if str(key_of(row)) == key), None)
+        return next((row for row in rows_of(self.detail) if str(key_of(row)) == key), None)
 
     def action_toggle_source(self) -> None:
-        page = self._selected(SourcesTable, "monitoring_pages", lambda p: p.id)
+        page = self._selected(SourcesTable, lambda d: d.monitoring_pages, lambda p: p.id)
         if page is not None:
             verb = "source off" if page.is_selected else "source on"
             self._decide(f"{verb}: {safe_text(page.label or page.url or str(page.id))}",
                          actions.toggle_monitoring_page, self.lead_id, page.id, not page.is_selected)
 
     def action_pin_contact(self) -> None:
-        contact = self._selected(ContactsTable, "contacts", lambda c: c.contact_id)
+        contact = self._selected(ContactsTable, lambda d: d.contacts, lambda c: c.contact_id)
         if contact is not None:
             verb = "unpin" if contact.is_selected else "pin"
             self._decide(f"{verb} {safe_text(contact.name or str(contact.contact_id))}",
                          actions.pin_contact, self.lead_id, contact.contact_id, not contact.is_selected)
 
-    def _known_competitor(self) -> Any:
-        """The selected competitor, once the service knows it (it has an id)."""
-        competitor = self._selected(CompetitorsTable, "competitors", lambda c: c.local_id)
-        if competitor is not None and competitor.id is None:
+    def _known_competitor(self) -> tuple[Competitor, int] | None:
+        """The selected competitor and its id, once the service knows it (gave it an id)."""
+        competitor = self._selected(CompetitorsTable, lambda d: d.competitors, lambda c: c.local_id)
+        if competitor is None:
+            return None
+        if competitor.id is None:
             self.cockpit.notify_plain("This competitor is still being added; try again once it is synced.")
             return None
-        return competitor
+        return competitor, competitor.id
 
     def action_pin_competitor(self) -> None:
-        competitor = self._known_competitor()
-        if competitor is not None:
+        known = self._known_competitor()
+        if known is not None:
+            competitor, competitor_id = known
             verb = "unpin" if competitor.is_pinned else "pin"
             self._decide(f"{verb} {safe_text(competitor.name)}",
-                         actions.pin_competitor, self.lead_id, competitor.id, not competitor.is_pinned)
+                         actions.pin_competitor, self.lead_id, competitor_id, not competitor.is_pinned)
 
     def action_scan_competitor(self) -> None:
-        competitor = self._known_competitor()
-        if competitor is not None:
-            self._act(actions.scan_competitor, self.lead_id, competitor.id)
+        known = self._known_competitor()
+        if known is not None:
+            self._act(actions.scan_competitor, self.lead_id, known[1])

@@ -3,7 +3,8 @@ first: one company enrichment per company), and what a finished run extracted.""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -23,8 +24,14 @@ from warmline.tui.screens.prospecting.company import fields_text
 from warmline.tui.screens.prospecting.directory import CompaniesScreen
 from warmline.tui.widgets.tables import RowTable
 
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
-def template_fields_text(template: Any) -> Text:
+    from warmline.prospecting import CompanyRef
+    from warmline.store.rows import ResearchTemplate
+
+
+def template_fields_text(template: ResearchTemplate) -> Text:
     """A template's data points: name, key and type, one a line."""
     text = Text().append_text(plain(template.name, "bold"))
     if template.description:
@@ -41,7 +48,7 @@ def template_fields_text(template: Any) -> Text:
     return text
 
 
-def marked_companies(screen_stack: list[Any]) -> tuple[list[int], list[str]]:
+def marked_companies(screen_stack: Sequence[Screen[object]]) -> tuple[list[int], list[str]]:
     """The companies marked in an open company list, if the rep came from one."""
     for screen in reversed(screen_stack):
         if isinstance(screen, CompaniesScreen) and len(screen.selection):
@@ -65,7 +72,7 @@ class TemplatesScreen(CockpitScreen):
         super().__init__()
         self.company_ids = list(company_ids or [])
         self.labels = list(labels or [])
-        self.templates: list[Any] = []
+        self.templates: list[ResearchTemplate] = []
 
     def compose_body(self) -> ComposeResult:
         yield RowTable(("Template", "Fields", "Description"), id="templates-table")
@@ -108,7 +115,7 @@ class TemplatesScreen(CockpitScreen):
         self.action_run()
 
     @property
-    def current(self) -> Any:
+    def current(self) -> ResearchTemplate | None:
         key = self.query_one("#templates-table", RowTable).current_key
         return next((t for t in self.templates if t.id == key), None)
 
@@ -124,7 +131,7 @@ class TemplatesScreen(CockpitScreen):
             self._confirm_run(template, self.company_ids, self.labels)
             return
 
-        chosen: list[Any] = []
+        chosen: list[CompanyRef] = []
 
         def submit(values: dict[str, str]) -> str | None:
             refs = [ref for ref in values["companies"].split(",") if ref.strip()]
@@ -149,7 +156,7 @@ class TemplatesScreen(CockpitScreen):
             named,
         )
 
-    def _confirm_run(self, template: Any, company_ids: list[int], labels: list[str]) -> None:
+    def _confirm_run(self, template: ResearchTemplate, company_ids: list[int], labels: list[str]) -> None:
         question = Text("Run ").append_text(plain(template.name, "bold"))
         question.append(f" over {len(company_ids)} compan{'y' if len(company_ids) == 1 else 'ies'}?\n")
         question.append_text(names_text(labels))
