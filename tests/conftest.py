@@ -1,4 +1,9 @@
-"""Session-wide set-up of the suite: how many processes run it, and long tests first.
+"""Session-wide set-up of the suite: a home of its own, how many processes run it, and
+long tests first.
+
+Each test process (and every program it starts) gets its own XDG data, config, cache and
+state directories, so no test reads the rep's real config or writes a cache where another
+process of a parallel run writes its own.
 
 `./dev test` runs the suite in several processes (pytest-xdist, `-n auto`), which take
 tests in collection order; a long test collected near the end would leave one process
@@ -9,8 +14,20 @@ terminals) or `slow` are moved to the front, each group keeping its order.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
+
+XDG_DIRS = ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    home = Path(tempfile.mkdtemp(prefix="warmline-tests-home-"))
+    for name in XDG_DIRS:
+        os.environ[name] = str(home / name.lower())
+    config.add_cleanup(lambda: shutil.rmtree(home, ignore_errors=True))
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
