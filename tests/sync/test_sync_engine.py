@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import AbstractContextManager as ContextManager
 from pathlib import Path
 
@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from support.sync_helpers import KEY, make_sandbox
+from support.waiting import until
 from warmline.api import ServiceClient
 from warmline.store import Store
 from warmline.store.sync_vocabulary import SyncStatus
@@ -61,13 +62,6 @@ async def live(tmp_path: Path) -> AsyncIterator[tuple[SyncEngine, Store, Control
     app.state.db.close()
 
 
-async def until(check: Callable[[], bool], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.02)
-
-
 def note(store: Store, text: str, lead: int = 1) -> str:
     return store.enqueue("add_note", {"lead_id": lead, "content": text}, lead)
 
@@ -108,7 +102,7 @@ async def test_wake_delivers_at_once_and_the_status_follows(live) -> None:
     await until(lambda: store.lead_count() == 4)
     op_id = note(store, "Woken")
     engine.wake()
-    await until(lambda: store.get_op(op_id).state == "done", timeout=3)
+    await until(lambda: store.get_op(op_id).state == "done")
     await until(lambda: engine.status.current.last_sync_at is not None)
     assert any(s.syncing for s in seen) and seen[-1].online is True
     assert store.sync_status().online is True  # written for other processes too
@@ -125,7 +119,7 @@ async def test_a_wake_during_a_flush_is_not_lost(live) -> None:
     second = note(store, "Queued while flushing", lead=2)
     engine.wake()  # the flush job is running: max_instances would drop a second run
     transport.hold.set()
-    await until(lambda: store.get_op(second).state == "done", timeout=3)
+    await until(lambda: store.get_op(second).state == "done")
     assert store.get_op(first).state == "done"
 
 
@@ -157,7 +151,7 @@ async def test_offline_then_back_by_the_probe(live) -> None:
     # The engine writes its status to the store off the loop, just after it flips.
     await until(lambda: store.sync_status().online is False)
     transport.down = False
-    await until(lambda: store.get_op(op_id).state == "done", timeout=5)
+    await until(lambda: store.get_op(op_id).state == "done")
     assert "offline" in states and states[-1] in ("online", "syncing")
 
 
@@ -184,7 +178,7 @@ async def test_a_refused_key_stops_sending_until_a_probe_passes(live) -> None:
     await until(lambda: engine.status.current.auth_failed)
     assert store.get_op(op_id).state == "pending" and store.get_state("auth_failed") is True
     transport.refuse = False  # e.g. the key was re-enabled on the service
-    await until(lambda: store.get_op(op_id).state == "done", timeout=5)
+    await until(lambda: store.get_op(op_id).state == "done")
     assert not engine.status.current.auth_failed
 
 
@@ -213,7 +207,7 @@ async def test_an_action_queued_by_another_process_goes_without_a_wake(live, tmp
     other = Store(tmp_path / "cache.sqlite3")  # e.g. `warmline note` while the cockpit runs
     op_id = note(other, "From the CLI")
     other.close()
-    await until(lambda: store.get_op(op_id).state == "done", timeout=3)  # the flush interval is an hour
+    await until(lambda: store.get_op(op_id).state == "done")  # sent by the wake: the flush interval is an hour
 
 
 async def test_synced_means_the_service_answered(live) -> None:
