@@ -178,6 +178,32 @@ async def test_open_and_copy_only_what_is_safe(store: Store) -> None:
         assert opened.urls[0].startswith("https://")
 
 
+async def test_a_card_without_a_comment_shows_no_comment_heading(store: Store) -> None:
+    rec = store.active_recommendations()[0]
+    store.upsert_recommendations(rec.lead_id, {
+        "recommendations": [{
+            "id": rec.id, "lead_id": rec.lead_id, "action_type": "follow", "priority": "high",
+            "target_url": "https://example.com/in/someone", "suggested_comment": None,
+            "engagement_reason": "New in role", "source_page_label": "Profile", "status": "active",
+            "created_at": W.ts(timedelta(days=9)),
+        }],
+    })
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.screen.current.id == rec.id
+        card = text_of(app, "#recs-body")
+        assert "follow" in card and "New in role" in card
+        assert "Suggested comment" not in card and "(none)" not in card
+        assert "y copy" not in card
+        await pilot.press("space")
+        await pilot.pause()
+        other = text_of(app, "#recs-body")
+        assert app.screen.current.suggested_comment
+        assert "Suggested comment:" in other and "y copy" in other
+
+
 async def test_a_failed_op_fixed_from_the_outbox(store: Store) -> None:
     note = store.enqueue("add_note", {"lead_id": 100, "content": "x" * 20}, lead_id=100)
     store.mark_in_flight(note)

@@ -190,11 +190,13 @@ class RecommendationsScreen(CockpitScreen):
         card.append_text(plain(rec.source_page_label or "a monitored source", "italic"))
         card.append("\n\nWhy now: ", style="bold")
         card.append_text(plain(rec.engagement_reason or "-", multiline=True))
-        card.append("\n\nSuggested comment:\n", style="bold")
-        card.append_text(plain(rec.suggested_comment or "(none)", multiline=True))
+        if rec.suggested_comment and rec.suggested_comment.strip():  # a follow or a like has none to make
+            card.append("\n\nSuggested comment:\n", style="bold")
+            card.append_text(plain(rec.suggested_comment, multiline=True))
         card.append("\n\n")
         card.append_text(plain(rec.target_url or "(no link)", "underline" if is_web_link(rec.target_url) else "dim"))
-        card.append("\n\nc complete · x dismiss · o open · y copy · space skip · u undo", style="dim")
+        copy = " · y copy" if rec.suggested_comment and rec.suggested_comment.strip() else ""
+        card.append(f"\n\nc complete · x dismiss · o open{copy} · space skip · u undo", style="dim")
         body.update(card)
 
     # -- triage ---------------------------------------------------------------------------
