@@ -54,6 +54,15 @@ class RecommendationsStore(Database):
         )
         return None if found is None else (str(found["status"]), nullable(found["local_status"], str))
 
+    def cached_recommendation(self, recommendation_id: int) -> Recommendation | None:
+        """A cached recommendation in any state, with its lead's company name: what an op
+        on it (complete, dismiss) is about. None when the cache has no such one."""
+        found = self.row(
+            "SELECT r.*, l.company_name FROM recommendations r JOIN leads l ON l.id = r.lead_id WHERE r.id = ?",
+            (recommendation_id,),
+        )
+        return None if found is None else build(Recommendation, found)
+
     def recommendation_lead(self, recommendation_id: int) -> int | None:
         """The lead a cached recommendation belongs to; None when it is not cached."""
         found = self.scalar("SELECT lead_id FROM recommendations WHERE id = ?", (recommendation_id,))

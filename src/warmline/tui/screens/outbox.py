@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.actions.queue import VALIDATORS
+from warmline.store import effects as kinds
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
@@ -39,14 +40,38 @@ STATE_LABELS = {
 TEXT_FIELDS = ("description", "content")
 
 
-def op_summary(op: Op) -> Text:
-    """The op's gist: its text for appends, else its changed values."""
+RECOMMENDATION_KINDS = (kinds.COMPLETE_RECOMMENDATION, kinds.DISMISS_RECOMMENDATION)
+HIDDEN_FIELDS = ("lead_id", "recommendation_id")  # the Lead column and the card say them
+FIRST_WORDS = 60
+
+
+def first_words(text: str, limit: int = FIRST_WORDS) -> str:
+    """The start of a note or an activity, cut at a word, on one line."""
+    line = " ".join(text.split())
+    if len(line) <= limit:
+        return line
+    cut = line[: limit - 1].rsplit(" ", 1)[0] or line[: limit - 1]
+    return cut + "…"
+
+
+def op_summary(op: Op, store: Store) -> Text:
+    """What the op is about, in the rep's words: the card's action for a decision on a
+    recommendation, the first words of a note or an activity, else its changed values."""
     payload = op.payload or {}
+    rec_id = payload.get("recommendation_id")
+    if op.kind in RECOMMENDATION_KINDS and isinstance(rec_id, int):
+        rec = store.cached_recommendation(rec_id)
+        if rec is None:
+            return Text("a card no longer in the cache", style="dim")
+        return plain((rec.action_type or "card").replace("_", " "))
     for field in TEXT_FIELDS:
-        if payload.get(field):
-            return plain(payload[field])
-    shown = {k: v for k, v in payload.items() if not isinstance(v, (dict, list)) and k != "lead_id"}
-    return plain(", ".join(f"{k}={v}" for k, v in shown.items()))
+        text = payload.get(field)
+        if text:
+            return plain(first_words(str(text)))
+    shown = {
+        k: v for k, v in payload.items() if not isinstance(v, (dict, list)) and k not in HIDDEN_FIELDS
+    }
+    return plain(", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in shown.items()))
 
 
 def kind_label(kind: str) -> str:
@@ -89,7 +114,7 @@ class OutboxScreen(CockpitScreen):
                     Text(*STATE_LABELS.get(op.state, (op.state, ""))),
                     Text(kind_label(op.kind)),
                     plain(self._lead_name(op.lead_id, names)),
-                    op_summary(op),
+                    op_summary(op, self.cockpit.store),
                     Text(str(op.attempts)),
                     Text(logged_ago(op.created_at, now, zone)),
                 ],
@@ -195,8 +220,11 @@ class OutboxScreen(CockpitScreen):
         op = self.current
         if op is None:
             return
-        question = Text().append(f"Discard this {kind_label(op.kind)}? ", style="bold")
-        question.append_text(op_summary(op))
+        names: dict[int, str] = {}
+        lead = self._lead_name(op.lead_id, names)
+        on_lead = f" on {safe_text(lead)}" if lead else ""
+        question = Text().append(f"Discard this {kind_label(op.kind)}{on_lead}? ", style="bold")
+        question.append_text(op_summary(op, self.cockpit.store))
         question.append("\nIts local effect is reverted; the service never sees it.")
 
         def answered(yes: bool | None) -> None:

@@ -1,0 +1,33 @@
+"""The outbox screen: what each op is about, its keys, and discarding everything at once."""
+
+from __future__ import annotations
+
+from support.cockpit import cockpit
+from warmline import actions
+from warmline.store import Store
+from warmline.tui.screens.outbox import OutboxScreen
+
+
+def what_column(app) -> list[str]:
+    table = app.screen.query_one("#outbox-table")
+    return [table.get_row_at(row)[3].plain for row in range(table.row_count)]
+
+
+async def test_each_op_says_what_it_is_about_not_its_ids(store: Store) -> None:
+    card = store.active_recommendations()[0]
+    assert card.action_type
+    actions.complete_recommendation(store, card.id)
+    actions.add_note(store, 101, "Call back after the board meeting on Thursday; they want the security review and a pilot plan")
+    actions.change_lead_status(store, 101, "warm")
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("O")
+        await pilot.pause()
+        assert isinstance(app.screen, OutboxScreen)
+        what = what_column(app)
+        assert what[0] == card.action_type.replace("_", " ")
+        assert what[1] == "Call back after the board meeting on Thursday; they want…"
+        assert what[2] == "lead status: warm"
+        assert not any("_id" in cell or "=" in cell for cell in what)
+        lead_cell = app.screen.query_one("#outbox-table").get_row_at(0)[2].plain
+        assert lead_cell == card.company_name
