@@ -178,6 +178,45 @@ async def test_open_and_copy_only_what_is_safe(store: Store) -> None:
         assert opened.urls[0].startswith("https://")
 
 
+async def test_open_without_a_browser_copies_the_link_and_says_so(store: Store) -> None:
+    asked: list[str] = []
+
+    def no_browser(url: str) -> bool:  # what webbrowser.open answers over SSH or headless
+        asked.append(url)
+        return False
+
+    def broken_browser(url: str) -> bool:
+        raise OSError("could not locate runnable browser")
+
+    for opener, reason in ((no_browser, "no browser is available here"), (broken_browser, "could not locate runnable browser")):
+        app = cockpit(store, opener=opener)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("r")
+            await pilot.pause()
+            url = app.screen.current.target_url
+            assert url.startswith("https://")
+            await pilot.press("o")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert app.clipboard == url
+            (note,) = [str(n.message) for n in app._notifications]
+            assert "Could not open the link" in note and reason in note
+            assert f"Copied it to the clipboard instead: {url}" in note
+    assert len(asked) == 1
+
+
+async def test_open_with_a_browser_says_nothing(store: Store) -> None:
+    opened = Opened()
+    app = cockpit(store, opener=opened)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r", "o")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert opened.urls == [app.screen.current.target_url]
+        assert not app._notifications
+        assert app.clipboard == ""
+
+
 async def test_a_card_without_a_comment_shows_no_comment_heading(store: Store) -> None:
     rec = store.active_recommendations()[0]
     store.upsert_recommendations(rec.lead_id, {

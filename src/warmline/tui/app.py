@@ -502,7 +502,27 @@ class WarmlineApp(App[None]):
         opener = self.opener
         if opener is None:
             opener = webbrowser.open
-        self.run_worker(lambda: opener(url), thread=True, exit_on_error=False, name="open-url")
+
+        def attempt() -> None:
+            # webbrowser.open answers False when no browser is registered (SSH, headless)
+            try:
+                opened = bool(opener(url))
+                reason = "no browser is available here"
+            except Exception as error:  # noqa: BLE001 - any failure of the browser means the same to the rep
+                opened = False
+                reason = f"the browser failed: {error}"
+            if not opened:
+                self.call_from_thread(self._url_not_opened, url, reason)
+
+        self.run_worker(attempt, thread=True, exit_on_error=False, name="open-url")
+
+    def _url_not_opened(self, url: str, reason: str) -> None:
+        """No browser opened the link: the rep gets it on the clipboard instead, and is told."""
+        self.copy_to_clipboard(url)
+        self.notify_plain(
+            f"Could not open the link ({reason}). Copied it to the clipboard instead: {url}",
+            severity="warning",
+        )
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
