@@ -287,7 +287,7 @@ async def test_retry_puts_a_failed_op_back_in_the_queue(store: Store) -> None:
     store.mark_failed(op_id, "Service unavailable")
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("O", "r")
+        await pilot.press("O", "R")
         await pilot.pause()
         assert store.get_op(op_id).state == "pending"
         assert "FAILED" not in app.screen.query_one("#outbox-table").get_row_at(0)[0].plain

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from support.cockpit import cockpit
+from support.cockpit import cockpit, text_of
 from warmline import actions
 from warmline.store import Store
 from warmline.tui.screens.outbox import OutboxScreen
+from warmline.tui.screens.recommendations import RecommendationsScreen
 
 
 def what_column(app) -> list[str]:
@@ -31,3 +32,23 @@ async def test_each_op_says_what_it_is_about_not_its_ids(store: Store) -> None:
         assert not any("_id" in cell or "=" in cell for cell in what)
         lead_cell = app.screen.query_one("#outbox-table").get_row_at(0)[2].plain
         assert lead_cell == card.company_name
+
+
+async def test_r_opens_the_recommendations_from_the_outbox_and_shift_r_retries(store: Store) -> None:
+    op_id = store.enqueue("set_target_score", {"lead_id": 100, "target_score": 75}, lead_id=100)
+    store.mark_in_flight(op_id)
+    store.mark_failed(op_id, "Service unavailable")
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("O")
+        await pilot.pause()
+        assert isinstance(app.screen, OutboxScreen)
+        assert "R retry" in text_of(app, "#outbox-error")
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RecommendationsScreen)
+        assert store.get_op(op_id).state == "failed"
+        await pilot.press("O", "R")
+        await pilot.pause()
+        assert isinstance(app.screen, OutboxScreen)
+        assert store.get_op(op_id).state == "pending"

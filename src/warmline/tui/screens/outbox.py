@@ -86,7 +86,8 @@ class OutboxScreen(CockpitScreen):
     SCREEN_TITLE = "Outbox"
 
     BINDINGS = [
-        Binding("r", "retry", "Retry", id="outbox.retry"),
+        # Not `r`: that is the app's key for the recommendations, which must work here too.
+        Binding("R", "retry", "Retry", id="outbox.retry"),
         Binding("e", "edit", "Edit", id="outbox.edit"),
         Binding("D", "discard", "Discard", id="outbox.discard"),
     ]
@@ -158,7 +159,7 @@ class OutboxScreen(CockpitScreen):
         text = Text().append("The service said: ", style="bold")
         text.append_text(plain(op.last_error, multiline=True))
         if op.state == "failed":
-            text.append("\nr retry · e edit · D discard (reverts it here)", style="dim")
+            text.append("\nR retry · e edit · D discard (reverts it here)", style="dim")
         panel.update(text)
 
     def _run(
