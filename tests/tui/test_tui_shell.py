@@ -3,13 +3,14 @@
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from textual.command import CommandList
 
 from support.cockpit import cockpit, fill
 from support.waiting import until
 from warmline.tui.app import WarmlineApp
 from warmline.tui.keys import keyboard_reference
-from warmline.tui.screens.help import HelpScreen
+from warmline.tui.screens.help import HelpScreen, help_sections
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.themes import ThemeFileError, load_theme_file, load_themes
 from warmline.tui.widgets.key_bar import KeyBar
@@ -97,6 +98,32 @@ async def test_help_lists_every_binding_of_the_screen_with_remapped_keys(store) 
         assert ids["leads.sort"].keys == ("o",)
         await pilot.press("escape")
         assert isinstance(app.screen, LeadListScreen)
+
+
+async def test_help_lists_the_cockpit_keys_first_and_textuals_last_under_a_heading(store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        sections = dict(help_sections(app.screen._entries))
+        assert list(sections) == ["This screen", "Everywhere", "Textual (scrolling, focus, copy)"]
+        ids = {heading: {entry.binding_id for entry in entries} for heading, entries in sections.items()}
+        assert {"list.down", "list.open", "leads.sort"} <= ids["This screen"]
+        assert {"app.help", "app.recommendations", "app.quit"} <= ids["Everywhere"]
+        builtin = {entry.description for entry in sections["Textual (scrolling, focus, copy)"]}
+        assert {"Scroll Left", "Focus Next", "Copy selected text"} <= builtin
+        assert ids["Textual (scrolling, focus, copy)"] == {None}
+        console = Console(width=100, color_system=None)
+        with console.capture() as drawn:
+            console.print(app.screen._body())
+        lines = [line.strip() for line in drawn.get().splitlines()]
+        assert lines[0] == "This screen"
+        assert lines[1].startswith("↑ / k") and lines[1].endswith("list.up")
+        textuals = lines.index("Textual (scrolling, focus, copy)")
+        assert lines.index("Everywhere") < textuals
+        assert min(n for n, line in enumerate(lines) if "Scroll Left" in line) > textuals
 
 
 async def test_help_says_how_many_leads_read_offline(store) -> None:
