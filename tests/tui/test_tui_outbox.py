@@ -52,3 +52,32 @@ async def test_r_opens_the_recommendations_from_the_outbox_and_shift_r_retries(s
         await pilot.pause()
         assert isinstance(app.screen, OutboxScreen)
         assert store.get_op(op_id).state == "pending"
+
+
+async def test_keys_with_nothing_to_act_on_leave_the_key_bar(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("O")
+        await pilot.pause()
+        bar = text_of(app, "KeyBar")
+        assert "Retry" not in bar and "Edit" not in bar and "Discard" not in bar
+        assert "Back" in bar
+
+        op_id = store.enqueue("set_target_score", {"lead_id": 100, "target_score": 75}, lead_id=100)
+        app.screen.reload()
+        await pilot.pause()
+        bar = text_of(app, "KeyBar")
+        assert "Edit" in bar and "Discard" in bar
+        assert "Retry" not in bar  # only a failed op needs one
+
+        store.mark_in_flight(op_id)
+        store.mark_failed(op_id, "Service unavailable")
+        app.screen.reload()
+        await pilot.pause()
+        assert "Retry" in text_of(app, "KeyBar")
+
+        await pilot.press("D", "y")
+        await pilot.pause()
+        assert store.outbox_rows() == []
+        bar = text_of(app, "KeyBar")
+        assert "Retry" not in bar and "Discard" not in bar

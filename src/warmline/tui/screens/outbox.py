@@ -92,6 +92,19 @@ class OutboxScreen(CockpitScreen):
         Binding("D", "discard", "Discard", id="outbox.discard"),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.ops: list[Op] = []
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys with nothing to act on leave the key bar: Retry without a failed op, Edit
+        and Discard on an empty outbox."""
+        if action == "retry":
+            return any(op.state == "failed" for op in self.ops)
+        if action in ("edit", "discard"):
+            return bool(self.ops)
+        return True
+
     def compose_body(self) -> ComposeResult:
         yield RowTable(("State", "Action", "Lead", "What", "Tries", "Queued"), id="outbox-table")
         yield Static(id="outbox-error", classes="outbox-error")
@@ -132,6 +145,7 @@ class OutboxScreen(CockpitScreen):
         empty.display = not self.ops
         empty.update(Text("The outbox is empty: everything you did has reached the service."))
         self._show_error()
+        self.refresh_bindings()
 
     def _lead_name(self, lead_id: int | None, cache: dict[int, str]) -> str:
         if lead_id is None:
