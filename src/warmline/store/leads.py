@@ -12,6 +12,7 @@ from warmline.store.database import MAX_ID, Database
 from warmline.store.effects import (
     PIN_CONTACT,
     TOGGLE_MONITORING_PAGE,
+    UPDATE_DEAL,
     rebase_touched,
 )
 from warmline.store.mapping import unwrap
@@ -211,6 +212,23 @@ class LeadsStore(Database):
         )
         deals = [build(Deal, row) for row in found]
         return {deal.id: deal for deal in deals}
+
+    def last_deal_currency(self) -> str | None:
+        """The currency the deal form offers first: the one of the rep's newest deal change
+        the outbox still holds, else the one most of the cached deals use (delivered ops
+        are purged after a while, and a lead row does not say when its deal changed)."""
+        queued = self.scalar(
+            "SELECT json_extract(payload, '$.deal_currency') FROM outbox WHERE kind = ?"
+            " AND coalesce(json_extract(payload, '$.deal_currency'), '') != '' ORDER BY seq DESC LIMIT 1",
+            (UPDATE_DEAL,),
+        )
+        if isinstance(queued, str):
+            return queued
+        cached = self.scalar(
+            "SELECT deal_currency FROM leads WHERE coalesce(deal_currency, '') != ''"
+            " GROUP BY deal_currency ORDER BY count(*) DESC, max(id) DESC LIMIT 1"
+        )
+        return cached if isinstance(cached, str) else None
 
     def resolve_lead(self, ref: str) -> LeadRow:
         """A lead from an id or an unambiguous start of its company name (for the CLI)."""

@@ -190,7 +190,7 @@ class DealDialog(FormDialog):
         yield Label("Value and currency (ISO 4217, e.g. EUR)")
         with Horizontal():
             yield Input(current.value, placeholder="24000", id="deal-value")
-            yield Input(current.currency, placeholder="EUR", id="deal-currency", max_length=3)
+            yield Input(current.currency, placeholder="none", id="deal-currency", max_length=3)
         with Horizontal():
             yield Checkbox("Won", current.won, id="deal-won")
             yield Checkbox("Lost", current.lost, id="deal-lost")

@@ -7,7 +7,8 @@ whenever the cache changes under it (sync delivered an op or refreshed the lead)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, TypeVarTuple
 
 from rich.text import Text
@@ -61,6 +62,18 @@ def job_state(status: str | None, job: Job | None) -> Text:
     if job is not None and job.progress is not None and status not in (None, "queued", "completed"):
         text.append(f" {int(job.progress)}%")
     return text
+
+
+def deal_saved(changes: Mapping[str, object], lead_currency: str) -> str:
+    """The notice after a deal change names the currency saved, so a pre-filled default
+    the rep did not look at is no surprise."""
+    currency = changes.get("deal_currency", lead_currency)
+    value = changes.get("deal_value")
+    if not currency:
+        return "Deal saved with no currency."
+    if isinstance(value, float):
+        return f"Deal saved: {value:,.0f} {currency}."
+    return f"Deal saved, currency {currency}."
 
 
 class SectionTable(RowTable):
@@ -445,6 +458,9 @@ class LeadDetailScreen(CockpitScreen):
             lost=bool(detail and detail.closed_at),
             reason=(detail.closed_reason or "") if detail else "",
         )
+        # a real default, not a grey placeholder that saves nothing: the lead's own, else
+        # the rep's last one
+        offered = current.currency or self.cockpit.store.last_deal_currency() or ""
 
         def submit(values: DealValues) -> str | None:
             changes: dict[str, Any] = {}
@@ -453,7 +469,8 @@ class LeadDetailScreen(CockpitScreen):
                     changes["deal_value"] = float(values.value.replace(",", "")) if values.value else None
                 except ValueError:
                     return "deal value must be a number, e.g. 24000"
-            if values.currency != current.currency:
+            # the offered default goes with a value; alone (won or lost, no value) it is not sent
+            if values.currency != current.currency and (values.currency != offered or values.value):
                 changes["deal_currency"] = values.currency or None
             if values.won != current.won:
                 changes["won"] = values.won
@@ -463,9 +480,13 @@ class LeadDetailScreen(CockpitScreen):
                     changes["closed_reason"] = values.reason
             if not changes:
                 return None
-            return self._perform(actions.update_deal, self.lead_id, **changes)
+            error = self._perform(actions.update_deal, self.lead_id, **changes)
+            if error is None:
+                self.cockpit.notify_plain(deal_saved(changes, current.currency))
+            return error
 
-        self.app.push_screen(DealDialog(Text("Deal of ") + plain(self._lead_name()), submit, current))
+        shown = replace(current, currency=offered)
+        self.app.push_screen(DealDialog(Text("Deal of ") + plain(self._lead_name()), submit, shown))
 
     def action_add_competitor(self) -> None:
         def submit(values: dict[str, str]) -> str | None:
