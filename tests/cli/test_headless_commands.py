@@ -233,3 +233,21 @@ def test_sync_waits_out_a_rate_limit_without_sleeping_through_it(env: Path) -> N
     store = Store(env)
     assert store.get_op(op_id).state == "pending" and store.get_op(op_id).attempts == 0
     store.close()
+
+
+def test_discard_all_drops_every_queued_action_and_reverts_them(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    synced(env)
+    monkeypatch.setenv("WARMLINE_BASE_URL", CLOSED_PORT_URL)
+    run("note", "3", "Draft thought")
+    run("note", "4", "Second thought")
+    assert len(json.loads(run("outbox", "--json").output)) == 2
+    assert run("outbox", "discard").exit_code == 2  # neither an op nor --all
+    assert run("outbox", "discard", "abc", "--all").exit_code == 2  # both
+    discarded = run("outbox", "discard", "--all")
+    assert discarded.exit_code == 0 and "Discarded 2 action(s)" in discarded.output
+    assert "outbox is empty" in run("outbox").output
+    for lead in ("3", "4"):
+        notes = json.loads(run("lead", lead, "--json", "--no-refresh").output)["notes"]
+        assert not {"Draft thought", "Second thought"} & {n["content"] for n in notes}
+    again = run("outbox", "discard", "--all")
+    assert again.exit_code == 0 and "Discarded 0 action(s)" in again.output

@@ -3,7 +3,7 @@ the notice after saving names the currency saved."""
 
 from __future__ import annotations
 
-from textual.widgets import Checkbox, Input
+from textual.widgets import Input, Select
 
 import support.tui_wire_data as W
 from support.cockpit import cockpit
@@ -70,7 +70,7 @@ async def test_a_lead_keeps_its_own_currency_and_the_notice_names_it(store: Stor
     async with app.run_test(size=(120, 40)) as pilot:
         dialog = await open_deal_form(app, pilot)
         assert dialog.query_one("#deal-currency", Input).value == "EUR"
-        dialog.query_one("#deal-won", Checkbox).value = True
+        dialog.query_one("#deal-outcome", Select).value = "won"
         await pilot.press("ctrl+s")
         await pilot.pause()
         op = store.outbox_rows()[-1]
@@ -101,9 +101,36 @@ async def test_won_alone_does_not_send_the_offered_currency(store: Store) -> Non
     async with app.run_test(size=(120, 40)) as pilot:
         dialog = await open_deal_form(app, pilot)
         assert dialog.query_one("#deal-currency", Input).value == "EUR"
-        dialog.query_one("#deal-won", Checkbox).value = True
+        dialog.query_one("#deal-outcome", Select).value = "won"
         await pilot.press("ctrl+s")
         await pilot.pause()
         (op,) = store.outbox_rows()
         assert op.payload["won"] is True and "deal_currency" not in op.payload
         assert "Deal saved with no currency." in notices(app)
+
+
+def outcome_shown(dialog: DealDialog) -> str:
+    """What the outcome control reads as on screen, as plain text."""
+    return str(dialog.query_one("#deal-outcome #label").render())
+
+
+async def test_the_outcome_reads_as_a_word_and_is_chosen_with_keys(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        dialog = await open_deal_form(app, pilot)
+        assert "Open" in outcome_shown(dialog)
+        await pilot.press("tab", "tab")  # value, currency, outcome
+        assert app.focused is dialog.query_one("#deal-outcome")
+        await pilot.press("enter", "down", "down", "enter")
+        await pilot.pause()
+        assert dialog.outcome == "lost"
+        assert "Lost" in outcome_shown(dialog) and "Won" not in outcome_shown(dialog)
+        dialog.query_one("#deal-reason", Input).value = "No budget"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        (op,) = store.outbox_rows()
+        assert op.payload["lost"] is True and op.payload["closed_reason"] == "No budget"
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        dialog = await open_deal_form(app, pilot)  # the queued change shows as the lead's state
+        assert dialog.outcome == "lost" and "Lost" in outcome_shown(dialog)

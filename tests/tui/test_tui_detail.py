@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from textual.widgets import Checkbox, Input
+from textual.widgets import Input, Select
 
 import support.tui_wire_data as W
 from support.cockpit import cockpit, fill
@@ -69,7 +69,7 @@ async def test_deal_editor_sets_value_currency_and_lost_reason(store: Store) -> 
         dialog = app.screen
         assert isinstance(dialog, DealDialog)
         dialog.query_one("#deal-value", Input).value = "31,500"
-        dialog.query_one("#deal-lost", Checkbox).value = True
+        dialog.query_one("#deal-outcome", Select).value = "lost"
         dialog.query_one("#deal-reason", Input).value = "Chose a competitor"
         await pilot.press("ctrl+s")
         await pilot.pause()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from textual.widgets import Static
+
 from support.cockpit import cockpit, text_of
 from warmline import actions
 from warmline.store import Store
+from warmline.tui.screens.dialogs import ConfirmDialog
 from warmline.tui.screens.outbox import OutboxScreen
 from warmline.tui.screens.recommendations import RecommendationsScreen
 
@@ -81,3 +84,39 @@ async def test_keys_with_nothing_to_act_on_leave_the_key_bar(store: Store) -> No
         assert store.outbox_rows() == []
         bar = text_of(app, "KeyBar")
         assert "Retry" not in bar and "Discard" not in bar
+
+
+def queue_three(store: Store) -> list[str]:
+    failed = store.enqueue("set_target_score", {"lead_id": 100, "target_score": 75}, lead_id=100)
+    store.mark_in_flight(failed)
+    store.mark_failed(failed, "Service unavailable")
+    waiting = actions.add_note(store, 101, "Call back after the board meeting")
+    sending = actions.change_lead_status(store, 102, "warm")
+    store.mark_in_flight(sending)
+    return [failed, waiting, sending]
+
+
+async def test_discard_all_asks_naming_how_many_then_reverts_them(store: Store) -> None:
+    failed, waiting, sending = queue_three(store)
+    assert waiting in [note.op_id for note in store.lead_detail(101).notes]
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("O")
+        await pilot.pause()
+        assert "Discard all" in text_of(app, "KeyBar")
+        await pilot.press("ctrl+d")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        question = " ".join(app.screen.query(Static).first().render().plain.split())
+        assert "Discard 2 actions in the outbox?" in question
+        assert "1 being sent now cannot be discarded and stays" in question
+        await pilot.press("n")
+        await pilot.pause()
+        assert len(store.outbox_rows()) == 3
+
+        await pilot.press("ctrl+d", "y")
+        await pilot.pause()
+        assert isinstance(app.screen, OutboxScreen)
+        assert [op.op_id for op in store.outbox_rows()] == [sending]
+        assert waiting not in [note.op_id for note in store.lead_detail(101).notes]
+        assert "Discard all" not in text_of(app, "KeyBar")

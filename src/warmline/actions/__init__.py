@@ -24,7 +24,7 @@ from warmline.actions.leads import (
     toggle_monitoring_page,
     update_deal,
 )
-from warmline.actions.outbox import discard, edit_op, retry, retry_all, undo, undo_many
+from warmline.actions.outbox import discard, discard_all, edit_op, retry, retry_all, undo, undo_many
 from warmline.actions.prospecting import (
     add_found_contacts,
     add_to_outreach,
@@ -45,6 +45,7 @@ __all__ = [
     "change_lead_status",
     "complete_recommendation",
     "discard",
+    "discard_all",
     "dismiss_recommendation",
     "edit_op",
     "generate_recommendations",

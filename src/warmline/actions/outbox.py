@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from warmline.actions.queue import edit
 from warmline.store import Op, Store
+from warmline.store.outbox import DISCARDABLE
 
 
 def undo(store: Store, op_id: str) -> Op:
@@ -24,6 +25,16 @@ def undo_many(store: Store, op_ids: list[str]) -> list[Op]:
 def discard(store: Store, op_id: str) -> Op:
     """Give up on a waiting or failed action; its local effect reverts."""
     return store.discard(store.find_op(op_id).op_id)
+
+
+def discard_all(store: Store) -> int:
+    """Give up on every action not being sent (waiting, unconfirmed or failed), in one
+    transaction: all of their local effects revert, or none. Returns how many."""
+    with store.write():
+        ops = store.outbox_rows(DISCARDABLE)
+        for op in ops:
+            store.discard(op.op_id)
+    return len(ops)
 
 
 def retry(store: Store, op_id: str) -> bool:

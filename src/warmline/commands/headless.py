@@ -449,12 +449,21 @@ def _try_any(store: Store, config: Config) -> None:
 
 
 @outbox_group.command("discard", epilog=EXIT_CODES_HELP)
-@click.argument("op_ref", metavar="OP")
-def outbox_discard(op_ref: str) -> None:
+@click.argument("op_ref", metavar="OP", required=False)
+@click.option("--all", "discard_all", is_flag=True, help="Every action not being sent (waiting or failed).")
+def outbox_discard(op_ref: str | None, discard_all: bool) -> None:
     """Drop an action that is not being sent; its local effect is reverted."""
+    if bool(op_ref) == discard_all:
+        raise click.UsageError("give one OP id (or its first characters), or --all")
     config = open_config()
     with open_store(config) as store:
-        op = resolve_op(store, op_ref)
+        if discard_all:
+            from warmline import actions  # deferred: command line
+
+            count = actions.discard_all(store)
+            click.echo(f"Discarded {count} action(s); their local effects were reverted.")
+            return
+        op = resolve_op(store, op_ref or "")
         try:
             store.discard(op.op_id)
         except OpStateError as exc:

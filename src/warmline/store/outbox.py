@@ -44,6 +44,9 @@ from warmline.store.rows import (
 )
 from warmline.store.values import JsonMap, JsonObject, SqlValue, column, nullable
 
+# What the rep may discard: an op that is not being sent or delivered.
+DISCARDABLE = (PENDING, AMBIGUOUS, FAILED)
+
 # Lead records an op makes before the server has them (they carry its op id).
 OP_MADE_TABLES = ("touchpoints", "notes", "competitors")
 
@@ -398,7 +401,7 @@ class OutboxStore(Database):
 
     def discard(self, op_id: str) -> Op:
         """Drop an op that is not being sent and revert its local effect."""
-        return self._remove(op_id, (PENDING, AMBIGUOUS, FAILED), "is being sent or already delivered")
+        return self._remove(op_id, DISCARDABLE, "is being sent or already delivered")
 
     def undo(self, op_id: str) -> Op:
         """Take back an action that was never sent: as if it had not happened."""

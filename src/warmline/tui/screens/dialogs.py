@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Checkbox, Input, Label, Static, TextArea
+from textual.widgets import Input, Label, Select, Static, TextArea
 
 from warmline import actions
 from warmline.tui.refusals import ActionRefused
@@ -178,8 +178,19 @@ class DealValues:
     reason: str
 
 
+OUTCOMES: list[tuple[str, str]] = [("Open", "open"), ("Won", "won"), ("Lost", "lost")]
+
+
 class DealDialog(FormDialog):
-    """Deal value and currency, won, or lost with a reason."""
+    """Deal value and currency, won, or lost with a reason.
+
+    The outcome is one choice shown as a word (Open, Won, Lost): two checkboxes drew the
+    same mark for both and only colour told them apart.
+    """
+
+    DEFAULT_CSS = """
+    DealDialog #deal-outcome { width: 24; }
+    """
 
     def __init__(self, title: Text | str, submit: Submit, current: DealValues) -> None:
         super().__init__(title, submit)
@@ -191,31 +202,25 @@ class DealDialog(FormDialog):
         with Horizontal():
             yield Input(current.value, placeholder="24000", id="deal-value")
             yield Input(current.currency, placeholder="none", id="deal-currency", max_length=3)
-        with Horizontal():
-            yield Checkbox("Won", current.won, id="deal-won")
-            yield Checkbox("Lost", current.lost, id="deal-lost")
+        yield Label("Outcome")
+        outcome = "won" if current.won else "lost" if current.lost else "open"
+        yield Select(OUTCOMES, value=outcome, allow_blank=False, id="deal-outcome")
         yield Label("Reason (when lost)")
         yield Input(current.reason, id="deal-reason")
 
     def on_mount(self) -> None:
         self.query_one("#deal-value", Input).focus()
 
-    @on(Checkbox.Changed, "#deal-won")
-    def _won(self, event: Checkbox.Changed) -> None:
-        if event.value:
-            self.query_one("#deal-lost", Checkbox).value = False
-
-    @on(Checkbox.Changed, "#deal-lost")
-    def _lost(self, event: Checkbox.Changed) -> None:
-        if event.value:
-            self.query_one("#deal-won", Checkbox).value = False
+    @property
+    def outcome(self) -> str:
+        return str(self.query_one("#deal-outcome", Select).value)
 
     def values(self) -> DealValues:
         return DealValues(
             value=self.query_one("#deal-value", Input).value.strip(),
             currency=self.query_one("#deal-currency", Input).value.strip().upper(),
-            won=self.query_one("#deal-won", Checkbox).value,
-            lost=self.query_one("#deal-lost", Checkbox).value,
+            won=self.outcome == "won",
+            lost=self.outcome == "lost",
             reason=self.query_one("#deal-reason", Input).value.strip(),
         )
 

@@ -18,6 +18,7 @@ from textual.widgets import Static
 from warmline import actions
 from warmline.actions.queue import VALIDATORS
 from warmline.store import effects as kinds
+from warmline.store.outbox import DISCARDABLE
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
@@ -90,6 +91,7 @@ class OutboxScreen(CockpitScreen):
         Binding("R", "retry", "Retry", id="outbox.retry"),
         Binding("e", "edit", "Edit", id="outbox.edit"),
         Binding("D", "discard", "Discard", id="outbox.discard"),
+        Binding("ctrl+d", "discard_all", "Discard all", id="outbox.discard_all"),
     ]
 
     def __init__(self) -> None:
@@ -103,6 +105,8 @@ class OutboxScreen(CockpitScreen):
             return any(op.state == "failed" for op in self.ops)
         if action in ("edit", "discard"):
             return bool(self.ops)
+        if action == "discard_all":
+            return bool(self._discardable())
         return True
 
     def compose_body(self) -> ComposeResult:
@@ -247,6 +251,36 @@ class OutboxScreen(CockpitScreen):
                 error = self._run(actions.discard, op.op_id)
                 if error:
                     self.cockpit.notify_plain(error, severity="warning")
+
+        self.app.push_screen(ConfirmDialog(question), answered)
+
+    def _discardable(self) -> list[Op]:
+        return [op for op in self.ops if op.state in DISCARDABLE]
+
+    def action_discard_all(self) -> None:
+        count = len(self._discardable())
+        if not count:
+            return
+        sending = len(self.ops) - count
+        every = "" if sending else "all "
+        question = Text().append(
+            f"Discard {every}{count} {'action' if count == 1 else 'actions'} in the outbox?", style="bold"
+        )
+        effects, them = ("Its local effect is", "it") if count == 1 else ("Their local effects are", "them")
+        question.append(f"\n{effects} reverted; the service never sees {them}.")
+        if sending:
+            question.append(f"\n{sending} being sent now cannot be discarded and stay{'s' if sending == 1 else ''}.")
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                done = self.cockpit.perform(actions.discard_all)
+            except ActionRefused as refused:
+                self.cockpit.notify_plain(str(refused), severity="warning")
+                return
+            self.reload()
+            self.cockpit.notify_plain(f"Discarded {done} {'action' if done == 1 else 'actions'}; their local effects were reverted.")
 
         self.app.push_screen(ConfirmDialog(question), answered)
 
