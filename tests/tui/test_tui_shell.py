@@ -10,8 +10,10 @@ from support.cockpit import cockpit, fill
 from support.waiting import until
 from warmline.tui.app import WarmlineApp
 from warmline.tui.keys import keyboard_reference
+from warmline.tui.screens.dialogs import ConfirmDialog, DealDialog
 from warmline.tui.screens.help import HelpScreen, help_sections
 from warmline.tui.screens.lead_list import LeadListScreen
+from warmline.tui.screens.prospecting.lookup import EarlierLookups
 from warmline.tui.themes import ThemeFileError, load_theme_file, load_themes
 from warmline.tui.widgets.key_bar import KeyBar
 from warmline.tui.widgets.status_line import StatusLine
@@ -192,3 +194,45 @@ async def test_status_line_and_key_bar_sit_at_the_bottom_of_every_screen(empty_s
         app.open_lead(101)
         await pilot.pause()
         assert app.screen.query_one(KeyBar).region.y == 23
+
+
+async def test_a_dialog_shows_its_own_keys_over_the_key_bar_of_the_screen_under_it(store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_lead(103)
+        await pilot.pause()
+        lead_keys = app.screen.query_one(KeyBar).render().plain
+        assert "Log activity" in lead_keys
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, DealDialog)
+        bar = app.screen.query_one(KeyBar)
+        assert bar.region.y == 39
+        shown = bar.render().plain
+        assert "^s Send" in shown and "esc Cancel" in shown
+        assert "Log activity" not in shown and "Recs" not in shown
+        assert app.get_widget_at(5, 39)[0] is bar  # on top of the lead page's bar
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        shown = app.screen.query_one(KeyBar).render().plain
+        assert "y Yes" in shown and "n No" in shown and "Log activity" not in shown
+        await pilot.press("n", "question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert app.screen.query_one(KeyBar).render().plain.startswith(" esc Close help ")
+
+
+async def test_the_earlier_lookups_dialog_shows_its_own_keys(store) -> None:
+    store.save_lookup({"query": "dental clinics", "industries": [], "countries": [], "regions": [], "broaden_search": False},
+                      {"companies": [], "total": 0, "saved_count": 0, "quota_limited": 0})
+    app = cockpit(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("I", "ctrl+r")
+        await pilot.pause()
+        assert isinstance(app.screen, EarlierLookups)
+        bar = app.screen.query_one(KeyBar)
+        assert bar.region.y == 23 and app.get_widget_at(5, 23)[0] is bar
+        assert bar.render().plain.startswith(" esc Cancel ")

@@ -1,5 +1,8 @@
 """Small modal forms: log an activity, write a note, set a value, edit the deal, confirm.
 
+Each dialog has a key bar of its own over the bottom line, so the keys shown are the
+dialog's, not those of the screen under it (which do nothing while it is open).
+
 A form does not validate by itself: it hands its values to a `submit` callback (which
 runs the real action, whose checks are the spec's limits) and stays open showing the
 error if there is one. So a limit is written once, in `warmline.api.limits`.
@@ -22,6 +25,7 @@ from textual.widgets import Input, Label, Select, Static, TextArea
 from warmline import actions
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain
+from warmline.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from warmline.tui.app import WarmlineApp
@@ -50,6 +54,7 @@ class FormDialog(ModalScreen[bool]):
     FormDialog TextArea { height: 8; }
     FormDialog Horizontal { height: auto; }
     FormDialog Horizontal > Input { width: 1fr; }
+    FormDialog > KeyBar { dock: bottom; }
     """
 
     BINDINGS = [
@@ -69,6 +74,7 @@ class FormDialog(ModalScreen[bool]):
             yield from self.compose_fields()
             yield Static("", classes="dialog-error", id="dialog-error")
             yield Static(Text(self._hint), classes="dialog-hint")
+        yield KeyBar()
 
     def compose_fields(self) -> ComposeResult:
         yield from ()
@@ -242,6 +248,7 @@ class ConfirmDialog(ModalScreen[bool]):
         background: $surface;
         padding: 1 2;
     }
+    ConfirmDialog > KeyBar { dock: bottom; }
     """
 
     BINDINGS = [
@@ -257,6 +264,7 @@ class ConfirmDialog(ModalScreen[bool]):
         with Vertical():
             yield Static(self._question)
             yield Static(Text("y yes · n no", style="dim"))
+        yield KeyBar()
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from warmline.tui.bindings import BindingEntry
+from warmline.tui.widgets.key_bar import KeyBar
 
 
 class HelpScreen(ModalScreen[None]):
@@ -35,6 +36,7 @@ class HelpScreen(ModalScreen[None]):
     }
     HelpScreen #help-title { text-style: bold; color: $primary; height: 1; }
     HelpScreen #help-hint, HelpScreen #help-offline { color: $foreground-muted; height: 1; }
+    HelpScreen > KeyBar { dock: bottom; }
     """
 
     BINDINGS = [
@@ -61,6 +63,7 @@ class HelpScreen(ModalScreen[None]):
             if self._coverage is not None:
                 cached, total = self._coverage
                 yield Static(Text(f"Details cached offline: {cached} of {total} leads."), id="help-offline")
+        yield KeyBar()
 
     def _body(self) -> Group:
         """One table per group under its heading; the columns are as wide in every table,

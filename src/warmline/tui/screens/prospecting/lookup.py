@@ -38,6 +38,7 @@ from warmline.tui.screens.prospecting.common import (
     service_client,
 )
 from warmline.tui.timefmt import relative
+from warmline.tui.widgets.key_bar import KeyBar
 from warmline.tui.widgets.tables import RowTable
 
 EARLIER_SHOWN = 5
@@ -306,6 +307,7 @@ class EarlierLookups(ModalScreen[dict[str, Any] | None]):
     }
     EarlierLookups #earlier-table { height: auto; max-height: 20; }
     EarlierLookups .dialog-hint { color: $foreground-muted; }
+    EarlierLookups > KeyBar { dock: bottom; }
     """
 
     BINDINGS = [Binding("escape", "dismiss_none", "Cancel", id="earlier.cancel")]
@@ -320,6 +322,7 @@ class EarlierLookups(ModalScreen[dict[str, Any] | None]):
             yield Static(Text("Earlier lookups (answers kept in the cache)", style="bold"))
             yield RowTable(("Lookup", "Fetched"), id="earlier-table")
             yield Static(Text("enter shows its cached answer (no lookup spent) · escape cancels"), classes="dialog-hint")
+        yield KeyBar()
 
     def on_mount(self) -> None:
         table = self.query_one("#earlier-table", RowTable)
