@@ -236,3 +236,26 @@ async def test_the_earlier_lookups_dialog_shows_its_own_keys(store) -> None:
         bar = app.screen.query_one(KeyBar)
         assert bar.region.y == 23 and app.get_widget_at(5, 23)[0] is bar
         assert bar.render().plain.startswith(" esc Cancel ")
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_a_key_bar_too_long_for_the_line_ends_saying_there_are_more(store, width: int) -> None:
+    app = cockpit(store, keymap={"app.help": "h"})
+    async with app.run_test(size=(width, 30)) as pilot:
+        app.open_lead(103)
+        await pilot.pause()
+        shown = app.screen.query_one(KeyBar).render().plain
+        assert shown.startswith(" esc Back  a Log activity  n Note  w Make warm ")
+        assert shown.endswith(" …  h more  ^p palette")
+        assert len(shown) <= width
+        assert " h Help " not in shown  # the marker names the help key once
+
+
+async def test_a_key_bar_that_fits_has_no_more_marker(store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(240, 30)) as pilot:
+        app.open_lead(103)
+        await pilot.pause()
+        shown = app.screen.query_one(KeyBar).render().plain
+        assert "…" not in shown and " ? Help " in shown and " d Deal " in shown
+        assert shown.endswith(" ^p palette")

@@ -3,9 +3,15 @@
 Textual's `Footer` mounts a widget per key and re-composes them whenever focus moves;
 on a screen the rep drives by keyboard all day, one line of text is enough and costs a
 repaint instead of a re-layout.
+
+When the keys do not all fit, the bar ends with `…  ? more  ^p palette` (room for it is
+always kept) rather than a key cut in half, so the rep knows there are more and which key
+lists them all.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual.binding import Binding
@@ -42,8 +48,26 @@ class KeyBar(Widget):
             self.refresh()
 
     def render(self) -> Text:
-        key_style = self.get_component_rich_style("key-bar--key")
-        line = Text(no_wrap=True, overflow="ellipsis")
+        hints = self._hints()
+        palette = self.app.get_key_display(Binding(self.app.COMMAND_PALETTE_BINDING, "command_palette"))
+        tail = [KeyHint(palette, "palette")]
+        line = self._line(hints + tail)
+        if line.cell_len <= self.size.width:
+            return line
+        # Too many keys for the line: drop from the end, and say there are more and where to
+        # read them all (the help key, as the rep's keymap has it), with room kept for that.
+        more = [KeyHint("…", "")]
+        help_keys = [hint.key for hint in hints if hint.action == "help"]
+        if help_keys:
+            more.append(KeyHint(help_keys[0], "more"))
+        kept = [hint for hint in hints if hint.action != "help"]  # the marker names its key
+        while kept and self._line(kept + more + tail).cell_len > self.size.width:
+            kept.pop()
+        return self._line(kept + more + tail)
+
+    def _hints(self) -> list[KeyHint]:
+        """The shown bindings of the screen, one per action, in the binding chain's order."""
+        hints: list[KeyHint] = []
         shown: set[str] = set()
         for key, active in self.screen.active_bindings.items():
             binding = active.binding
@@ -51,9 +75,25 @@ class KeyBar(Widget):
                 continue
             shown.add(binding.action)
             display = self.app.get_key_display(Binding(key, binding.action, key_display=binding.key_display))
-            line.append(f" {display} ", key_style)
-            line.append(binding.description + " ", style="" if active.enabled else "dim")
-        palette = self.app.get_key_display(Binding(self.app.COMMAND_PALETTE_BINDING, "command_palette"))
-        line.append(f" {palette} ", key_style)
-        line.append("palette")
+            hints.append(KeyHint(display, binding.description, binding.action, active.enabled))
+        return hints
+
+    def _line(self, hints: list[KeyHint]) -> Text:
+        key_style = self.get_component_rich_style("key-bar--key")
+        line = Text(no_wrap=True, overflow="ellipsis")
+        for hint in hints:
+            line.append(f" {hint.key} ", key_style)
+            if hint.description:
+                line.append(hint.description + " ", style="" if hint.enabled else "dim")
+        line.rstrip()
         return line
+
+
+@dataclass(frozen=True)
+class KeyHint:
+    """One key on the bar: what to press, what it does, and whether it does it now."""
+
+    key: str
+    description: str
+    action: str = ""
+    enabled: bool = True
