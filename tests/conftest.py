@@ -30,6 +30,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(lambda: shutil.rmtree(home, ignore_errors=True))
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: `-p no:xdist` still runs
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """`-n auto`: two processes a core (PYTEST_XDIST_AUTO_NUM_WORKERS still decides if set).
 
