@@ -178,10 +178,24 @@ async def test_people_found_grouped_by_role_marked_added_and_skips_explained(pro
             "Decision-makers (2)", "Dana Kivi", "Jon Berg", "Champions (1)", "Ilkka Saari",
             "Influencers (1)", "Mira [bold red]Markup[/] In…",  # literal, cut to its column
         ]
-        await pilot.press("j", "space", "space")  # Dana, then Jon
-        await pilot.press("o")  # cursor on the Champions heading: no link
+        people = app.screen
+
+        def on_row() -> str:
+            return people.query_one("#people-table").get_row_at(people.query_one("#people-table").cursor_row)[1].plain
+
+        assert on_row() == "Dana Kivi"  # headings never take the cursor, not even the first one
+        await pilot.press("space", "space")  # Dana, then Jon: each mark moves on to the next person
+        assert on_row() == "Ilkka Saari"  # past the Champions heading
+        await pilot.press("k")
+        assert on_row() == "Jon Berg"
         await pilot.press("j", "o")  # Ilkka's profile
-        await pilot.press("j", "j", "o")  # Mira's javascript: link is not opened
+        await pilot.press("j")
+        assert on_row().startswith("Mira")
+        await pilot.press("o")  # Mira's javascript: link is not opened
+        await pilot.press("g")
+        assert on_row() == "Dana Kivi"
+        await pilot.press("G", "k", "k")
+        assert on_row() == "Jon Berg"
         await pilot.pause()
         assert opened.urls == ["https://social.example/ilkka"]
         await pilot.press("a")

@@ -113,7 +113,7 @@ def test_contacts(snap_compare, prospect_store: Store, size) -> None:
 def test_people_found(snap_compare, prospect_store: Store, size) -> None:
     app = cockpit(prospect_store)
     screen = pushing(app, lambda s: FoundContactsScreen(job_key(s, "contact_search")))
-    assert snap_compare(app, terminal_size=size, run_before=screen, press=["j", "space", "space"])
+    assert snap_compare(app, terminal_size=size, run_before=screen, press=["space", "space"])
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -123,7 +123,7 @@ def test_people_added_with_a_skip_explained(snap_compare, prospect_store: Store,
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         app.push_screen(FoundContactsScreen(job_key(prospect_store, "contact_search")))
         await pilot.pause()
-        await pilot.press("j", "space", "space", "a", "y")
+        await pilot.press("space", "space", "a", "y")
         (op,) = prospect_store.outbox_rows()
         deliver(prospect_store, op.op_id, {
             "success": True, "added": 1, "skipped": 1, "contacts": [],

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.coordinate import Coordinate
 from textual.widgets import Static
 
 from warmline import actions
@@ -43,6 +44,28 @@ def add_outcome(op: Op | None) -> Text:
     return text
 
 
+class PeopleTable(RowTable):
+    """The people table, whose role headings only label groups: the cursor steps over them, so
+    every row it lands on (by keys, mouse or after a mark) is a person that space can mark."""
+
+    def _is_heading(self, row: int) -> bool:
+        key = self.ordered_rows[row].key.value
+        return key is not None and key.startswith(GROUP_KEY)
+
+    def validate_cursor_coordinate(self, value: Coordinate) -> Coordinate:
+        value = super().validate_cursor_coordinate(value)
+        if self.row_count == 0 or not self._is_heading(value.row):
+            return value
+        step = -1 if value.row < self.cursor_coordinate.row else 1
+        for direction in (step, -step):
+            row = value.row + direction
+            while 0 <= row < self.row_count:
+                if not self._is_heading(row):
+                    return Coordinate(row, value.column)
+                row += direction
+        return value
+
+
 class FoundContactsScreen(CockpitScreen):
     """A contact search's finds; space marks, a adds the marked ones."""
 
@@ -67,7 +90,7 @@ class FoundContactsScreen(CockpitScreen):
         self.found: dict[str, FoundPerson] = {}
 
     def compose_body(self) -> ComposeResult:
-        yield RowTable(("", "Name", "Title", "Email", "Profile"), id="people-table")
+        yield PeopleTable(("", "Name", "Title", "Email", "Profile"), id="people-table")
         yield Static(id="people-result", classes="people-result")
 
     def on_mount(self) -> None:
