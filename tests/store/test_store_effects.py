@@ -324,3 +324,21 @@ def test_a_refresh_before_an_ambiguous_append_is_settled_keeps_the_logged_time(
     assert seeded.mark_done(op_id, {"touchpoint": touchpoint, "reconciled": True})
     rows = [t for t in seeded.lead_detail(LEAD).touchpoints if t.description == "Called Dana"]
     assert [(t.id, t.op_id, t.logged_at) for t in rows] == [(9999, op_id, logged)]
+
+
+def test_the_services_reason_for_the_points_is_kept_through_refreshes(seeded: Store, clock, detail_item) -> None:
+    activity = seeded.enqueue("log_activity", {"lead_id": LEAD, "description": "Called Dana", "contact_id": None},
+                              lead_id=LEAD, meta={"guessed_type": "call"})
+    touchpoint = {"id": 9999, "description": "Called Dana", "detected_type": "call", "contact_id": None,
+                  "bonus_points": 12, "created_at": iso(clock())}
+    reason = "Call: 10 base points x 1.2 (next step scheduled)"
+    seeded.mark_in_flight(activity)
+    assert seeded.mark_done(activity, {"touchpoint": touchpoint, "bonus_info": {
+        "base_points": 10, "multiplier": 1.2, "total": 12, "reason": reason}, "warming_score": 38})
+    assert next(t for t in seeded.lead_detail(LEAD).touchpoints if t.id == 9999).bonus_reason == reason
+
+    # The lead's detail lists touchpoints without the reason: a refresh keeps it.
+    seeded.upsert_lead_detail(_server_detail(detail_item, [touchpoint], []))
+    detail = seeded.lead_detail(LEAD)
+    assert next(t for t in detail.touchpoints if t.id == 9999).bonus_reason == reason
+    assert [t.bonus_reason for t in detail.touchpoints if t.id != 9999] == [None, None]

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from datetime import UTC
 from typing import Any
 
+from rich.console import Console
+
 from warmline.api import ServiceClient
 from warmline.store import Store
 from warmline.tui.app import WarmlineApp
@@ -44,8 +46,15 @@ def cockpit(store: Store | None, **options: Any) -> WarmlineApp:
 
 
 def text_of(app: Any, selector: str) -> str:
-    """The plain text a widget of the current screen renders."""
-    return app.screen.query_one(selector).render().plain
+    """The plain text a widget of the current screen renders (a Rich renderable such as the
+    activity grid is printed at the widget's width)."""
+    widget = app.screen.query_one(selector)
+    shown = widget.render()
+    if hasattr(shown, "plain"):
+        return str(shown.plain)
+    console = Console(width=widget.size.width or 120, record=True, color_system=None)
+    console.print(widget.content)
+    return "\n".join(line.rstrip() for line in console.export_text().splitlines())
 
 
 def status_text(app: Any) -> str:

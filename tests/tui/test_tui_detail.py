@@ -7,7 +7,7 @@ from datetime import timedelta
 from textual.widgets import Input, Select
 
 import support.tui_wire_data as W
-from support.cockpit import cockpit, fill
+from support.cockpit import cockpit, fill, text_of
 from support.tui_wire_data import KESTREL
 from warmline.store import Store
 from warmline.tui.screens.dialogs import DealDialog, LineDialog
@@ -156,14 +156,14 @@ async def test_a_lead_whose_detail_was_never_fetched_says_so(empty_store: Store)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_detail(app, pilot, KESTREL)  # 6 activities on the service
         assert "Details not loaded yet" in screen.query_one("#detail-company").render().plain
-        activity = screen.query_one("#detail-activity").render().plain
+        activity = text_of(app, "#detail-activity")
         assert "6 more logged on the service, not loaded yet" in activity
         assert "No activity logged yet" not in activity
         for heading in ("#heading-sources", "#heading-contacts", "#heading-competitors", "#detail-notes"):
             assert "not loaded yet" in screen.query_one(heading).render().plain
         await pilot.press("a", *"Called Dana about pricing", "ctrl+s")
         await pilot.pause()
-        activity = screen.query_one("#detail-activity").render().plain
+        activity = text_of(app, "#detail-activity")
         assert "Called Dana about pricing" in activity
         assert "6 more logged on the service" in activity  # the queued one is not counted twice
 
@@ -172,7 +172,7 @@ async def test_a_lead_whose_detail_was_never_fetched_says_so(empty_store: Store)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_detail(app, pilot, KESTREL)
         assert "not loaded yet" not in screen.query_one("#detail-company").render().plain
-        assert "not loaded yet" not in screen.query_one("#detail-activity").render().plain
+        assert "not loaded yet" not in text_of(app, "#detail-activity")
 
 
 async def test_an_activity_and_a_note_delivered_late_show_both_times(tmp_path) -> None:
@@ -197,7 +197,7 @@ async def test_an_activity_and_a_note_delivered_late_show_both_times(tmp_path) -
         app = cockpit(store)
         async with app.run_test(size=(160, 60)) as pilot:
             screen = await open_detail(app, pilot, KESTREL)
-            activity_text = screen.query_one("#detail-activity").render().plain
+            activity_text = text_of(app, "#detail-activity")
             line = next(row for row in activity_text.splitlines() if "Called from the train" in row)
             assert "40 min ago" in line  # when the rep did it, not when it arrived
             assert "logged 08:20, delivered 08:56" in line
@@ -210,5 +210,41 @@ async def test_an_activity_and_a_note_delivered_late_show_both_times(tmp_path) -
             await pilot.pause()
             row = app.screen.query_one("#outbox-table").get_row_at(0)
             assert "logged 08:20 · 40 min ago" in [cell.plain for cell in row]
+    finally:
+        store.close()
+
+
+async def test_activity_lines_name_the_type_give_the_points_reason_and_hang_under_the_text(tmp_path) -> None:
+    """At 80 columns a long activity wraps under its own text (not to column 0), its URL
+    stays whole, the type reads as words, and the service's reason for the points shows."""
+    url = "https://example.com/acme/renewal-pricing-2027"
+    store = Store(tmp_path / "reason.sqlite3", clock=lambda: W.NOW.timestamp())
+    try:
+        fill(store)
+        op = store.enqueue("log_activity", {"lead_id": KESTREL, "description": f"Messaged Dana the pricing page {url}",
+                                            "contact_id": None}, lead_id=KESTREL, meta={"guessed_type": "email"})
+        store.mark_in_flight(op)
+        store.mark_done(op, {
+            "touchpoint": {"id": 77_003, "description": f"Messaged Dana the pricing page {url} before Friday's call",
+                           "detected_type": "professional_network_message", "bonus_points": 12,
+                           "created_at": W.ts(timedelta(minutes=1))},
+            "bonus_info": {"base_points": 10, "multiplier": 1.2, "total": 12,
+                           "reason": "Message: 10 base points x 1.2 (next step scheduled)"},
+        })
+        app = cockpit(store)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await open_detail(app, pilot, KESTREL)
+            lines = text_of(app, "#detail-activity").splitlines()
+            start = next(i for i, line in enumerate(lines) if "LinkedIn message +12" in line)
+            entry = [lines[start]]
+            for line in lines[start + 1:]:
+                if line[:11].strip():  # the next activity's time column
+                    break
+                entry.append(line)
+            text = " ".join(line.strip() for line in entry)
+            assert "professional_network_message" not in text
+            assert "(Message: 10 base points x 1.2 (next step scheduled))" in text
+            assert len(entry) > 1 and all(line.startswith(" " * 11) and line[11] != " " for line in entry[1:])
+            assert sum(url in line for line in entry) == 1  # whole, on one line
     finally:
         store.close()

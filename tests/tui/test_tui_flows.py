@@ -59,13 +59,13 @@ async def test_log_an_activity_offline_see_it_pending_then_synced(store: Store) 
         assert isinstance(app.screen, TextDialog)
         await pilot.press(*"Called Dana about pricing")
         await pilot.pause()
-        assert "looks like: call" in text_of(app, "#dialog-live")
+        assert "looks like: Call" in text_of(app, "#dialog-live")
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, LeadDetailScreen)
         activity = text_of(app, "#detail-activity")
         assert "Called Dana about pricing" in activity
-        assert "call (pending)" in activity
+        assert "Call (pending)" in activity
         assert "offline" in status_text(app)
         assert "1 pending" in status_text(app)
 
@@ -80,7 +80,7 @@ async def test_log_an_activity_offline_see_it_pending_then_synced(store: Store) 
         app.poll_status()
         await pilot.pause()
         activity = text_of(app, "#detail-activity")
-        assert "call +9 Called Dana about pricing" in activity
+        assert "Call +9 (pricing talk) Called Dana about pricing" in " ".join(activity.split())  # the service's reason
         assert "(pending)" not in activity
         assert "online" in status_text(app)
         assert "pending" not in status_text(app)

@@ -54,3 +54,25 @@ def guess_activity_type(text: str) -> str:
     """The kind of activity `text` most likely describes; `other` when nothing matches."""
     match = _PATTERN.search(_FOLLOW_UP.sub(" ", text))
     return match.lastgroup if match and match.lastgroup else "other"
+
+
+# What the rep reads for each kind: the one place a type name becomes words.
+ACTIVITY_NAMES: dict[str, str] = {
+    "email": "Email",
+    "call": "Call",
+    "meeting": "Meeting",
+    "professional_network_message": "LinkedIn message",
+    "comment": "Comment",
+    "like": "Like",
+    "follow": "Follow",
+    "share": "Share",
+    "event": "Event",
+    "other": "Other",
+}
+
+
+def activity_name(kind: str | None) -> str:
+    """A human name for a service type; an unknown type is shown in words, not snake_case."""
+    if not kind:
+        return "Activity"
+    return ACTIVITY_NAMES.get(kind) or kind.replace("_", " ").capitalize()

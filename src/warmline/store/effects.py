@@ -269,6 +269,10 @@ def _count(conn: sqlite3.Connection, lead_id: int | None, key: str) -> int:
 
 def _touchpoint_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
     row = _replace_local(conn, "touchpoints", op, answer.get("touchpoint"), touchpoint_columns, logged=True)
+    bonus = answer.get("bonus_info")
+    reason = bonus.get("reason") if isinstance(bonus, Mapping) else None
+    if row is not None and row.get("id") is not None and isinstance(reason, str) and reason:
+        conn.execute("UPDATE touchpoints SET bonus_reason = ? WHERE id = ?", (reason, row["id"]))
     changes: JsonObject = {"activity_count": _count(conn, op.lead_id, "activity_count") + 1}
     snapshot = lead_snapshot_of(conn, op.lead_id) or {}
     created = row.get("created_at") if row is not None else None

@@ -148,6 +148,8 @@ class Touchpoint(NamedTuple):
     # When the rep logged it (this client's clock); `created_at` is when the service got
     # it. None for records made elsewhere.
     logged_at: str | None = None
+    # The service's reason for the points, from its answer to logging the activity.
+    bonus_reason: str | None = None
 
     @property
     def pending(self) -> bool:

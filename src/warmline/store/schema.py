@@ -356,7 +356,19 @@ def _trust(conn: sqlite3.Connection) -> None:
     _run_script(conn, _TRUST)
 
 
-MIGRATIONS: list[Migration] = [_initial_schema, _trust]
+_BONUS_REASON = """
+-- The service's reason for an activity's points ("Call: 10 base points x 1.2 (next step
+-- scheduled)"): only the answer to logging it carries it, so refreshes never name it and
+-- it stays. NULL for activities logged elsewhere.
+ALTER TABLE touchpoints ADD COLUMN bonus_reason TEXT;
+"""
+
+
+def _bonus_reason(conn: sqlite3.Connection) -> None:
+    _run_script(conn, _BONUS_REASON)
+
+
+MIGRATIONS: list[Migration] = [_initial_schema, _trust, _bonus_reason]
 
 
 def current_version(conn: sqlite3.Connection) -> int:

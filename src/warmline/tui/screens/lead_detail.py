@@ -18,6 +18,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
 from warmline import actions
+from warmline.actions.activity_type import activity_name
+from warmline.tui.activity_rows import hanging_rows
 from warmline.tui.charts import is_ready, score_bar, sparkline
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
@@ -293,33 +295,36 @@ class LeadDetailScreen(CockpitScreen):
 
     def _show_activity(self, detail: LeadDetail) -> None:
         touchpoints = detail.touchpoints
-        text = Text()
         # Before the detail is fetched, the only touchpoints cached are the rep's queued ones,
         # and the list's count includes them.
         unloaded = 0
         if detail.detail_fetched_at is None:
             unloaded = max(0, (detail.lead.activity_count or 0) - len(touchpoints))
         if not touchpoints and not unloaded:
-            text.append("No activity logged yet; a logs one.", style="dim")
+            self._section("detail-activity", Text("No activity logged yet; a logs one.", style="dim"))
+            return
         now, zone = self.cockpit.clock(), self.cockpit.zone
-        for index, touchpoint in enumerate(touchpoints[:20]):
-            if index:
-                text.append("\n")
+        rows: list[tuple[str, Text]] = []
+        for touchpoint in touchpoints[:20]:
             when = touchpoint.logged_at or touchpoint.created_at  # when the rep did it
-            text.append(f"{relative(when, now, zone):>10} ", style="dim")
-            text.append_text(plain(touchpoint.detected_type or "?", "bold"))
+            body = Text()
+            body.append(activity_name(touchpoint.detected_type), style="bold")
             if touchpoint.bonus_points:
-                text.append(f" +{touchpoint.bonus_points}", style="green")
-            text.append_text(op_marker(touchpoint.op_state, touchpoint.pending))
-            text.append(" ")
-            text.append_text(plain(touchpoint.description))
+                body.append(f" +{touchpoint.bonus_points}", style="green")
+            if touchpoint.bonus_reason:
+                body.append(" (")
+                body.append_text(plain(touchpoint.bonus_reason, "dim"))
+                body.append(")")
+            body.append_text(op_marker(touchpoint.op_state, touchpoint.pending))
+            body.append(" ")
+            body.append_text(plain(touchpoint.description))
             late = logged_delivered(touchpoint.logged_at, touchpoint.created_at, zone)
             if late:
-                text.append(f" · {late}", style="dim")
+                body.append(f" · {late}", style="dim")
+            rows.append((relative(when, now, zone), body))
         if unloaded:
-            text.append("\n" if touchpoints else "")
-            text.append(f"{unloaded} more logged on the service, not loaded yet", style="dim")
-        self._section("detail-activity", text)
+            rows.append(("", Text(f"{unloaded} more logged on the service, not loaded yet", style="dim")))
+        self.query_one("#detail-activity", Static).update(hanging_rows(rows))
 
     def _heading(self, widget_id: str, title: str, count: int, keys: str, empty: str) -> None:
         heading = Text().append(f"{title} ({count})" if count else title, style="bold")
@@ -409,7 +414,7 @@ class LeadDetailScreen(CockpitScreen):
         def describe(text: str) -> Text:
             line = Text().append(f"{len(text)}/5000 · ", style="dim")
             line.append("looks like: ")
-            line.append(guess(text) if text.strip() else "-", style="bold")
+            line.append(activity_name(guess(text)) if text.strip() else "-", style="bold")
             line.append(" (the service decides the type and the points)", style="dim")
             return line
 
