@@ -175,6 +175,40 @@ async def test_palette_switches_theme(store) -> None:
         assert app.theme == "warmline-light"
 
 
+async def test_a_theme_picked_in_the_palette_is_kept_on_restart_over_the_configs(store) -> None:
+    app = cockpit(store, theme="warmline-dark")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p", *"warmline-light")
+        await wait_for_hits(app, pilot, "warmline-light")
+        await pilot.press("enter")
+        await until(lambda: app.theme == "warmline-light", pilot=pilot, what="the light theme")
+    restarted = cockpit(store, theme="warmline-dark")  # the same cache, the config unchanged
+    async with restarted.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert restarted.theme == "warmline-light"
+        assert not restarted._notifications
+
+
+async def test_user_themes_beside_the_config_are_offered_and_a_bad_one_is_one_line(store, tmp_path: Path) -> None:
+    themes = tmp_path / "themes"
+    themes.mkdir()
+    (themes / "ocean.toml").write_text('name = "ocean"\nprimary = "#0077be"\ndark = true\n')
+    (themes / "broken.toml").write_text('name = "broken"\nprimary = \n')
+    (themes / "pinkish.toml").write_text('name = "pinkish"\nprimary = "notacolour"\n')
+    app = cockpit(store, config_path=tmp_path / "config.toml")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        messages = [str(n.message) for n in app._notifications]
+        assert len(messages) == 2 and not any("\n" in m for m in messages), messages
+        assert "broken.toml" in messages[0] and "pinkish.toml: failed to parse 'notacolour'" in messages[1]
+        assert "broken" not in app.available_themes and "pinkish" not in app.available_themes
+        await pilot.press("ctrl+p", *"ocean")
+        await wait_for_hits(app, pilot, "ocean")
+        await pilot.press("enter")
+        await until(lambda: app.theme == "ocean", pilot=pilot, what="the user's theme")
+
+
 SCREEN_NAMES = ["leads", "recommendations", "jobs", "outbox", "prospecting", "companies", "contacts", "research"]
 
 

@@ -57,6 +57,8 @@ class StateKey(StrEnum):
     server's time even before (or without) an answer that carries the time."""
     JOBS_SEEN_AT = "tui.jobs_seen_at"
     """When the rep last looked at the job monitor: later finished jobs are announced."""
+    THEME = "tui.theme"
+    """The theme last picked in the cockpit (palette): the next start opens in it."""
 
 
 class SyncStatus(NamedTuple):

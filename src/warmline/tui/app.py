@@ -35,7 +35,7 @@ from textual.screen import Screen
 
 from warmline.config import DEFAULT_THEME
 from warmline.startup import release_collection
-from warmline.store.sync_vocabulary import SyncState
+from warmline.store.sync_vocabulary import StateKey, SyncState
 from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.bindings import screen_bindings
 from warmline.tui.commands import ScreenActions
@@ -47,11 +47,13 @@ from warmline.tui.screens.first_run import FirstRunScreen
 from warmline.tui.screens.help import HelpScreen
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.status import CockpitStatus
-from warmline.tui.themes import load_themes
+from warmline.tui.themes import load_themes, load_user_themes, user_theme_dir
 from warmline.tui.timefmt import DatetimeClock, local_zone, utc_now
 from warmline.tui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
+    from textual.theme import Theme
+
     from warmline.api import ServiceClient
     from warmline.store import Store
     from warmline.sync.engine import ChangeListener
@@ -173,10 +175,22 @@ class WarmlineApp(App[None]):
         self._status_interval = status_interval
         self.undo_seconds = undo_seconds
         self._held: list[Held] = []
-        for loaded in load_themes(theme_dirs).values():
+        themes = load_themes(theme_dirs)
+        self._theme_problems: list[str] = []
+        if config_path is not None:
+            user_themes, self._theme_problems = load_user_themes(user_theme_dir(config_path))
+            themes.update(user_themes)
+        for loaded in themes.values():
             self.register_theme(loaded)
-        self._requested_theme = theme
+        self.offered_themes = sorted(themes)
+        """The themes the palette offers: ours and the rep's, not Textual's own."""
         self._keymap_ids = list(keymap or {})
+        # The theme last picked in the palette wins over the config's: it is the rep's
+        # latest choice (docs/user-guide.md, "Themes").
+        remembered = store.get_state(StateKey.THEME) if store is not None else None
+        if isinstance(remembered, str) and remembered in self.available_themes:
+            theme = remembered
+        self._requested_theme = theme
         self.theme = theme if theme in self.available_themes else DEFAULT_THEME
         if keymap:
             self.set_keymap(keymap)
@@ -198,8 +212,11 @@ class WarmlineApp(App[None]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(release_collection)  # held by `warmline` while it starts
+        for problem in self._theme_problems:
+            self.notify_plain(f"Theme file skipped: {problem}", severity="warning")
         if self._store is None:
             return
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self._requested_theme not in self.available_themes:
             self.notify(
                 f"Unknown theme {self._requested_theme!r}; using {DEFAULT_THEME}.",
@@ -212,6 +229,10 @@ class WarmlineApp(App[None]):
         self.set_interval(self._status_interval, self.poll_status)
         if self.sync is not None or self._sync_factory is not None:
             self.call_after_refresh(self._start_sync)
+
+    def _remember_theme(self, theme: Theme) -> None:
+        """Keep the rep's pick for the next start (in the cache, beside the other UI state)."""
+        self.store.set_state(StateKey.THEME, theme.name)
 
     def _check_keymap(self) -> None:
         """Say which [keys] entries name no binding, instead of silently ignoring them."""

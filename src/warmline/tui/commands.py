@@ -19,9 +19,8 @@ class ScreenActions(Provider):
                 continue
             run = partial(self.app.run_action, entry.action, entry.node)
             commands.append((entry.description, f"key: {entry.keys_display}", run))
-        for name in sorted(self.app.available_themes):
-            if name.startswith("warmline-"):
-                commands.append((f"Theme: {name}", "switch the colour theme", partial(setattr, self.app, "theme", name)))
+        for name in getattr(self.app, "offered_themes", ()):  # the cockpit's (app.py imports us)
+            commands.append((f"Theme: {name}", "switch the colour theme", partial(setattr, self.app, "theme", name)))
         return commands
 
     async def discover(self) -> Hits:

@@ -1,7 +1,8 @@
 """Themes as TOML files (`themes/*.toml`), loaded into Textual `Theme` objects.
 
 Shipping themes as files lets a rep copy one, change a few colours and drop it in a
-themes directory without touching code (as posting does).
+themes directory without touching code (as posting does): the cockpit also loads every
+`*.toml` in `themes/` next to the config file (`user_theme_dir`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import tomllib
 from dataclasses import fields
 from pathlib import Path
 
+from textual.color import ColorParseError
 from textual.theme import Theme
 
 _THEME_FIELDS = {f.name for f in fields(Theme)}
@@ -29,17 +31,23 @@ def load_theme_file(path: Path) -> Theme:
     """Read one theme file; unknown keys are refused so a typo does not pass silently."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ThemeFileError(f"{path}: {exc}") from exc
     unknown = sorted(set(data) - _THEME_FIELDS)
     if unknown:
         raise ThemeFileError(f"{path}: unknown keys {', '.join(unknown)}")
     if "name" not in data or "primary" not in data:
         raise ThemeFileError(f"{path}: a theme needs at least `name` and `primary`")
+    if not isinstance(data["name"], str) or not all(
+        isinstance(value, str) for value in data.get("variables", {}).values()
+    ):
+        raise ThemeFileError(f"{path}: `name` and each of [variables] must be text")
     try:
-        return Theme(**data)
-    except (TypeError, ValueError) as exc:
+        theme = Theme(**data)
+        theme.to_color_system().generate()  # a bad colour fails here, not when picked
+    except (TypeError, ValueError, AttributeError, ColorParseError) as exc:
         raise ThemeFileError(f"{path}: {exc}") from exc
+    return theme
 
 
 def load_themes(directories: list[Path] | None = None) -> dict[str, Theme]:
@@ -50,3 +58,27 @@ def load_themes(directories: list[Path] | None = None) -> dict[str, Theme]:
             theme = load_theme_file(path)
             themes[theme.name] = theme
     return themes
+
+
+def user_theme_dir(config_file: Path) -> Path:
+    """The rep's own themes: `themes/` beside the config file (which may not exist yet)."""
+    return config_file.parent / "themes"
+
+
+def load_user_themes(directory: Path) -> tuple[dict[str, Theme], list[str]]:
+    """The usable themes in `directory`, by name, and one line for each file that is not.
+
+    A rep's file is not ours to trust: a broken one is reported and skipped, so one typo
+    neither stops the cockpit nor hides the rep's other themes."""
+    themes: dict[str, Theme] = {}
+    problems: list[str] = []
+    if not directory.is_dir():
+        return themes, problems
+    for path in sorted(directory.glob("*.toml")):
+        try:
+            theme = load_theme_file(path)
+        except ThemeFileError as exc:
+            problems.append(str(exc))
+            continue
+        themes[theme.name] = theme
+    return themes, problems
