@@ -308,6 +308,8 @@ async def test_a_job_started_and_finished_in_the_monitor(store: Store) -> None:
         table = app.screen.query_one("#jobs-table")
         row = [cell.plain for cell in table.get_row_at(0)]
         assert row[0] == "Signal scan" and row[2] == "queued (offline)"
+        assert row[5] == "queued; starts when online"  # never a blank Result
+        assert "1 job queued" in status_text(app) and "running" not in status_text(app)
 
         (op,) = store.outbox_rows()
         deliver(store, op.op_id, {"success": True, "lead_id": KESTREL, "status": "pending",

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import support.tui_wire_data as W
-from support.cockpit import LookupSync, Opened, cockpit, deliver, text_of
+from support.cockpit import LookupSync, Opened, cockpit, deliver, status_text, text_of
 from support.prospecting import (
     FOUND,
     PEOPLE,
@@ -237,6 +237,44 @@ async def test_deep_search_dialog_counts_validates_and_starts(prospect_store: St
         assert not isinstance(app.screen, DeepSearchDialog)
     (op,) = prospect_store.outbox_rows()
     assert op.kind == "start_deep_search" and op.payload == {"query": "dx in Bavaria", "max_results": 5}
+
+
+async def test_deep_search_started_offline_is_queued_not_running(prospect_store: Store) -> None:
+    prospect_store.set_state("online", False)
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "1 job running" in status_text(app)  # the fixture's deep search 32
+        await pilot.press("F")
+        await pilot.pause()
+        await pilot.press(*"dx in Bavaria", "enter")
+        await pilot.pause()
+        notes = [str(n.message) for n in app._notifications]
+        assert any("The deep search is queued; starts when online." in note for note in notes), notes
+        assert not any("is starting" in note for note in notes)
+        app.poll_status()
+        await pilot.pause()
+        status = status_text(app)
+        assert "1 job running" in status and "1 job queued" in status
+        await pilot.press("J")
+        await pilot.pause()
+        table = app.screen.query_one("#jobs-table")
+        row = [cell.plain for cell in table.get_row_at(0)]
+        assert row[1] == "dx in Bavaria" and row[2] == "queued (offline)" and row[5] == "queued; starts when online"
+
+
+async def test_job_monitor_names_a_research_runs_template_and_what_a_generation_produced(prospect_store: Store) -> None:
+    prospect_store.record_job("recommendations", 103, {"status": "completed", "recommendations": [{"id": 1}, {"id": 2}]}, lead_id=103)
+    prospect_store.record_job("recommendations", 104, {"status": "pending"}, lead_id=104)
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("J")
+        await pilot.pause()
+        table = app.screen.query_one("#jobs-table")
+        rows = {(r := [cell.plain for cell in table.get_row_at(i)])[0] + " " + r[2]: r for i in range(table.row_count)}
+        assert rows["Research run completed"][1] == "ICP fit · 2 companies"
+        assert rows["Recommendations completed"][5] == "2 recommendations"
+        assert rows["Recommendations pending"][5] == "in progress"
 
 
 async def test_hub_lists_searches_and_opens_what_they_found(prospect_store: Store) -> None:

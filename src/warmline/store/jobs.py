@@ -73,6 +73,8 @@ def _found(kind: str, answer: JsonMap) -> tuple[JsonValue, str] | None:
         return len(answer["contacts"]), "contacts found"
     if kind == JOB_RESEARCH_RUN and isinstance(answer.get("results"), list):
         return len(answer["results"]), "companies enriched"
+    if kind == JOB_RECOMMENDATIONS and isinstance(answer.get("recommendations"), list):
+        return len(answer["recommendations"]), "recommendations"
     if kind == JOB_SIGNAL_SCAN and answer.get("pages_found") is not None:
         return answer["pages_found"], "sources found"
     return None

@@ -25,7 +25,8 @@ def status_from_store(store: Store, clock: DatetimeClock) -> CockpitStatus:
     return CockpitStatus(
         state=sync.state(clock().timestamp()),
         sync=sync,
-        running_jobs=sum(1 for job in jobs if job.active),
+        running_jobs=sum(1 for job in jobs if job.active and job.remote_id is not None),
+        queued_jobs=sum(1 for job in jobs if job.active and job.remote_id is None),
         finished_jobs=sum(1 for job in jobs if not job.active and _after(job.completed_at, seen)),
     )
 

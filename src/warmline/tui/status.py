@@ -25,6 +25,9 @@ class CockpitStatus(NamedTuple):
     the cockpit could not start sync."""
     sync: SyncStatus = SyncStatus()
     running_jobs: int = 0
+    """Jobs the service has started (they have its id)."""
+    queued_jobs: int = 0
+    """Jobs whose start is still in the outbox (offline, or not sent yet): not running."""
     finished_jobs: int = 0
     undo: str | None = None
     """The decision `u` can still take back and for how long ("dismiss of Acme · 4s")."""
@@ -54,6 +57,8 @@ def describe(status: CockpitStatus, now: datetime, zone: tzinfo) -> list[StatusP
         parts.append(StatusPart(f"{sync.failed} {wording} attention", "bad"))
     if status.running_jobs:
         parts.append(StatusPart(f"{status.running_jobs} job{'s' if status.running_jobs != 1 else ''} running"))
+    if status.queued_jobs:
+        parts.append(StatusPart(f"{status.queued_jobs} job{'s' if status.queued_jobs != 1 else ''} queued", "muted"))
     if status.finished_jobs:
         parts.append(StatusPart(f"{status.finished_jobs} job{'s' if status.finished_jobs != 1 else ''} done", "good"))
     return parts

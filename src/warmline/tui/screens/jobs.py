@@ -50,6 +50,8 @@ def kind_label(kind: str) -> str:
 def subject(job: Job, store: Store) -> Text:
     """What the job is about: the query, the lead's or company's name, or the companies."""
     params = job.params or {}
+    if job.kind == "research_run":
+        return _research_subject(job, store)
     for key in ("query", "template_name", "focus"):
         if params.get(key):
             return plain(params[key])
@@ -65,6 +67,21 @@ def subject(job: Job, store: Store) -> Text:
     return Text("")
 
 
+def _research_subject(job: Job, store: Store) -> Text:
+    """A research run is about its template (by name, as the rep picked it) and its companies."""
+    params = job.params or {}
+    name = params.get("template_name")
+    template_id = params.get("template_id") or (job.raw or {}).get("template_id")
+    if not name and template_id:
+        template = store.find_template(str(template_id))
+        name = template.name if template is not None else f"template {template_id}"
+    text = plain(name or "unknown template")
+    companies = params.get("company_ids")
+    if companies:
+        text.append(f" · {len(companies)} compan{'y' if len(companies) == 1 else 'ies'}")
+    return text
+
+
 def progress_cell(job: Job, width: int = 8) -> Text:
     if job.status == "completed":
         return Text("done", style="green")
@@ -77,9 +94,28 @@ def progress_cell(job: Job, width: int = 8) -> Text:
 
 def result_cell(job: Job, width: int = 48) -> Text:
     """The summary or the error, cut to a column (enter shows it whole)."""
-    text = plain(job.error or job.result_summary or "", "red" if job.error else "")
+    if not job.error and not job.result_summary:
+        text = outcome_words(job)
+    else:
+        text = plain(job.error or job.result_summary or "", "red" if job.error else "")
     text.truncate(width, overflow="ellipsis")
     return text
+
+
+def outcome_words(job: Job) -> Text:
+    """What a job without a summary produced: its count when the answer kept one (a
+    recommendations job's list), else where it stands, so Result is never blank."""
+    raw = job.raw or {}
+    if job.kind in ("recommendations", "generate_recommendations") and isinstance(raw.get("recommendations"), list):
+        count = len(raw["recommendations"])
+        return Text(f"{count} recommendation{'' if count == 1 else 's'}")
+    if job.status == "completed":
+        return Text("finished", style="dim")
+    if job.status == "failed":
+        return Text("failed; the service gave no reason", style="red")
+    if job.remote_id is None:
+        return Text("queued; starts when online" if job.queued_offline else "queued; not sent yet", style="dim")
+    return Text("in progress", style="dim")
 
 
 def status_cell(job: Job) -> Text:

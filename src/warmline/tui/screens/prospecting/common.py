@@ -118,8 +118,9 @@ def start_job(
     """Queue a job start and say where it can be followed; the refusal, or None."""
     error = perform(cockpit, action, *args, **kwargs)
     if error is None:
-        where = "starts when you are back online" if not reachable(cockpit) else "is starting"
-        cockpit.notify_plain(f"The {what} {where}; follow it in the job monitor (J) or prospecting (P).")
+        online = cockpit.sync_status.state in (SyncState.ONLINE, SyncState.SYNCING)
+        where = "is starting" if online else "is queued; starts when online"
+        cockpit.notify_plain(f"The {what} {where}. Follow it in the job monitor (J) or prospecting (P).")
     return error
 
 
