@@ -39,9 +39,23 @@ class Opened:
         return True
 
 
+class Clipboard:
+    """Stands in for the system clipboard's copy command: records what the cockpit copied
+    and answers whether a command took it (`works`)."""
+
+    def __init__(self, works: bool = False) -> None:
+        self.works = works
+        self.copied: list[str] = []
+
+    def __call__(self, text: str) -> bool:
+        self.copied.append(text)
+        return self.works
+
+
 def cockpit(store: Store | None, **options: Any) -> WarmlineApp:
-    """The real app with a fixed clock and zone, and no browser."""
+    """The real app with a fixed clock and zone, and no browser or system clipboard."""
     options.setdefault("opener", Opened())
+    options.setdefault("clipboard", Clipboard())
     return WarmlineApp(store, clock=lambda: W.NOW, zone=UTC, **options)
 
 

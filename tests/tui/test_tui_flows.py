@@ -10,7 +10,16 @@ from __future__ import annotations
 from datetime import timedelta
 
 import support.tui_wire_data as W
-from support.cockpit import Opened, RecordingSync, cockpit, deliver, fill, status_text, text_of
+from support.cockpit import (
+    Clipboard,
+    Opened,
+    RecordingSync,
+    cockpit,
+    deliver,
+    fill,
+    status_text,
+    text_of,
+)
 from support.tui_wire_data import KESTREL
 from warmline.store import Store
 from warmline.tui.screens.dialogs import ConfirmDialog, TextDialog
@@ -188,8 +197,14 @@ async def test_open_without_a_browser_copies_the_link_and_says_so(store: Store) 
     def broken_browser(url: str) -> bool:
         raise OSError("could not locate runnable browser")
 
-    for opener, reason in ((no_browser, "no browser is available here"), (broken_browser, "could not locate runnable browser")):
-        app = cockpit(store, opener=opener)
+    cases = (
+        (no_browser, "no browser is available here", True, "Copied it (system clipboard) instead: "),
+        (broken_browser, "could not locate runnable browser", False,
+         "Sent it to the terminal's clipboard (OSC 52; if nothing was copied, your terminal may not allow it) instead: "),
+    )
+    for opener, reason, works, how in cases:
+        clipboard = Clipboard(works=works)
+        app = cockpit(store, opener=opener, clipboard=clipboard)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.press("r")
             await pilot.pause()
@@ -198,11 +213,33 @@ async def test_open_without_a_browser_copies_the_link_and_says_so(store: Store) 
             await pilot.press("o")
             await app.workers.wait_for_complete()
             await pilot.pause()
-            assert app.clipboard == url
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert app.clipboard == url and clipboard.copied == [url]
             (note,) = [str(n.message) for n in app._notifications]
             assert "Could not open the link" in note and reason in note
-            assert f"Copied it to the clipboard instead: {url}" in note
+            assert note.endswith(how + url), note
     assert len(asked) == 1
+
+
+async def test_copying_the_comment_says_whether_the_system_clipboard_took_it(store: Store) -> None:
+    for works, said in (
+        (True, "Suggested comment copied (system clipboard)."),
+        (False, "Suggested comment sent to the terminal's clipboard (OSC 52); "
+                "if nothing was copied, your terminal may not allow it."),
+    ):
+        clipboard = Clipboard(works=works)
+        app = cockpit(store, clipboard=clipboard)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("r")
+            await pilot.pause()
+            expected = app.screen.current.suggested_comment
+            assert expected, "the first card is a comment card"
+            await pilot.press("y")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert clipboard.copied == [expected] and app.clipboard == expected  # OSC 52 is written either way
+            assert [str(n.message) for n in app._notifications] == [said]
 
 
 async def test_open_with_a_browser_says_nothing(store: Store) -> None:

@@ -1,7 +1,7 @@
 """The cockpit application: screens, global keys, themes, and the status feed.
 
 Everything is injected (the store, the sync handle, the clock, the time zone, the
-browser opener) so that tests drive the real app with no network and stable times, and
+browser opener, the system clipboard) so that tests drive the real app with no network and stable times, and
 so the first paint comes from the cache before any network work starts. Screens change
 the cache by handing a function of `warmline.actions` to `perform` or `decide`, which
 type-check its arguments (`perform(actions.set_target_score, lead_id, 80)`).
@@ -38,6 +38,7 @@ from warmline.startup import release_collection
 from warmline.store.sync_vocabulary import StateKey, SyncState
 from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.bindings import screen_bindings
+from warmline.tui.clipboard import OSC52_NOTE, Copier, system_copy
 from warmline.tui.commands import ScreenActions
 from warmline.tui.feed import status_from_store
 from warmline.tui.refusals import ActionRefused, refusals
@@ -147,6 +148,7 @@ class WarmlineApp(App[None]):
         theme: str = DEFAULT_THEME,
         theme_dirs: list[Path] | None = None,
         opener: Opener | None = None,
+        clipboard: Copier | None = None,
         status_source: Callable[[], CockpitStatus] | None = None,
         revision_source: Callable[[], Hashable] | None = None,
         status_interval: float = 1.0,
@@ -163,6 +165,7 @@ class WarmlineApp(App[None]):
         self.clock = clock
         self.zone = zone or local_zone()
         self.opener = opener
+        self.clipboard_copier = clipboard
         self.sync_status = CockpitStatus()
         self._config_path = config_path
         if store is not None and status_source is None:
@@ -539,11 +542,39 @@ class WarmlineApp(App[None]):
 
     def _url_not_opened(self, url: str, reason: str) -> None:
         """No browser opened the link: the rep gets it on the clipboard instead, and is told."""
-        self.copy_to_clipboard(url)
-        self.notify_plain(
-            f"Could not open the link ({reason}). Copied it to the clipboard instead: {url}",
+        self.copy_text(
+            url,
+            lambda how: f"Could not open the link ({reason}). {how} instead: {url}",
+            copied="Copied it (system clipboard)",
+            sent="Sent it to the terminal's clipboard (OSC 52; if nothing was copied, your terminal may not allow it)",
             severity="warning",
         )
+
+    def copy_text(
+        self,
+        text: str,
+        message: Callable[[str], str] = str,
+        *,
+        copied: str = "Copied (system clipboard).",
+        sent: str = OSC52_NOTE[0].upper() + OSC52_NOTE[1:] + ".",
+        severity: SeverityLevel = "information",
+    ) -> None:
+        """Copy `text` for the rep and say how: the system clipboard when a copy command
+        took it (`warmline.tui.clipboard`), else only OSC 52, which some terminals ignore
+        without a word. OSC 52 is written either way (harmless when the system copy worked,
+        and it keeps Textual's own clipboard for pasting inside the cockpit). The copy
+        command runs off the event loop; `message` turns `copied` or `sent` into the notice."""
+        self.copy_to_clipboard(text)
+        copier = self.clipboard_copier or system_copy
+
+        def attempt() -> None:
+            try:
+                done = bool(copier(text))
+            except Exception:  # noqa: BLE001 - a failed copy command means OSC 52 only, as when there is none
+                done = False
+            self.call_from_thread(self.notify_plain, message(copied if done else sent), severity=severity)
+
+        self.run_worker(attempt, thread=True, exit_on_error=False, name="copy")
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

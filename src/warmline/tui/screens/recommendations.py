@@ -21,6 +21,7 @@ from textual.widgets import ProgressBar, Static
 
 from warmline import actions
 from warmline.tui.charts import score_bar
+from warmline.tui.clipboard import OSC52_NOTE
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
@@ -278,8 +279,11 @@ class RecommendationsScreen(CockpitScreen):
         rec = self.current
         if rec is None or not rec.suggested_comment:
             return
-        self.app.copy_to_clipboard(safe_text(rec.suggested_comment, multiline=True))
-        self.cockpit.notify_plain("Suggested comment copied.")
+        self.cockpit.copy_text(
+            safe_text(rec.suggested_comment, multiline=True),
+            copied="Suggested comment copied (system clipboard).",
+            sent=f"Suggested comment {OSC52_NOTE}.",
+        )
 
     def action_open_lead(self) -> None:
         if self.current is not None:
