@@ -347,6 +347,7 @@ async def test_a_job_started_and_finished_in_the_monitor(store: Store) -> None:
         assert row[0] == "Signal scan" and row[2] == "queued (offline)"
         assert row[5] == "queued; starts when online"  # never a blank Result
         assert "1 job queued" in status_text(app) and "running" not in status_text(app)
+        assert "pending" not in status_text(app)  # the job's start is that one op: counted once
 
         (op,) = store.outbox_rows()
         deliver(store, op.op_id, {"success": True, "lead_id": KESTREL, "status": "pending",
@@ -499,3 +500,27 @@ async def test_completing_a_card_never_shows_its_sibling_on_the_same_post_next(s
         (op,) = store.outbox_rows()
         assert op.payload["recommendation_id"] == first["id"]
         assert sibling["id"] not in [rec.id for rec in store.active_recommendations()]
+
+
+async def test_a_job_started_offline_is_counted_once_beside_other_pending_ops(store: Store) -> None:
+    store.set_state("online", False)
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_lead(KESTREL)
+        await pilot.pause()
+        await pilot.press("S")
+        await pilot.pause()
+        app.poll_status()
+        await pilot.pause()
+        assert "1 job queued" in status_text(app) and "pending" not in status_text(app)
+        store.enqueue("set_target_score", {"lead_id": 100, "target_score": 75}, lead_id=100)
+        app.poll_status()
+        await pilot.pause()
+        assert "1 pending" in status_text(app) and "1 job queued" in status_text(app)
+        (start,) = [op for op in store.outbox_rows() if op.kind != "set_target_score"]
+        store.mark_in_flight(start.op_id)
+        store.mark_failed(start.op_id, "Service unavailable")
+        app.poll_status()
+        await pilot.pause()
+        status = status_text(app)
+        assert "1 pending" in status and "1 failure needs attention" in status, status

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from warmline.store.rows import AMBIGUOUS, IN_FLIGHT, PENDING
 from warmline.store.sync_vocabulary import StateKey
 from warmline.tui.status import CockpitStatus
 from warmline.tui.timefmt import DatetimeClock, parse_ts
@@ -16,17 +17,25 @@ from warmline.tui.timefmt import DatetimeClock, parse_ts
 if TYPE_CHECKING:
     from warmline.store import Store
 
+WAITING = (PENDING, IN_FLIGHT, AMBIGUOUS)
+"""The outbox states the status line counts as pending (`Store.sync_status`)."""
+
 
 def status_from_store(store: Store, clock: DatetimeClock) -> CockpitStatus:
     """The status line's state: connection, queue, failures, freshness and job badges."""
     sync = store.sync_status()
     jobs = store.jobs(limit=200)
     seen = parse_ts(store.get_state(StateKey.JOBS_SEEN_AT))
+    queued = [job for job in jobs if job.active and job.remote_id is None]
+    # A job started offline is one op waiting in the outbox: shown as a queued job only.
+    # (Its op, once failed, is a failure to see to instead, so only waiting ones count.)
+    ops = [store.get_op(job.op_id) for job in queued if job.op_id is not None]
     return CockpitStatus(
         state=sync.state(clock().timestamp()),
         sync=sync,
         running_jobs=sum(1 for job in jobs if job.active and job.remote_id is not None),
-        queued_jobs=sum(1 for job in jobs if job.active and job.remote_id is None),
+        queued_jobs=len(queued),
+        queued_job_ops=sum(1 for op in ops if op is not None and op.state in WAITING),
         finished_jobs=sum(1 for job in jobs if not job.active and _after(job.completed_at, seen)),
     )
 

@@ -28,6 +28,9 @@ class CockpitStatus(NamedTuple):
     """Jobs the service has started (they have its id)."""
     queued_jobs: int = 0
     """Jobs whose start is still in the outbox (offline, or not sent yet): not running."""
+    queued_job_ops: int = 0
+    """Of the outbox's ops counted in `sync.queued`, those that start a queued job: the line
+    counts each once, as a queued job, not also as pending."""
     finished_jobs: int = 0
     undo: str | None = None
     """The decision `u` can still take back and for how long ("dismiss of Acme · 4s")."""
@@ -50,8 +53,9 @@ def describe(status: CockpitStatus, now: datetime, zone: tzinfo) -> list[StatusP
         parts.append(StatusPart("synced " + relative(_moment(sync.last_sync_at), now, zone), "muted"))
     elif status.state != SyncState.OFFLINE:
         parts.append(StatusPart("not synced yet", "muted"))
-    if sync.queued:
-        parts.append(StatusPart(f"{sync.queued} pending", "warn"))
+    pending = sync.queued - status.queued_job_ops
+    if pending > 0:
+        parts.append(StatusPart(f"{pending} pending", "warn"))
     if sync.failed:
         wording = "failure needs" if sync.failed == 1 else "failures need"
         parts.append(StatusPart(f"{sync.failed} {wording} attention", "bad"))
