@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from warmline.api import limits
-from warmline.api.errors import AuthError, OfflineError
+from warmline.api.errors import ApiError, AuthError, OfflineError, PlanLimitError
+from warmline.records import save_record
 from warmline.store import FAILED, Job, Store
 from warmline.store.people_found import NO_ROLE, role_order
 from warmline.sync.jobs import POLL_MAX
@@ -159,6 +160,80 @@ def cached_lookup(store: Store, criteria: Mapping[str, Any]) -> dict[str, Any] |
     return None if found is None else {**found, "cached": True}
 
 
+# The fields of a lookup result that make a company record (the rest is the answer's own).
+RESULT_FIELDS = ("name", "domain", "industry", "country", "region", "size", "description")
+
+
+def companies_word(count: int) -> str:
+    return f"{count} compan{'y' if count == 1 else 'ies'}"
+
+
+def save_notice(count: int, held: int | None = None) -> str:
+    """What saving `count` chosen lookup results costs, said before it is spent.
+
+    Each is one company created in the company list (`POST /v1/companies`): one saved-company
+    slot of the plan each, and no instant lookup (the answer is already here). The plan's
+    number of slots is not in the spec, so the rep is told how many the list holds.
+    """
+    text = f"Saves {companies_word(count)}: uses {count} of your plan's saved-company slots (no instant lookup)."
+    if held is not None:
+        text += f" Your company list holds {companies_word(held)} now."
+    return text
+
+
+def unsaved(answer: Mapping[str, Any], indexes: Iterable[int]) -> list[int]:
+    """The results among `indexes` (positions in the answer) not saved yet, best first, so a
+    plan limit met half-way keeps the better matches."""
+    companies = answer.get("companies") or []
+    return [i for i in sorted(set(indexes)) if 0 <= i < len(companies) and companies[i].get("saved_company_id") is None]
+
+
+@dataclass
+class SavedResults:
+    """What saving chosen results did: the new answer (saved rows carry their company id),
+    the positions saved, and why the rest were not (None when all were)."""
+
+    answer: dict[str, Any]
+    saved: list[int]
+    stopped: str | None = None
+
+
+async def save_results(
+    store: Store, client: ServiceClient, criteria: Mapping[str, Any], answer: Mapping[str, Any], indexes: Iterable[int]
+) -> SavedResults:
+    """Save the chosen results of a lookup to the company list, one company each.
+
+    The service saves a whole lookup or nothing (its `save` flag), so a selection is saved
+    by creating each chosen company from its result's fields. The first refusal (a plan
+    limit, going offline) stops the rest; what was saved stays saved and is kept in the
+    cached answer, so the rows show it and can go into outreach.
+    """
+    companies = [dict(c) for c in answer.get("companies") or []]
+    body = {key: value for key, value in answer.items() if key not in ("cached", "fetched_at")}
+    outcome = SavedResults({**answer, "companies": companies}, [])
+    try:
+        for index in unsaved(answer, indexes):
+            result = companies[index]
+            fields = {name: result[name] for name in RESULT_FIELDS if result.get(name) not in (None, "")}
+            try:
+                record = await save_record(store, client, "companies", fields)
+            except PlanLimitError as exc:
+                used = f" ({exc.used} of {exc.limit} used)" if exc.limit is not None and exc.used is not None else ""
+                outcome.stopped = f"plan limit of saved companies reached{used}: {terminal_line(str(exc))}"
+                break
+            except ApiError as exc:
+                outcome.stopped = terminal_line(str(exc))
+                break
+            result["saved_company_id"] = record["id"]
+            outcome.saved.append(index)
+    finally:
+        saved_count = int(answer.get("saved_count") or 0) + len(outcome.saved)
+        outcome.answer["saved_count"] = saved_count
+        if outcome.saved:
+            store.update_lookup_answer(dict(criteria), {**body, "companies": companies, "saved_count": saved_count})
+    return outcome
+
+
 # --- found contacts ----------------------------------------------------------------------------------
 
 def group_by_role(contacts: Iterable[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
@@ -273,9 +348,12 @@ __all__ = [
     "DEEP_SEARCH",
     "LOOKUP",
     "RESEARCH_RUN",
+    "RESULT_FIELDS",
     "CompanyRef",
+    "SavedResults",
     "StartRefused",
     "cached_lookup",
+    "companies_word",
     "cost_notice",
     "deliver_start",
     "explain_skips",
@@ -284,5 +362,8 @@ __all__ = [
     "lookup_criteria",
     "resolve_company",
     "run_lookup",
+    "save_notice",
+    "save_results",
+    "unsaved",
     "wait_for_job",
 ]

@@ -51,6 +51,25 @@ def test_lookup_json_is_stable_and_save_puts_companies_in_the_cache(online: Path
         assert store.get_company(first["saved_company_id"]).name == first["name"]
 
 
+def test_lookup_save_top_saves_only_the_first_n_saying_the_cost_first(online: Path) -> None:
+    plain_answer = json.loads(run("lookup", "--query", "logistics software", "--limit", "5", "--json").stdout)
+    assert [c["saved_company_id"] for c in plain_answer["companies"]] == [None] * 5
+    result = run("lookup", "--query", "logistics software", "--limit", "5", "--save-top", "2", "--json")
+    assert result.exit_code == 0, result.output
+    notice = "Saves 2 companies: uses 2 of your plan's saved-company slots (no instant lookup)."
+    assert result.stderr.index("This uses 1 instant lookup") < result.stderr.index(notice)
+    companies = json.loads(result.stdout)["companies"]
+    assert [c["saved_company_id"] is not None for c in companies] == [True, True, False, False, False]
+    with open_store(online) as store:
+        assert [store.get_company(c["saved_company_id"]).name for c in companies[:2]] == [c["name"] for c in companies[:2]]
+    # from the cached answer: no lookup spent, only the third is new
+    again = run("lookup", "--query", "logistics software", "--limit", "5", "--save-top", "3", "--cached", "--json")
+    assert again.exit_code == 0, again.output
+    assert "This uses 1 instant lookup" not in again.stderr and "Saves 1 company: uses 1 of" in again.stderr
+    assert [c["saved_company_id"] is not None for c in json.loads(again.stdout)["companies"]] == [True] * 3 + [False] * 2
+    assert json.loads(again.stdout)["companies"][:2] == companies[:2]
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -59,6 +78,8 @@ def test_lookup_json_is_stable_and_save_puts_companies_in_the_cache(online: Path
         ["--industry", "  "],
         ["--broaden", "--industry", "Energy"],
         ["--query", "logistics", "--limit", "0"],
+        ["--query", "logistics", "--save-top", "0"],
+        ["--query", "logistics", "--save", "--save-top", "2"],
     ],
 )
 def test_lookup_bad_input_exits_2_before_spending(online: Path, args: list[str]) -> None:

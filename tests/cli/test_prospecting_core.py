@@ -28,6 +28,8 @@ from warmline.prospecting import (
     group_by_role,
     lookup_criteria,
     run_lookup,
+    save_notice,
+    save_results,
     wait_for_job,
 )
 from warmline.store import Store
@@ -127,6 +129,34 @@ async def test_a_lookup_is_kept_for_offline_rereading_whether_saved_or_not(store
     assert again is not None and again["cached"] is True and again["fetched_at"]
     assert [c["name"] for c in again["companies"]] == [c["name"] for c in live["companies"]]
     assert {store.get_company(c["saved_company_id"]).name for c in live["companies"]} == {c["name"] for c in live["companies"]}
+
+
+def test_save_notice_says_the_slots_and_what_the_list_holds() -> None:
+    assert save_notice(1) == "Saves 1 company: uses 1 of your plan's saved-company slots (no instant lookup)."
+    assert save_notice(5, 312).endswith("uses 5 of your plan's saved-company slots (no instant lookup). "
+                                        "Your company list holds 312 companies now.")
+
+
+async def test_chosen_results_are_saved_one_by_one_until_the_plan_limit(tmp_path: Path, clocks: Clocks) -> None:
+    settings = sandbox_settings(tmp_path, saved_companies=1)
+    app = create_app(settings, clock=clocks.sandbox)
+    transport = Counting(httpx.ASGITransport(app=app))
+    with Store(tmp_path / "limited.sqlite3", clock=clocks) as store:
+        async with ServiceClient("http://127.0.0.1", KEY, transport=transport) as client:
+            criteria = lookup_criteria("logistics software", limit=4)
+            answer = await run_lookup(store, client, criteria, save=False)
+            fetched_at = cached_lookup(store, criteria)["fetched_at"]  # type: ignore[index]
+            transport.paths.clear()
+            outcome = await save_results(store, client, criteria, answer, [3, 1])
+        kept = cached_lookup(store, criteria)
+    app.state.db.close()
+    assert transport.paths == ["POST /v1/companies", "POST /v1/companies"]  # the chosen two, nothing else
+    assert outcome.saved == [1] and outcome.stopped is not None
+    assert outcome.stopped.startswith("plan limit of saved companies reached (1 of 1 used)")
+    assert [c["saved_company_id"] is not None for c in outcome.answer["companies"]] == [False, True, False, False]
+    assert answer["companies"][1]["saved_company_id"] is None  # the answer given is left as it was
+    assert kept is not None and kept["fetched_at"] == fetched_at and kept["saved_count"] == 1
+    assert kept["companies"][1]["saved_company_id"] == outcome.answer["companies"][1]["saved_company_id"]
 
 
 def test_found_contacts_are_grouped_in_the_reps_order() -> None:

@@ -397,6 +397,112 @@ async def test_lookup_plan_limit_is_said_plainly(store: Store, exhausted_service
         assert summary.startswith("Plan limit: ") and "instant_lookups" in summary
 
 
+async def test_enter_on_the_save_checkbox_looks_up_and_leaves_it_ticked(store: Store, service: ServiceClient) -> None:
+    app = cockpit(store, sync=LookupSync(service))
+    async with service, app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I", *"logistics software")
+        app.screen.query_one("#lookup-save").focus()
+        await pilot.press("space", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen.query_one("#lookup-save").value is True
+        assert app.screen.query_one("#lookup-table").row_count > 0
+        answer = app.screen.answer
+        assert answer is not None and answer["saved_count"] + answer["quota_limited"] > 0  # looked up with saving on
+        app.screen.query_one("#lookup-broaden").focus()
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen.query_one("#lookup-broaden").value is False
+
+
+async def _service_domains(service: ServiceClient) -> set[str]:
+    page = await service.list_companies(per_page=100)
+    assert page.pagination is None or page.pagination.total <= 100
+    return {str(c.domain) for c in page.items}
+
+
+def _unsaved_rows(app: Any) -> list[int]:
+    companies = app.screen.answer["companies"]
+    return [i for i, c in enumerate(companies) if c["saved_company_id"] is None]
+
+
+async def test_marked_results_alone_are_saved_after_the_cost_is_shown(store: Store, service: ServiceClient) -> None:
+    app = cockpit(store, sync=LookupSync(service))
+    async with service, app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I", *"logistics software", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        first, _, third, *rest = _unsaved_rows(app)
+        assert rest, "the lookup should find more unsaved results than the two marked"
+        table = app.screen.query_one("#lookup-table")
+        table.focus()
+        table.move_cursor(row=first)
+        await pilot.press("space")
+        table.move_cursor(row=third)
+        await pilot.press("space", "c")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmDialog)  # not saved yet: nothing can go into outreach
+        assert "s saves the 2 not saved yet (2 company slots)" in text_of(app, "#lookup-summary")
+        before = await _service_domains(service)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        question = str(app.screen.query_one("Static").render())
+        assert "Save the 2 marked to your company list?" in question
+        assert "Saves 2 companies: uses 2 of your plan's saved-company slots (no instant lookup)." in question
+        assert await _service_domains(service) == before  # nothing spent before the yes
+        await pilot.press("y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        companies = app.screen.answer["companies"]
+        marked = {companies[first]["domain"], companies[third]["domain"]}
+        assert await _service_domains(service) - before == marked
+        assert [companies[i]["saved_company_id"] is not None for i in (first, third)] == [True, True]
+        assert all(companies[i]["saved_company_id"] is None for i in rest)
+        assert [table.get_row_at(i)[2].plain for i in (first, third)] == ["✓", "✓"]
+        assert all(store.get_company(companies[i]["saved_company_id"]) is not None for i in (first, third))
+        cached = store.cached_lookup(app.screen.criteria)
+        assert cached is not None and cached["companies"][first]["saved_company_id"] == companies[first]["saved_company_id"]
+        await pilot.press("c", "y")  # the marks stay: the saved pair goes into outreach
+        await pilot.pause()
+    (op,) = store.outbox_rows()
+    assert op.payload["company_ids"] == [companies[first]["saved_company_id"], companies[third]["saved_company_id"]]
+
+
+async def test_save_top_n_asks_for_n_then_shows_the_cost(store: Store, service: ServiceClient) -> None:
+    app = cockpit(store, sync=LookupSync(service))
+    async with service, app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I", *"logistics software", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        companies = app.screen.answer["companies"]
+        earlier = [c["saved_company_id"] for c in companies]
+        waiting = [i for i in range(3) if companies[i]["saved_company_id"] is None]
+        assert len(companies) > 3 and waiting
+        app.screen.query_one("#lookup-table").focus()
+        await pilot.press("N")
+        await pilot.pause()
+        assert isinstance(app.screen, LineDialog)
+        await pilot.press(*"999", "enter")
+        await pilot.pause()
+        assert "Give a number from 1 to" in text_of(app, "#dialog-error")
+        await pilot.press("ctrl+u", "3", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        question = str(app.screen.query_one("Static").render())
+        assert "Save the top 3 to your company list?" in question
+        assert f"uses {len(waiting)} of your plan's saved-company slots" in question
+        before = await _service_domains(service)
+        await pilot.press("y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        companies = app.screen.answer["companies"]
+        assert await _service_domains(service) - before == {companies[i]["domain"] for i in waiting}
+        assert all(c["saved_company_id"] is not None for c in companies[:3])
+        assert [c["saved_company_id"] for c in companies[3:]] == earlier[3:]
+
+
 async def test_lookup_offline_offers_cached_answers(store: Store) -> None:
     criteria = {"query": "dental clinics", "industries": [], "countries": ["Germany"], "regions": [], "broaden_search": False}
     store.save_lookup(criteria, {"companies": [{"name": "Isar Dental", "domain": "isar.example", "similarity_score": 0.91,

@@ -163,17 +163,20 @@ def _print_lookup(answer: dict[str, Any], semantic: bool) -> None:
 @click.option("--region", "regions", multiple=True, help="Region or state name; repeat for several.")
 @click.option("--broaden", is_flag=True, help="Include less similar matches (semantic search only).")
 @click.option("--save", is_flag=True, help="Save the companies found to your company list.")
+@click.option("--save-top", type=int, default=None, metavar="N",
+              help="Save only the first N results (1 saved-company slot each, no second lookup); works with --cached.")
 @click.option("--limit", type=int, default=None, help="At most this many results (1-100).")
 @click.option("--cached", is_flag=True, help="Show the answer of an earlier identical lookup; spends nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 def lookup_command(
     query: str | None, industries: tuple[str, ...], countries: tuple[str, ...], regions: tuple[str, ...],
-    broaden: bool, save: bool, limit: int | None, cached: bool, as_json: bool,
+    broaden: bool, save: bool, save_top: int | None, limit: int | None, cached: bool, as_json: bool,
 ) -> None:
     """Look companies up instantly by keyword filters and/or a semantic query.
 
     Online only (costs 1 instant lookup). Offline, the answer of an earlier identical
-    lookup is shown from the cache, marked as cached.
+    lookup is shown from the cache, marked as cached. `--save-top N` saves only the first
+    N results, one company each (the service's own `save` saves all of them).
     """
     from warmline.api.errors import ApiError, InputError, OfflineError  # deferred: command line
     from warmline.prospecting import (  # deferred: command line
@@ -185,6 +188,8 @@ def lookup_command(
 
     if broaden and query is None:
         raise CommandError("--broaden applies to a semantic search: give --query too", EXIT_BAD_INPUT)
+    if save_top is not None and (save or save_top < 1):
+        raise CommandError("--save-top takes a number of 1 or more, and not together with --save", EXIT_BAD_INPUT)
     try:
         criteria = lookup_criteria(query, industries, countries, regions, broaden, limit)
     except InputError as exc:
@@ -197,6 +202,8 @@ def lookup_command(
         if answer is None:
             client = make_client(config)
             _cost(LOOKUP, save=save)
+            if save_top is not None:
+                note(f"Then the first {save_top} results not saved yet are saved: one saved-company slot each.")
 
             async def look() -> dict[str, Any]:
                 async with client:
@@ -216,10 +223,45 @@ def lookup_command(
                 raise api_failure(exc) from None
         elif not as_json:
             note(f"Cached answer from {answer['fetched_at']}.")
+        stopped = None
+        if save_top is not None:
+            answer, stopped = _save_top(store, config, criteria, answer, save_top)
         if as_json:
             echo_json(_lookup_json(answer))
         else:
             _print_lookup(answer, semantic=criteria["query"] is not None)
+        if stopped is not None:
+            raise CommandError(stopped, EXIT_ERROR)
+
+
+def _save_top(
+    store: Store, config: Config, criteria: dict[str, Any], answer: dict[str, Any], count: int
+) -> tuple[dict[str, Any], str | None]:
+    """Save the first `count` results not saved yet (cost said first); the answer with their
+    company ids, and why some were not saved (None when all were)."""
+    from warmline.prospecting import (  # deferred: command line
+        companies_word,
+        save_notice,
+        save_results,
+        unsaved,
+    )
+
+    indexes = unsaved(answer, range(count))
+    if not indexes:
+        note(f"The first {count} results are saved already; nothing spent.")
+        return answer, None
+    note(save_notice(len(indexes), store.company_count()))
+    client = make_client(config)
+
+    async def keep() -> Any:
+        async with client:
+            return await save_results(store, client, criteria, answer, indexes)
+
+    outcome = asyncio.run(keep())
+    if outcome.stopped is not None:
+        return outcome.answer, f"Saved {len(outcome.saved)} of {len(indexes)}; the rest were not saved: {outcome.stopped}"
+    note(f"Saved {companies_word(len(outcome.saved))} to your company list.")
+    return outcome.answer, None
 
 
 # --- deep search -------------------------------------------------------------------------------------------

@@ -223,3 +223,11 @@ class DirectoryStore(Database):
         if found is None:
             return None
         return {**json_object(found["response"]), "fetched_at": found["fetched_at"]}
+
+    def update_lookup_answer(self, request: JsonMap, response: JsonMap) -> None:
+        """Keep a cached lookup answer's rows up to date (results saved since it was fetched)
+        without changing when it was fetched; nothing when that lookup is not cached."""
+        with self.write() as conn:
+            conn.execute(
+                "UPDATE lookups SET response = ? WHERE key = ?", (dumps(unwrap(response)), self._lookup_key(request))
+            )

@@ -4,8 +4,10 @@ ones ready to go into outreach.
 
 Lookup is online-only (its answer is the point). Offline, the screen says so plainly
 and shows the cached answer of an earlier identical lookup, and which lookups it holds.
-The service saves a whole lookup or nothing (its `save` flag), so single rows cannot be
-saved: `S` re-runs the lookup with saving on, for one more instant lookup.
+The service saves a whole lookup or nothing (its `save` flag): `S` re-runs the lookup with
+saving on, for one more instant lookup. A selection is saved company by company instead
+(`s` the rows marked with space, `N` the top N), one saved-company slot each and no
+lookup; the cost is said and confirmed first.
 """
 
 from __future__ import annotations
@@ -19,21 +21,35 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static
 
 from warmline.api.errors import ApiError, OfflineError, PlanLimitError
-from warmline.prospecting import LOOKUP, cached_lookup, cost_notice, lookup_criteria, run_lookup
+from warmline.prospecting import (
+    LOOKUP,
+    SavedResults,
+    cached_lookup,
+    companies_word,
+    cost_notice,
+    lookup_criteria,
+    run_lookup,
+    save_notice,
+    save_results,
+    unsaved,
+)
 from warmline.store.lookup_history import EarlierLookup, earlier_lookups
 from warmline.tui.refusals import refusals
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.dialogs import LineDialog
 from warmline.tui.screens.prospecting.common import (
     Selection,
     add_to_outreach,
     confirm,
     cut,
     mark,
+    names_text,
     reachable,
     service_client,
 )
@@ -74,6 +90,23 @@ def summary_text(answer: Mapping[str, Any], now: datetime, zone: tzinfo) -> Text
     return text
 
 
+class FormCheckbox(Checkbox):
+    """A checkbox of the lookup form: space ticks it, enter looks up as in every field of
+    the form (Textual's checkbox toggles on enter too, which unticked "Save results")."""
+
+    inherit_bindings = False
+    BINDINGS = [
+        Binding("space", "toggle_button", "Toggle", show=False),
+        Binding("enter", "submit", "Look up", show=False),
+    ]
+
+    class Submitted(Message):
+        """Enter was pressed on the checkbox."""
+
+    def action_submit(self) -> None:
+        self.post_message(self.Submitted())
+
+
 class LookupScreen(CockpitScreen):
     """The lookup form above its results; enter in a field looks up."""
 
@@ -94,6 +127,8 @@ class LookupScreen(CockpitScreen):
         Binding("space", "toggle_mark", "Mark", id="lookup.mark"),
         Binding("c", "add('cold')", "Add as cold", id="lookup.cold"),
         Binding("w", "add('warm')", "Add as warm", id="lookup.warm"),
+        Binding("s", "save_marked", "Save marked", id="lookup.save_marked"),
+        Binding("N", "save_top", "Save top N", id="lookup.save_top"),
         Binding("S", "save_all", "Save all results", id="lookup.save_all"),
         Binding("ctrl+r", "earlier", "Earlier lookups", id="lookup.earlier"),
     ]
@@ -113,8 +148,8 @@ class LookupScreen(CockpitScreen):
                 yield Label(f"{label} ", classes="lookup-label")
                 yield Input(placeholder="several, comma-separated", id=f"lookup-{name}", compact=True)
         with Horizontal(classes="lookup-row"):
-            yield Checkbox("Broaden search", id="lookup-broaden", compact=True)
-            yield Checkbox("Save results", id="lookup-save", compact=True)
+            yield FormCheckbox("Broaden search", id="lookup-broaden", compact=True)
+            yield FormCheckbox("Save results", id="lookup-save", compact=True)
             yield Static(id="lookup-cost")
         yield Static(id="lookup-summary", classes="lookup-summary")
         yield RowTable(("", "Score", "Saved", "Company", "Domain", "Industry", "Country"), id="lookup-table")
@@ -170,6 +205,7 @@ class LookupScreen(CockpitScreen):
         self._show_cost()
 
     @on(Input.Submitted)
+    @on(FormCheckbox.Submitted)
     def _submitted(self) -> None:
         self.action_look_up()
 
@@ -189,6 +225,77 @@ class LookupScreen(CockpitScreen):
         question.append("The service saves a whole lookup, not single rows, so this runs it again with saving on.\n")
         question.append(cost_notice(LOOKUP, save=True), style="bold")
         confirm(self.cockpit, question, lambda: self._look_up(self.criteria or {}, True))
+
+    def action_save_marked(self) -> None:
+        """Save the marked results (space), saying first what it costs."""
+        if self.answer is None:
+            self.cockpit.notify_plain("Look something up first (enter in a field).")
+            return
+        if not len(self.selection):
+            self.cockpit.notify_plain("Mark results with space first, or N saves the top N.", severity="warning")
+            return
+        self._ask_to_save(sorted(int(key) for key in self.selection.keys), f"the {len(self.selection)} marked")
+
+    def action_save_top(self) -> None:
+        """Ask how many of the first results to save, then what it costs."""
+        total = len((self.answer or {}).get("companies") or [])
+        if not total:
+            self.cockpit.notify_plain("Look something up first (enter in a field).")
+            return
+        chosen: list[int] = []
+
+        def submit(values: dict[str, str]) -> str | None:
+            raw = values["count"]
+            if not raw.isdigit() or not 1 <= int(raw) <= total:
+                return f"Give a number from 1 to {total}."
+            chosen.append(int(raw))
+            return None
+
+        def asked(done: bool | None) -> None:
+            if done and chosen:
+                self._ask_to_save(list(range(chosen[0])), f"the top {chosen[0]}")
+
+        title = Text(f"Save the top N of these {total} results")
+        title.append("\nEach one not saved yet uses 1 saved-company slot of your plan; no instant lookup.", style="dim")
+        self.app.push_screen(LineDialog(title, submit, [("count", "How many (N)", "")]), asked)
+
+    def _ask_to_save(self, indexes: list[int], which: str) -> None:
+        answer, criteria = self.answer or {}, self.criteria or {}
+        to_save = unsaved(answer, indexes)
+        if not to_save:
+            self.cockpit.notify_plain(f"{which.capitalize()} are already saved; c or w adds them to outreach.")
+            return
+        companies = answer.get("companies") or []
+        question = Text(f"Save {which} to your company list?\n")
+        question.append_text(names_text(str(companies[i].get("name") or "?") for i in to_save))
+        already = len(indexes) - len(to_save)
+        if already:
+            question.append(f"\n({already} of them already saved: nothing to spend there.)")
+        question.append("\n" + save_notice(len(to_save), self.cockpit.store.company_count()), style="bold")
+        confirm(self.cockpit, question, lambda: self._save(criteria, answer, to_save))
+
+    @work(exclusive=True, group="lookup-save", exit_on_error=False)
+    async def _save(self, criteria: dict[str, Any], answer: dict[str, Any], indexes: list[int]) -> None:
+        client = service_client(self.cockpit)
+        if client is None:
+            self.cockpit.notify_plain("Offline: saving companies needs the service; nothing was saved.", severity="warning")
+            return
+        self._show_problem(Text(f"Saving {companies_word(len(indexes))}…", style="italic"))
+        outcome = await save_results(self.cockpit.store, client, criteria, answer, indexes)
+        if self.answer is answer:  # still the answer on screen (no new lookup meanwhile)
+            self.answer = outcome.answer
+        self._show_answer()
+        self._say_saved(outcome, len(indexes))
+        self.cockpit.poll_status()
+
+    def _say_saved(self, outcome: SavedResults, asked: int) -> None:
+        done = len(outcome.saved)
+        if outcome.stopped is None:
+            self.cockpit.notify_plain(f"Saved {companies_word(done)} to your company list; c or w adds marked ones to outreach.")
+            return
+        self.cockpit.notify_plain(
+            f"Saved {done} of {asked}; the rest were not saved: {outcome.stopped}", severity="warning"
+        )
 
     # -- looking up -----------------------------------------------------------------------
 
@@ -245,8 +352,8 @@ class LookupScreen(CockpitScreen):
         if answer is None:
             table.fill([])
             self._show_problem(Text(
-                "Type a query and/or filters, then enter. Results that were saved can be marked (space) "
-                "and added to outreach (c cold, w warm).", style="dim"
+                "Type a query and/or filters, then enter. Mark results with space: s saves the marked, "
+                "N the top N, S all of them; saved ones go to outreach with c (cold) or w (warm).", style="dim"
             ))
             return
         semantic = bool(self.criteria and self.criteria.get("query"))
@@ -255,7 +362,7 @@ class LookupScreen(CockpitScreen):
             saved = company.get("saved_company_id")
             score = company.get("similarity_score")
             rows.append((str(index), [
-                mark(saved is not None and saved in self.selection),
+                mark(str(index) in self.selection),
                 Text(f"{score:.2f}" if semantic and isinstance(score, int | float) else ""),
                 Text("✓", style="green") if saved is not None else Text("-", style="dim"),
                 cut(plain(company.get("name") or "?", "bold"), NAME_WIDTH),
@@ -267,6 +374,9 @@ class LookupScreen(CockpitScreen):
         summary = summary_text(answer, self.cockpit.clock(), self.cockpit.zone)
         if len(self.selection):
             summary.append(f" · {len(self.selection)} marked")
+            waiting = len(unsaved(answer, (int(key) for key in self.selection.keys)))
+            if waiting:
+                summary.append(f" · s saves the {waiting} not saved yet ({waiting} company slots)", style="bold")
         self._show_problem(summary)
 
     # -- acting on results ------------------------------------------------------------------
@@ -277,23 +387,36 @@ class LookupScreen(CockpitScreen):
         return companies[int(key)] if key is not None and int(key) < len(companies) else None
 
     def action_toggle_mark(self) -> None:
+        """Mark or unmark the row (saved or not): marked rows are saved with s, added with c/w."""
+        key = self.query_one("#lookup-table", RowTable).current_key
         company = self._current()
-        if company is None:
+        if key is None or company is None:
             return
-        if company.get("saved_company_id") is None:
-            self.cockpit.notify_plain("Only saved results can go into outreach; S saves all results of this lookup.")
-            return
-        self.selection.toggle(company["saved_company_id"], str(company.get("name") or "?"))
+        self.selection.toggle(key, str(company.get("name") or "?"))
         self._show_answer()
         self.query_one("#lookup-table", RowTable).action_cursor_down()
 
     def action_add(self, status: str) -> None:
+        companies = (self.answer or {}).get("companies") or []
         if not len(self.selection):
             company = self._current()
             if company is not None and company.get("saved_company_id") is not None:
                 add_to_outreach(self.cockpit, [company["saved_company_id"]], [str(company.get("name"))], status)
                 return
-        add_to_outreach(self.cockpit, [int(k) for k in self.selection.keys], self.selection.labels, status)
+            if company is not None:
+                self.cockpit.notify_plain("Only saved results can go into outreach; s saves the marked ones first.")
+                return
+        marked = [companies[int(key)] for key in self.selection.keys if int(key) < len(companies)]
+        waiting = [c for c in marked if c.get("saved_company_id") is None]
+        if waiting:
+            self.cockpit.notify_plain(
+                f"{companies_word(len(waiting)).capitalize()} of the marked not saved yet; s saves them first.",
+                severity="warning",
+            )
+            return
+        add_to_outreach(
+            self.cockpit, [int(c["saved_company_id"]) for c in marked], [str(c.get("name") or "?") for c in marked], status
+        )
 
 
 class EarlierLookups(ModalScreen[dict[str, Any] | None]):
