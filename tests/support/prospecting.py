@@ -103,6 +103,29 @@ def fill_prospecting(store: Store, *, jobs: bool = True) -> None:
     })
 
 
+LONG_RUN_SCORES = {500: 82, 501: 45, 502: 97, 503: 91, 504: 12, 505: 60, 506: 73, 507: 55, 508: 88, 509: 30, 510: 64}
+"""ICP fit per company in `record_long_run`."""
+LONG_RUN_CRM = {500: "Salesforce", 502: "HubSpot", 503: "Pipedrive"}
+
+
+def record_long_run(store: Store) -> int:
+    """A finished "ICP fit" run over eleven cached companies (scores `LONG_RUN_SCORES`, some
+    with a CRM), one company the cache does not hold (999, no score) and one result naming
+    no company (score 99); its job key."""
+    results: list[dict[str, Any]] = [
+        {"company_id": company_id,
+         "fields": {"icp_fit": score, **({"crm": LONG_RUN_CRM[company_id]} if company_id in LONG_RUN_CRM else {})}}
+        for company_id, score in LONG_RUN_SCORES.items()
+    ]
+    results += [{"company_id": 999, "fields": {"crm": "Zoho"}}, {"fields": {"icp_fit": 99}}]
+    store.record_job("research_run", "run-70", {
+        "run_id": "run-70", "status": "completed", "template_id": TEMPLATE_ID, "company_ids": [*LONG_RUN_SCORES, 999],
+        "progress": 100, "created_at": W.ts(timedelta(minutes=20)), "completed_at": W.ts(timedelta(minutes=10)),
+        "results": results,
+    })
+    return next(job.key for job in store.jobs() if job.remote_id == "run-70")
+
+
 def job_key(store: Store, kind: str) -> int:
     return next(job.key for job in store.jobs() if job.kind == kind and job.status == "completed")
 

@@ -291,6 +291,10 @@ async def test_hub_lists_searches_and_opens_what_they_found(prospect_store: Stor
         await pilot.press("j", "enter")
         await pilot.pause()
         assert isinstance(app.screen, RunResultsScreen)
+        body = text_of(app, "#run-results-body")  # highest ICP fit first
+        assert "Kestrel Analytics" in body and "ICP fit: 91" in body and "Hiring roles: Data engineer; AE" in body
+        await pilot.press("j")
+        await pilot.pause()
         body = text_of(app, "#run-results-body")
         assert "Northwind Logistics" in body and "ICP fit: 82" in body and "Uses SAP: yes" in body
         await pilot.press("escape", "G", "enter")

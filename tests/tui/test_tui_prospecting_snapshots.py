@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from support.cockpit import LookupSync, cockpit, deliver
-from support.prospecting import fill_prospecting, job_key, sandbox_client
+from support.prospecting import fill_prospecting, job_key, record_long_run, sandbox_client
 from support.tui_wire_data import KESTREL_COMPANY
 from warmline.api import ServiceClient
 from warmline.store import Store
@@ -172,6 +172,14 @@ def test_research_results(snap_compare, prospect_store: Store, size) -> None:
     app = cockpit(prospect_store)
     screen = pushing(app, lambda s: RunResultsScreen(job_key(s, "research_run")))
     assert snap_compare(app, terminal_size=size, run_before=screen)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_research_results_long_run_marked(snap_compare, prospect_store: Store, size) -> None:
+    app = cockpit(prospect_store)
+    run = record_long_run(prospect_store)
+    screen = pushing(app, lambda s: RunResultsScreen(run))
+    assert snap_compare(app, terminal_size=size, run_before=screen, press=["j", "space", "space"])
 
 
 @pytest.mark.parametrize("size", SIZES)

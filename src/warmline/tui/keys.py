@@ -32,7 +32,7 @@ from warmline.tui.screens.prospecting.export import ExportDialog
 from warmline.tui.screens.prospecting.hub import ProspectingScreen
 from warmline.tui.screens.prospecting.lookup import EarlierLookups, LookupScreen
 from warmline.tui.screens.prospecting.people import FoundContactsScreen
-from warmline.tui.screens.prospecting.research import TemplatesScreen
+from warmline.tui.screens.prospecting.research import RunResultsScreen, TemplatesScreen
 from warmline.tui.screens.prospecting.searches import DeepSearchDialog, FoundCompaniesScreen
 from warmline.tui.screens.recommendations import RecommendationsScreen
 from warmline.tui.widgets.tables import RowTable
@@ -60,6 +60,7 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
         ("Contacts", [*ContactsScreen.BINDINGS, *VirtualList.BINDINGS]),
         ("A contact's page", list(ContactScreen.BINDINGS)),
         ("Research templates", list(TemplatesScreen.BINDINGS)),
+        ("Research results", list(RunResultsScreen.BINDINGS)),
         ("Export", list(ExportDialog.BINDINGS)),
         ("Tables (jobs, outbox, prospecting, sections of a lead)", list(RowTable.BINDINGS)),
         ("Forms", list(FormDialog.BINDINGS)),

@@ -4,8 +4,9 @@ first: one company enrichment per company), and what a finished run extracted.""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,13 +15,21 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.prospecting import RESEARCH_RUN, cost_notice, resolve_company
-from warmline.store.custom_fields import labelled_fields
-from warmline.store.research_results import run_results
+from warmline.store.custom_fields import FieldSchema, FieldValue, labelled_fields
+from warmline.store.research_results import CompanyResult, run_results
+from warmline.store.values import JsonValue
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog
-from warmline.tui.screens.prospecting.common import confirm, names_text, start_job
-from warmline.tui.screens.prospecting.company import fields_text
+from warmline.tui.screens.prospecting.common import (
+    Selection,
+    add_to_outreach,
+    confirm,
+    mark,
+    names_text,
+    start_job,
+)
+from warmline.tui.screens.prospecting.company import CompanyScreen, fields_text, shown_value
 from warmline.tui.screens.prospecting.directory import CompaniesScreen
 from warmline.tui.widgets.tables import RowTable
 
@@ -170,45 +179,216 @@ class TemplatesScreen(CockpitScreen):
         confirm(self.cockpit, question, run)
 
 
+RUN_ORDER = "run"
+NAME_ORDER = "name"
+FIELD_ORDER = "field"
+VALUE_WIDTH = 24
+"""A value cell's widest (the whole value is in the pane below the table)."""
+NAME_WIDTH = 32
+
+
+class ResultOrder(NamedTuple):
+    """One way to sort a run's results: by one of its fields (numbers highest first, other
+    values A-Z; companies without the value last), by company name, or as the run gave them."""
+
+    kind: str  # field | name | run
+    label: str
+    field: str = ""
+    numeric: bool = False
+
+    def describe(self) -> str:
+        if self.kind == RUN_ORDER:
+            return "in run order"
+        if self.kind == NAME_ORDER:
+            return "by name"
+        return f"by {self.label} " + ("(high first)" if self.numeric else "(A-Z)")
+
+
+def is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def result_fields(results: Sequence[CompanyResult], schema: Sequence[FieldSchema]) -> list[FieldValue]:
+    """The fields a run filled, in the read model's order (values are the first found)."""
+    values: dict[str, JsonValue] = {}
+    for result in results:
+        for key, value in result.values.items():
+            if values.get(key) is None:
+                values[key] = value
+    return list(labelled_fields(values, schema))
+
+
+def result_orders(results: Sequence[CompanyResult], schema: Sequence[FieldSchema]) -> list[ResultOrder]:
+    """The orders `s` cycles through, the first the default: the run's number fields (its
+    scores, highest first), then the run's own order, company name and its other fields."""
+    numbers: list[ResultOrder] = []
+    others: list[ResultOrder] = []
+    for field in result_fields(results, schema):
+        found = [r.values.get(field.key) for r in results if r.values.get(field.key) is not None]
+        numeric = bool(found) and all(is_number(value) for value in found)
+        (numbers if numeric else others).append(ResultOrder(FIELD_ORDER, field.label, field.key, numeric))
+    return [*numbers, ResultOrder(RUN_ORDER, "run order"), ResultOrder(NAME_ORDER, "company"), *others]
+
+
+def company_label(result: CompanyResult) -> str:
+    if result.company_name is not None:
+        return result.company_name
+    return f"company {result.company_id}" if result.company_id is not None else "unknown company"
+
+
+def sort_results(results: Sequence[CompanyResult], order: ResultOrder) -> list[CompanyResult]:
+    """`results` in `order` (a stable sort: ties keep the run's order)."""
+    if order.kind == RUN_ORDER:
+        return list(results)
+    if order.kind == NAME_ORDER:
+        return sorted(results, key=lambda r: (r.company_name is None, company_label(r).casefold()))
+    present = [r for r in results if r.values.get(order.field) is not None]
+    missing = [r for r in results if r.values.get(order.field) is None]
+    if order.numeric:
+        present.sort(key=lambda r: -float(r.values[order.field]))  # type: ignore[arg-type]
+    else:
+        present.sort(key=lambda r: shown_value(r.values[order.field]).casefold())
+    return present + missing
+
+
+def clipped(text: Text, width: int) -> Text:
+    text.truncate(width, overflow="ellipsis")
+    return text
+
+
 class RunResultsScreen(CockpitScreen):
-    """What a finished research run extracted, per company, as the cache now holds it."""
+    """What a finished research run extracted, per company, as the cache now holds it: a
+    table to sort (s), mark (space) and add to outreach (c / w), the highlighted company's
+    values in full below it."""
 
     DEFAULT_CSS = """
-    RunResultsScreen #run-results { padding: 0 1; }
+    RunResultsScreen #run-results-table { height: auto; max-height: 60%; }
+    RunResultsScreen #run-results { height: 1fr; padding: 0 1; border-top: solid $primary; }
     """
 
     SCREEN_TITLE = "Research results"
 
+    BINDINGS = [
+        Binding("s", "sort", "Sort", id="results.sort"),
+        Binding("space", "toggle_mark", "Mark", id="results.mark"),
+        Binding("c", "add('cold')", "Add as cold", id="results.cold"),
+        Binding("w", "add('warm')", "Add as warm", id="results.warm"),
+        Binding("enter", "open_company", "Open", id="results.open"),
+    ]
+
     def __init__(self, job_key: int) -> None:
         super().__init__()
         self.job_key = job_key
+        self.selection = Selection()
+        self.results: dict[str, CompanyResult] = {}
+        self.fields: list[FieldValue] = []
+        self.orders: list[ResultOrder] = []
+        self.order: ResultOrder | None = None
+        self.schema: tuple[FieldSchema, ...] = ()
+        self._error: str | None = None
 
     def compose_body(self) -> ComposeResult:
+        run = run_results(self.cockpit.store, self.job_key)
+        self.fields = result_fields(run.companies, run.schema)
+        # a column title is read as markup: the service's field names are escaped
+        titles = (escape(safe_text(f.label)) for f in self.fields)
+        yield RowTable(("", "Company", *titles), id="run-results-table")
         with VerticalScroll(id="run-results"):
             yield Static(id="run-results-body")
 
     def on_mount(self) -> None:
         self.reload()
-        self.query_one("#run-results").focus()
+        self.query_one("#run-results-table", RowTable).focus()
 
     def reload(self) -> None:
         run = run_results(self.cockpit.store, self.job_key)
-        results = run.companies
+        self.schema = run.schema
+        self.orders = result_orders(run.companies, run.schema)
+        if self.order not in self.orders:
+            self.order = self.orders[0]
+        ordered = sort_results(run.companies, self.order)
+        self.results = {self._key(index, r): r for index, r in enumerate(ordered)}
         title = Text(no_wrap=True).append("Research results", style="bold")
         if run.template_name is not None:
             title.append(" · ")
             title.append_text(plain(run.template_name))
-        title.append(f" · {len(results)} compan{'y' if len(results) == 1 else 'ies'}")
+        count = len(self.results)
+        title.append(f" · {count} compan{'y' if count == 1 else 'ies'} · {len(self.selection)} marked")
+        title.append(f" · {self.order.describe()}", style="dim")
         self.set_title_text(title)
+        table = self.query_one("#run-results-table", RowTable)
+        table.fill([(key, self._cells(key, result)) for key, result in self.results.items()])
+        table.display = bool(self.results)
+        self._error = run.job.error if run.job is not None else None
+        self._show_current()
+
+    @staticmethod
+    def _key(index: int, result: CompanyResult) -> str:
+        # a result the service gave without a company id still gets a row, under its place
+        return str(result.company_id) if result.company_id is not None else f"row-{index}"
+
+    def _cells(self, key: str, result: CompanyResult) -> list[Text]:
+        cells = [mark(key in self.selection), clipped(plain(company_label(result), "bold"), NAME_WIDTH)]
+        for field in self.fields:
+            value = result.values.get(field.key)
+            cell = plain(shown_value(value) if value is not None else "")
+            cell.justify = "right" if is_number(value) else "left"
+            cells.append(clipped(cell, VALUE_WIDTH))
+        return cells
+
+    def _current(self) -> tuple[str, CompanyResult] | None:
+        key = self.query_one("#run-results-table", RowTable).current_key
+        return (key, self.results[key]) if key in self.results else None
+
+    def on_data_table_row_highlighted(self) -> None:
+        self._show_current()
+
+    def on_data_table_row_selected(self) -> None:
+        self.action_open_company()
+
+    def _show_current(self) -> None:
         text = Text()
-        if run.job is not None and run.job.error:
-            text.append("Error: ", style="bold red").append_text(plain(run.job.error, multiline=True))
-        for result in results:
-            text.append("\n" if text.plain else "")
-            name = result.company_name if result.company_name is not None else f"company {safe_text(result.company_id)}"
-            text.append_text(plain(name, "bold"))
-            text.append_text(fields_text(labelled_fields(result.values, run.schema)))
+        if self._error:
+            text.append("Error: ", style="bold red").append_text(plain(self._error, multiline=True))
             text.append("\n")
-        if not results and not text.plain:
+        current = self._current()
+        if current is not None:
+            text.append_text(plain(company_label(current[1]), "bold"))
+            text.append_text(fields_text(labelled_fields(current[1].values, self.schema)))
+        elif not self.results:
             text.append("This run has no results (yet).", style="dim")
         self.query_one("#run-results-body", Static).update(text)
+
+    def action_sort(self) -> None:
+        if not self.orders or self.order is None:
+            return
+        self.order = self.orders[(self.orders.index(self.order) + 1) % len(self.orders)]
+        self.reload()
+        self.query_one("#run-results-table", RowTable).move_cursor(row=0, animate=False)
+        self._show_current()
+
+    def action_toggle_mark(self) -> None:
+        current = self._current()
+        if current is None:
+            return
+        key, result = current
+        if result.company_id is None:
+            self.cockpit.notify_plain("The run did not say which company this is; it cannot be added.", severity="warning")
+            return
+        self.selection.toggle(key, company_label(result))
+        self.reload()
+        self.query_one("#run-results-table", RowTable).action_cursor_down()
+
+    def action_add(self, status: str) -> None:
+        if len(self.selection):
+            ids, labels = [int(k) for k in self.selection.keys], self.selection.labels
+        else:
+            current = self._current()
+            known = current is not None and current[1].company_id is not None
+            ids, labels = ([int(current[0])], [company_label(current[1])]) if current and known else ([], [])
+        add_to_outreach(self.cockpit, ids, labels, status)
+
+    def action_open_company(self) -> None:
+        current = self._current()
+        if current is not None and current[1].company_id is not None:
+            self.app.push_screen(CompanyScreen(current[1].company_id))

@@ -1,0 +1,154 @@
+"""The research results screen: a long run sorted by its score (highest first), `s` cycling
+the orders, companies marked with space and added to outreach with c / w."""
+
+from __future__ import annotations
+
+import pytest
+
+import support.tui_wire_data as W
+from support.cockpit import cockpit, text_of
+from support.prospecting import LONG_RUN_SCORES, fill_prospecting, record_long_run
+from warmline.store import Store
+from warmline.store.research_results import CompanyResult
+from warmline.tui.safe import safe_text
+from warmline.tui.screens.dialogs import ConfirmDialog
+from warmline.tui.screens.prospecting.company import CompanyScreen
+from warmline.tui.screens.prospecting.research import (
+    FIELD_ORDER,
+    NAME_ORDER,
+    RUN_ORDER,
+    ResultOrder,
+    RunResultsScreen,
+    sort_results,
+)
+
+SCORES = LONG_RUN_SCORES
+
+
+@pytest.fixture
+def long_run(store: Store) -> int:
+    fill_prospecting(store)
+    return record_long_run(store)
+
+
+def names(app) -> list[str]:  # type: ignore[no-untyped-def]
+    table = app.screen.query_one("#run-results-table")
+    return [table.get_row_at(row)[1].plain for row in range(table.row_count)]
+
+
+def company(company_id: int) -> str:
+    """The company's name as the table shows it (service text made safe)."""
+    return safe_text(W.COMPANIES[company_id - 500][0])
+
+
+async def test_results_come_highest_score_first_and_s_cycles_the_orders(
+    store: Store, long_run: int
+) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(RunResultsScreen(long_run))
+        await pilot.pause()
+        by_score = sorted(SCORES, key=lambda c: -SCORES[c])
+        # the nameless result scores 99; 999 has no score, so it comes last
+        assert names(app) == ["unknown company", *(company(c) for c in by_score), "company 999"]
+        title = text_of(app, "#screen-title")
+        assert "13 companies · 0 marked · by ICP fit (high first)" in title
+        assert "ICP fit: 99" in text_of(app, "#run-results-body")
+        table = app.screen.query_one("#run-results-table")
+        assert [c.label.plain for c in table.columns.values()] == ["", "Company", "ICP fit", "crm"]
+
+        await pilot.press("s")
+        await pilot.pause()
+        assert "in run order" in text_of(app, "#screen-title")
+        assert names(app) == [*(company(c) for c in SCORES), "company 999", "unknown company"]
+
+        await pilot.press("s")
+        await pilot.pause()
+        assert "by name" in text_of(app, "#screen-title")
+        shown = names(app)
+        assert shown[:-2] == sorted((company(c) for c in SCORES), key=str.casefold)
+        assert shown[-2:] == ["company 999", "unknown company"]  # not cached, no name: last
+
+        await pilot.press("s")
+        await pilot.pause()
+        assert "by crm (A-Z)" in text_of(app, "#screen-title")
+        assert names(app)[:4] == [company(502), company(503), company(500), "company 999"]
+
+        await pilot.press("s")  # back to the score
+        await pilot.pause()
+        assert "by ICP fit (high first)" in text_of(app, "#screen-title")
+
+
+async def test_marked_results_go_to_outreach_in_the_order_marked(
+    store: Store, long_run: int
+) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(RunResultsScreen(long_run))
+        await pilot.pause()
+        await pilot.press("space")  # the nameless result cannot be added
+        await pilot.pause()
+        assert any("cannot be added" in str(n.message) for n in app._notifications)
+        await pilot.press("j", "space", "space")  # 502 (97) and 503 (91)
+        await pilot.pause()
+        assert "2 marked" in text_of(app, "#screen-title")
+        table = app.screen.query_one("#run-results-table")
+        assert [table.get_row_at(row)[0].plain for row in range(4)] == [" ", "●", "●", " "]
+        await pilot.press("k", "k", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CompanyScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("s")  # marks survive a new order
+        await pilot.pause()
+        assert "2 marked" in text_of(app, "#screen-title")
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await pilot.pause()
+    (op,) = store.outbox_rows()
+    assert op.kind == "add_to_outreach"
+    assert op.payload == {"company_ids": [502, 503], "lead_status": "warm"}
+
+
+async def test_without_marks_c_adds_the_highlighted_company(store: Store, long_run: int) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(RunResultsScreen(long_run))
+        await pilot.pause()
+        await pilot.press("j", "c")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await pilot.pause()
+    (op,) = store.outbox_rows()
+    assert op.payload == {"company_ids": [502], "lead_status": "cold"}
+
+
+def test_sorting_keeps_ties_in_run_order_and_missing_values_last() -> None:
+    rows = [
+        CompanyResult(1, "b", {"fit": 5, "note": "x"}),
+        CompanyResult(2, "A", {"fit": None}),
+        CompanyResult(3, None, {"fit": 7}),
+        CompanyResult(4, "c", {"fit": 5.5, "note": "W"}),
+        CompanyResult(5, "d", {"fit": 5}),
+    ]
+    fit = ResultOrder(FIELD_ORDER, "Fit", "fit", numeric=True)
+    assert [r.company_id for r in sort_results(rows, fit)] == [3, 4, 1, 5, 2]
+    note = ResultOrder(FIELD_ORDER, "Note", "note")
+    assert [r.company_id for r in sort_results(rows, note)] == [4, 1, 2, 3, 5]
+    assert [r.company_id for r in sort_results(rows, ResultOrder(NAME_ORDER, "company"))] == [
+        2,
+        1,
+        4,
+        5,
+        3,
+    ]
+    assert [r.company_id for r in sort_results(rows, ResultOrder(RUN_ORDER, "run order"))] == [
+        1,
+        2,
+        3,
+        4,
+        5,
+    ]
