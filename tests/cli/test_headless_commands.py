@@ -101,7 +101,7 @@ def test_log_and_note_are_delivered_when_online(env: Path) -> None:
     synced(env)
     logged = run("log", "1", "Called Dana, she wants a demo next Tuesday")
     assert logged.exit_code == 0, logged.output
-    assert "Queued activity on" in logged.output and "Delivered. Detected: call" in logged.output
+    assert "Queued activity on" in logged.output and "Delivered. Detected: Call, +" in logged.output
     noted = run("note", "1", "Budget approved")
     assert noted.exit_code == 0 and "Delivered." in noted.output
     assert "outbox is empty" in run("outbox").output

@@ -28,10 +28,10 @@ def test_lookup_semantic_shows_scores_and_cost_first(online: Path) -> None:
     assert result.stderr.startswith("This uses 1 instant lookup from your plan.")
     lines = result.stdout.splitlines()
     assert lines[0].split()[:2] == ["SCORE", "NAME"]
-    assert len(lines) == 1 + 3 + 1
+    assert len(lines) == 1 + 3  # the table alone: its figures go to stderr
     scores = [float(line.split()[0]) for line in lines[1:4]]
     assert scores == sorted(scores, reverse=True) and all(0 <= s <= 1 for s in scores)
-    assert lines[-1] == "total 3 · saved 0 · not saved (plan limit) 0"
+    assert result.stderr.splitlines()[-1] == "total 3 · saved 0 · not saved (plan limit) 0"
 
 
 def test_lookup_json_is_stable_and_save_puts_companies_in_the_cache(online: Path) -> None:
@@ -214,7 +214,7 @@ def test_contact_search_groups_people_by_role_then_add_explains_skips(online: Pa
     with open_store(online) as store:
         job = next(j for j in store.jobs() if j.kind == JOB_CONTACT_SEARCH)
         people = store.found_contacts(job.key)
-    assert f"warmline contacts add {job.remote_id} CONTACT_ID..." in out
+    assert f"warmline contacts add {job.remote_id} CONTACT_ID..." in result.stderr  # a hint, not the table
     first, second = people[0]["id"], people[1]["id"]
 
     listed = run("contacts", "found", job.remote_id, "--json")

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import re
 
+# The type names as the rep reads them live in a module that loads nothing (the command line's
+# cache-only commands use them); re-exported here, where the cockpit has always found them.
+from warmline.activity_names import ACTIVITY_NAMES as ACTIVITY_NAMES
+from warmline.activity_names import activity_name as activity_name
+
 ACTIVITY_KINDS = (
     "email",
     "call",
@@ -54,25 +59,3 @@ def guess_activity_type(text: str) -> str:
     """The kind of activity `text` most likely describes; `other` when nothing matches."""
     match = _PATTERN.search(_FOLLOW_UP.sub(" ", text))
     return match.lastgroup if match and match.lastgroup else "other"
-
-
-# What the rep reads for each kind: the one place a type name becomes words.
-ACTIVITY_NAMES: dict[str, str] = {
-    "email": "Email",
-    "call": "Call",
-    "meeting": "Meeting",
-    "professional_network_message": "LinkedIn message",
-    "comment": "Comment",
-    "like": "Like",
-    "follow": "Follow",
-    "share": "Share",
-    "event": "Event",
-    "other": "Other",
-}
-
-
-def activity_name(kind: str | None) -> str:
-    """A human name for a service type; an unknown type is shown in words, not snake_case."""
-    if not kind:
-        return "Activity"
-    return ACTIVITY_NAMES.get(kind) or kind.replace("_", " ").capitalize()

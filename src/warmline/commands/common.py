@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from warmline.activity_names import activity_name
 from warmline.config import ConfigError, load_config, redact_url
 from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_CACHE, EXIT_ERROR
 from warmline.store import CacheUnusable, OpStateError, Store
@@ -167,14 +169,62 @@ def echo_json(value: Any) -> None:
     click.echo(json_dumps(value, indent=2, default=str))
 
 
+_ZWJ = "\u200d"
+
+
+def _char_cells(char: str) -> int:
+    if unicodedata.east_asian_width(char) in ("W", "F"):
+        return 2
+    if char != "\u00ad" and unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0  # combining marks, variation selectors, zero-width joiners and spaces
+    if "\u1160" <= char <= "\u11ff":
+        return 0  # Hangul vowels and final consonants join the syllable before them
+    return 1
+
+
+def cell_width(text: str) -> int:
+    """How many terminal cells `text` takes, which is what lines a column up: `len()` counts
+    a CJK character or an emoji as one cell where the terminal draws two, and a combining
+    accent as one where it draws none. Wide and full-width characters (East Asian width W
+    or F, which covers most emoji) are two cells; combining marks, variation selectors and
+    zero-width characters none; a character joined to the one before by a zero-width
+    joiner (an emoji sequence such as a family) none, as terminals draw the sequence as one
+    glyph. Done with `unicodedata` rather than a library: the rules a table needs are these
+    few, and the command line stays free of Rich (tests/test_layering.py)."""
+    if text.isascii():
+        return len(text)
+    width, joined = 0, False
+    for char in text:
+        width += 0 if joined else _char_cells(char)
+        joined = char == _ZWJ
+    return width
+
+
+def pad(text: str, width: int, *, right: bool = False) -> str:
+    """`text` filled with spaces to `width` terminal cells (`cell_width`), on the left
+    when `right` (numbers), else on the right: `str.ljust` by cells, not characters."""
+    fill = " " * max(0, width - cell_width(text))
+    return fill + text if right else text + fill
+
+
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
-    """One line per row whatever the cells hold: each is a `plain()` single line."""
+    """One line per row whatever the cells hold: each is a `plain()` single line. Columns
+    are measured in terminal cells (`cell_width`), so names in CJK scripts or with emoji
+    keep the columns after them in line."""
     cells = [[plain(c) for c in row] for row in rows]
     headers = [plain(h) for h in headers]
-    widths = [max([len(h), *(len(r[i]) for r in cells)]) for i, h in enumerate(headers)]
-    click.echo("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
-    for row in cells:
-        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    widths = [max([cell_width(h), *(cell_width(r[i]) for r in cells)]) for i, h in enumerate(headers)]
+    for row in [headers, *cells]:
+        line = "  ".join(pad(c, w) for c, w in zip(row, widths, strict=True))
+        click.echo(line.rstrip())
+
+
+def money(value: float, currency: str | None = None) -> str:
+    """A deal value as the cockpit's lead page shows it: thousands separators, no `.0` for a
+    whole amount (`76,000 EUR`, not `76000.0 EUR`); cents only when there are some
+    (`1,234.50 EUR`). The currency is service text, made `plain()`."""
+    amount = f"{value:,.0f}" if round(float(value), 2).is_integer() else f"{value:,.2f}"
+    return f"{amount} {plain(currency or '')}".rstrip()
 
 
 def local_time(epoch: float | None) -> str:
@@ -252,5 +302,5 @@ def delivery_detail(op: Op) -> str:
     touchpoint = result.get("touchpoint") if isinstance(result.get("touchpoint"), dict) else None
     if touchpoint is None:
         return ""
-    kind = plain(touchpoint.get("detected_type") or result.get("detected_type") or "activity")
+    kind = plain(activity_name(touchpoint.get("detected_type") or result.get("detected_type")))
     return f" Detected: {kind}, +{touchpoint.get('bonus_points', 0)} points."

@@ -31,10 +31,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from warmline.activity_names import activity_name
 from warmline.commands.common import (
     ID,
     QUICK_TIMEOUT,
     CommandError,
+    cell_width,
     deliver,
     echo_json,
     iso_time,
@@ -42,9 +44,11 @@ from warmline.commands.common import (
     local_time,
     make_client,
     make_engine,
+    money,
     note,
     open_config,
     open_store,
+    pad,
     plain,
     print_table,
     queue_action,
@@ -256,7 +260,7 @@ def _print_detail(detail: LeadDetail) -> None:
     if about:
         click.echo(f"Company: {about}")
     if detail.deal_value is not None or detail.won_at or detail.closed_at:
-        deal = f"Deal: {detail.deal_value if detail.deal_value is not None else '-'} {plain(detail.deal_currency or '')}".rstrip()
+        deal = "Deal: " + (money(detail.deal_value, detail.deal_currency) if detail.deal_value is not None else "-")
         if detail.won_at:
             deal += f" · won {detail.won_at[:10]}"
         if detail.closed_at:
@@ -268,11 +272,7 @@ def _print_detail(detail: LeadDetail) -> None:
     if lead.pending_ops or lead.failed_ops:
         click.echo(f"Outbox: {lead.pending_ops} pending, {lead.failed_ops} failed")
     sections: list[tuple[str, list[str]]] = [
-        ("Recent activity", [
-            f"{(t.created_at or '')[:16].replace('T', ' ')}  {plain(t.detected_type or '?'):<10} "
-            f"{'+' + str(t.bonus_points) if t.id is not None else '(' + (t.op_state or 'pending') + ')'}  {plain(t.description)}"
-            for t in detail.touchpoints[:10]
-        ]),
+        ("Recent activity", _activity_lines(detail)),
         ("Notes", [
             f"{(n.created_at or '')[:16].replace('T', ' ')}  {'' if n.id is not None else '(' + (n.op_state or 'pending') + ') '}{plain(n.content)}"
             for n in detail.notes[:10]
@@ -288,6 +288,24 @@ def _print_detail(detail: LeadDetail) -> None:
             click.echo(f"\n{title}:")
             for line in lines:
                 click.echo(f"  {line}")
+
+
+def _activity_lines(detail: LeadDetail) -> list[str]:
+    """The ten latest activities as columns: when, the type by its human name (as the
+    cockpit names it: "LinkedIn message", not `professional_network_message`), the points
+    aligned on the right, the text. An activity not yet delivered has no points yet and
+    says where it stands before its text, as a queued note does."""
+    touchpoints = detail.touchpoints[:10]
+    kinds = [plain(activity_name(t.detected_type)) for t in touchpoints]
+    points = [f"+{t.bonus_points or 0}" if t.id is not None else "" for t in touchpoints]
+    kind_width = max((cell_width(k) for k in kinds), default=0)
+    points_width = max((len(p) for p in points), default=0)
+    return [
+        f"{(t.created_at or '')[:16].replace('T', ' '):<16}  {pad(kind, kind_width)}  {pad(score, points_width, right=True)}  "
+        + ("" if t.id is not None else f"({t.op_state or 'pending'}) ")
+        + plain(t.description)
+        for t, kind, score in zip(touchpoints, kinds, points, strict=True)
+    ]
 
 
 @click.command("lead", epilog=EXIT_CODES_HELP)
@@ -400,7 +418,7 @@ def outbox_group(ctx: click.Context, as_json: bool) -> None:
             echo_json([op_json(op) for op in ops])
             return
         if not ops:
-            click.echo("The outbox is empty: everything was delivered.")
+            note("The outbox is empty: everything was delivered.")
             return
         print_table(
             ["OP", "STATE", "KIND", "LEAD", "TRIES", "NEXT TRY", "WHAT", "MESSAGE"],
@@ -484,7 +502,7 @@ def jobs_command(as_json: bool) -> None:
             echo_json([job_json(j) for j in jobs])
             return
         if not jobs:
-            click.echo("No jobs.")
+            note("No jobs.")
             return
         print_table(
             ["KEY", "KIND", "STATUS", "PROGRESS", "ID", "CREATED", "RESULT"],

@@ -233,7 +233,7 @@ def outreach_recs(lead_ref: str | None, as_json: bool) -> None:
             echo_json([{name: getattr(r, name) for name in REC_FIELDS} for r in recs])
             return
         if not recs:
-            click.echo("No active recommendations.")
+            note("No active recommendations.")
             return
         print_table(
             ["ID", "PRIORITY", "ACTION", "COMPANY", "SOURCE", "TARGET"],

@@ -47,6 +47,7 @@ from warmline.commands.common import (
     note,
     open_config,
     open_store,
+    pad,
     plain,
     print_table,
     queue_action,
@@ -152,8 +153,9 @@ def _print_lookup(answer: dict[str, Any], semantic: bool) -> None:
     if rows:
         print_table(headers, rows)
     else:
-        click.echo("No companies matched.")
-    click.echo(f"total {data['total']} · saved {data['saved_count']} · not saved (plan limit) {data['quota_limited']}")
+        note("No companies matched.")
+    # The figures are about the table, not rows of it: on stderr, so stdout is the table alone.
+    note(f"total {data['total']} · saved {data['saved_count']} · not saved (plan limit) {data['quota_limited']}")
 
 
 @click.command("lookup", epilog=EXIT_CODES_HELP)
@@ -279,7 +281,7 @@ def _show_companies(job: Job, companies: list[dict[str, Any]]) -> None:
         [[c.get("id"), c.get("name"), c.get("domain") or "", c.get("industry") or "", c.get("country") or "",
           c.get("ai_tag") or ""] for c in companies],
     )
-    click.echo("Add them to outreach with `warmline outreach add ID... --as cold`.")
+    note("Add them to outreach with `warmline outreach add ID... --as cold`.")
 
 
 @click.command("deep-search", epilog=EXIT_CODES_HELP)
@@ -319,7 +321,7 @@ def _show_contacts(job: Job, contacts: list[dict[str, Any]]) -> None:
     from warmline.prospecting import group_by_role  # deferred: command line
 
     if not contacts:
-        click.echo("No contacts were found.")
+        note("No contacts were found.")
         return
     for role, people in group_by_role(contacts):
         click.echo(f"\n{plain(role).capitalize()}s:")
@@ -328,7 +330,7 @@ def _show_contacts(job: Job, contacts: list[dict[str, Any]]) -> None:
             [[f"  {c.get('id')}", " ".join(plain(p) for p in (c.get("first_name"), c.get("last_name")) if p),
               c.get("title") or "", c.get("email") or "", c.get("social_url") or ""] for c in people],
         )
-    click.echo(f"\nAdd the ones you want with `warmline contacts add {job.remote_id} CONTACT_ID...`.")
+    note(f"\nAdd the ones you want with `warmline contacts add {job.remote_id} CONTACT_ID...`.")
 
 
 @click.command("search", epilog=EXIT_CODES_HELP)
@@ -462,7 +464,7 @@ def research_templates(as_json: bool, refresh: bool) -> None:
             echo_json([{name: getattr(t, name) for name in TEMPLATE_FIELDS} for t in templates])
             return
         if not templates:
-            click.echo("No research templates cached. Run this again when online.")
+            note("No research templates cached. Run this again when online.")
             return
         for template in templates:
             _print_template(template)
@@ -473,7 +475,7 @@ def _print_template(template: ResearchTemplate) -> None:
     if template.description:
         click.echo(f"  {plain(template.description)}")
     for f in template.fields:
-        click.echo(f"    {plain(f.get('key')):<22} {plain(f.get('type') or ''):<8} {plain(f.get('name') or '')}")
+        click.echo(f"    {pad(plain(f.get('key')), 22)} {pad(plain(f.get('type') or ''), 8)} {plain(f.get('name') or '')}")
 
 
 @research_group.command("show", epilog=EXIT_CODES_HELP)

@@ -31,6 +31,7 @@ from warmline.commands.common import (
     note,
     open_config,
     open_store,
+    pad,
     plain,
     print_table,
 )
@@ -242,7 +243,7 @@ def _shown(value: Any) -> str:
 def print_fields(fields: dict[str, Any]) -> None:
     """Custom fields, one `key  value` line each: a record's, and what a research run filled in."""
     for key, value in fields.items():
-        click.echo(f"  {plain(key):<22} {_shown(value)}")
+        click.echo(f"  {pad(plain(key), 22)} {_shown(value)}")
 
 
 def _show_record(records: Records[Row, Model], row: Row) -> None:
