@@ -19,7 +19,16 @@ import sys
 import click
 
 from warmline import __version__
-from warmline.commands import cockpit, export, headless, outreach, prospecting, records, sandbox
+from warmline.commands import (
+    cockpit,
+    completion,
+    export,
+    headless,
+    outreach,
+    prospecting,
+    records,
+    sandbox,
+)
 from warmline.commands.common import CommandError
 from warmline.config import is_utf8, redact_url
 from warmline.exit_codes import EXIT_BAD_INPUT
@@ -37,6 +46,7 @@ def top_level_commands() -> list[click.Command]:
             group.add_command(command)
     return [
         *cockpit.COMMANDS,
+        *completion.COMMANDS,
         *export.COMMANDS,
         *headless.COMMANDS,
         *prospecting.COMMANDS,

@@ -3,12 +3,14 @@
 Plain `warmline` is the cockpit, opened many times a day, and its first paint is measured
 against a one-Label Textual app (bench/bench_tui.py). So it goes straight to the cockpit,
 without loading click and the command line; anything with arguments is the command line
-(`warmline.cli`), which never loads the terminal UI. Each branch imports only what it
-runs (`warmline.startup`).
+(`warmline.cli`), which never loads the terminal UI. So is a call from a completion script:
+it has no arguments, only `_WARMLINE_COMPLETE` in its environment (`warmline completion`).
+Each branch imports only what it runs (`warmline.startup`).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 from warmline.config import ConfigError, load_config
@@ -16,13 +18,20 @@ from warmline.exit_codes import EXIT_BAD_INPUT
 from warmline.startup import hold_collection
 from warmline.textsafe import terminal_text
 
+COMPLETE_VAR = "_WARMLINE_COMPLETE"
+"""Set by the shell completion scripts when they call `warmline` back: the same name as
+`warmline.commands.completion.COMPLETE_VAR`, written out because that module loads click
+(tests/cli/test_cli_completion.py checks the two agree)."""
+
 
 def main() -> None:
     """`warmline [COMMAND ...]`."""
-    if len(sys.argv) > 1:
+    if len(sys.argv) > 1 or COMPLETE_VAR in os.environ:
         from warmline.cli import main as command_line  # deferred: first frame
 
-        command_line()
+        # The variable named outright: under `python -m warmline` click would derive
+        # another name from the program's.
+        command_line(complete_var=COMPLETE_VAR)
         return
     try:
         config = load_config()

@@ -43,7 +43,7 @@ CLOSED_PORT_URL = "http://127.0.0.1:9"
 RUN_TIMEOUT = 60.0  # a cap on a hung run, not a timing assertion
 DOCUMENTED = {0, 1, 2, 3, 4, 5}
 LEAD = "900"
-NOT_LOCAL = {("sandbox",), ("demo",)}  # never open the configured cache
+NOT_LOCAL = {("sandbox",), ("demo",), ("completion",)}  # never open the configured cache
 
 SAMPLES: dict[tuple[str, ...], list[str]] = {
     (): [],  # the cockpit

@@ -207,6 +207,7 @@ def arguments(w: dict[str, Any]) -> dict[tuple[str, ...], list[tuple[list[str], 
         ("outreach", "competitor-add"): runs([lead, f"Rival {HOSTILE}"]),
         ("outreach", "competitor-scan"): runs([lead, w["competitor"]]),
         ("outreach", "competitor-pin"): runs([lead, w["competitor"]]),
+        ("completion",): runs(["bash"], ["zsh"], ["fish"]),
     }
 
 
