@@ -152,3 +152,20 @@ def test_sorting_keeps_ties_in_run_order_and_missing_values_last() -> None:
         4,
         5,
     ]
+
+
+async def test_a_field_name_from_the_service_is_shown_literally_as_a_column_title(store: Store) -> None:
+    fill_prospecting(store)
+    store.record_job("research_run", "run-71", {
+        "run_id": "run-71", "status": "completed", "company_ids": [500],
+        "results": [{"company_id": 500, "fields": {W.HOSTILE_MARKUP: 3, W.HOSTILE_ESCAPE: "x"}}],
+    })
+    key = next(job.key for job in store.jobs() if job.remote_id == "run-71")
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(RunResultsScreen(key))
+        await pilot.pause()
+        table = app.screen.query_one("#run-results-table")
+        titles = [c.label.plain for c in table.columns.values()]
+        assert W.HOSTILE_MARKUP in titles and safe_text(W.HOSTILE_ESCAPE) in titles
+        assert not any("\x1b" in title for title in titles)
