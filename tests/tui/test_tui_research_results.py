@@ -154,12 +154,22 @@ def test_sorting_keeps_ties_in_run_order_and_missing_values_last() -> None:
     ]
 
 
-async def test_a_field_name_from_the_service_is_shown_literally_as_a_column_title(store: Store) -> None:
+async def test_a_field_name_from_the_service_is_shown_literally_as_a_column_title(
+    store: Store,
+) -> None:
     fill_prospecting(store)
-    store.record_job("research_run", "run-71", {
-        "run_id": "run-71", "status": "completed", "company_ids": [500],
-        "results": [{"company_id": 500, "fields": {W.HOSTILE_MARKUP: 3, W.HOSTILE_ESCAPE: "x"}}],
-    })
+    store.record_job(
+        "research_run",
+        "run-71",
+        {
+            "run_id": "run-71",
+            "status": "completed",
+            "company_ids": [500],
+            "results": [
+                {"company_id": 500, "fields": {W.HOSTILE_MARKUP: 3, W.HOSTILE_ESCAPE: "x"}}
+            ],
+        },
+    )
     key = next(job.key for job in store.jobs() if job.remote_id == "run-71")
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
