@@ -197,6 +197,7 @@ class ResultOrder(NamedTuple):
     numeric: bool = False
 
     def describe(self) -> str:
+        """The order in words, for the title line."""
         if self.kind == RUN_ORDER:
             return "in run order"
         if self.kind == NAME_ORDER:
@@ -205,6 +206,7 @@ class ResultOrder(NamedTuple):
 
 
 def is_number(value: object) -> bool:
+    """A value that sorts as a score (JSON booleans are not numbers here)."""
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
@@ -231,6 +233,7 @@ def result_orders(results: Sequence[CompanyResult], schema: Sequence[FieldSchema
 
 
 def company_label(result: CompanyResult) -> str:
+    """The company's name, or what the run said of it when it is not cached."""
     if result.company_name is not None:
         return result.company_name
     return f"company {result.company_id}" if result.company_id is not None else "unknown company"
@@ -252,6 +255,7 @@ def sort_results(results: Sequence[CompanyResult], order: ResultOrder) -> list[C
 
 
 def clipped(text: Text, width: int) -> Text:
+    """A cell cut with an ellipsis, so one long value does not push the columns off screen."""
     text.truncate(width, overflow="ellipsis")
     return text
 
