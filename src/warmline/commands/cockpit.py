@@ -29,6 +29,7 @@ from warmline.commands.common import (
     open_config,
     open_store,
 )
+from warmline.commands.sandbox import require_demo_extra
 from warmline.exit_codes import EXIT_BAD_INPUT
 from warmline.startup import hold_collection
 
@@ -105,7 +106,11 @@ async def _first_sync(config: Config) -> PassReport:
 @click.option("--job-seconds", default=20.0, show_default=True, type=click.FloatRange(0.5, 3600),
               help="How long the server's async jobs take.")
 def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_seconds: float) -> None:
-    """Run the cockpit against the bundled reference server, with seeded data and no account."""
+    """Run the cockpit against the bundled reference server, with seeded data and no account.
+
+    Needs the optional packages of `warmline[demo]` (FastAPI, uvicorn, Faker).
+    """
+    require_demo_extra("demo")  # before the data dir is made: nothing to clean up
     throwaway = data_dir is None
     root = Path(tempfile.mkdtemp(prefix="warmline-demo-")) if data_dir is None else data_dir
     try:

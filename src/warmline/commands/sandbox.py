@@ -1,14 +1,90 @@
 """`warmline sandbox`: run the bundled reference server of the Sales Intelligence Service.
 
 The sandbox package is imported inside the command only, so the cockpit never loads it
-otherwise (see docs/architecture.md).
+otherwise (see docs/architecture.md). Its packages (FastAPI, uvicorn, Faker) are the
+optional `warmline[demo]` extra: `require_demo_extra` makes `sandbox` and `demo` say in one
+line what to install when they are missing, instead of failing with an ImportError.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
 
 import click
+
+from warmline.commands.common import CommandError
+from warmline.exit_codes import EXIT_ERROR
+
+DEMO_MODULES = ("fastapi", "uvicorn", "faker")
+"""The top-level modules of the `demo` extra's packages (pyproject.toml)."""
+
+
+def missing_demo_modules() -> list[str]:
+    """The modules of the `demo` extra that cannot be imported here. Looked up, not
+    imported: FastAPI takes a quarter of a second to import and `demo` never needs it in
+    this process (its server runs in a child)."""
+    missing = []
+    for name in DEMO_MODULES:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):  # a broken install, or sys.modules[name] = None
+            found = False
+        if not found:
+            missing.append(name)
+    return missing
+
+
+def demo_install_hint() -> str:
+    """The one command that adds the extra to the environment `warmline` runs in: pipx
+    and uv keep each tool in its own environment and reinstall it with the extra; a clone
+    installed in place (`./dev`, `pip install -e`) reinstalls itself; anything else is
+    this interpreter's pip, so the packages land where this `warmline` looks for them."""
+    prefix = Path(sys.prefix)
+    if prefix.parent.name == "venvs" and prefix.parent.parent.name == "pipx":
+        return "pipx install --force 'warmline[demo]'"
+    if prefix.parent.name == "tools" and prefix.parent.parent.name == "uv":
+        return "uv tool install --reinstall 'warmline[demo]'"
+    source = _editable_source()
+    if source is not None:
+        return f"{sys.executable} -m pip install -e '{source}[demo]'"
+    return f"{sys.executable} -m pip install 'warmline[demo]'"
+
+
+def _editable_source() -> str | None:
+    """The project directory of an editable install of warmline (PEP 610's
+    direct_url.json), else None."""
+    import json  # deferred: command line
+    from importlib.metadata import PackageNotFoundError, distribution  # deferred: command line
+
+    try:
+        text = distribution("warmline").read_text("direct_url.json")
+    except PackageNotFoundError:
+        return None
+    try:
+        direct = json.loads(text or "{}")
+    except ValueError:
+        return None
+    url = direct.get("url", "") if isinstance(direct, dict) else ""
+    editable = isinstance(direct, dict) and bool(direct.get("dir_info", {}).get("editable"))
+    if not editable or not url.startswith("file://"):
+        return None
+    from urllib.parse import unquote, urlparse  # deferred: command line
+
+    return unquote(urlparse(url).path)
+
+
+def require_demo_extra(command: str) -> None:
+    """Stop `command` with one line naming what to install when the reference server's
+    packages are missing (a core install: `pip install warmline` without `[demo]`)."""
+    missing = missing_demo_modules()
+    if missing:
+        raise CommandError(
+            f"warmline {command} needs the reference server's packages ({', '.join(missing)} missing);"
+            f" install them with: {demo_install_hint()}",
+            EXIT_ERROR,
+        )
 
 
 def _rate_limit(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[int, float] | None:
@@ -63,7 +139,11 @@ def sandbox(
     faults: object,
     no_idempotency: bool,
 ) -> None:
-    """Serve the reference Sales Intelligence Service on HOST:PORT (prints URL and key first)."""
+    """Serve the reference Sales Intelligence Service on HOST:PORT (prints URL and key first).
+
+    Needs the optional packages of `warmline[demo]` (FastAPI, uvicorn, Faker).
+    """
+    require_demo_extra("sandbox")
     from warmline_sandbox.auth import generate_key  # deferred: sandbox
     from warmline_sandbox.server import run  # deferred: sandbox
     from warmline_sandbox.settings import (  # deferred: sandbox
