@@ -6,7 +6,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from warmline.store.sync_vocabulary import SyncState, SyncStatus
-from warmline.tui.charts import is_ready, score_bar, score_bar_segments, sparkline
+from warmline.tui.charts import is_ready, score_bar, score_bar_segments
 from warmline.tui.columns import Column, cell, header, line, widths
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.status import CockpitStatus, describe
@@ -97,12 +97,6 @@ def test_ready_when_score_reaches_target() -> None:
     assert not is_ready(50, None)
     ready, not_ready = score_bar(85, 80, 10), score_bar(40, 80, 10)
     assert ready.spans[0].style != not_ready.spans[0].style
-
-
-def test_sparkline_scales_0_to_100_and_fits_width() -> None:
-    assert sparkline([0, 50, 100], 10).plain == "▁▅█"
-    assert len(sparkline(list(range(100)), 12).plain) == 12
-    assert sparkline([], 10).plain == "no history yet"
 
 
 def plain_of(segments) -> str:

@@ -27,11 +27,11 @@ from warmline.store.rows import (
     LeadRow,
     MonitoringPage,
     Note,
-    ScorePoint,
     Touchpoint,
     build,
     json_object,
 )
+from warmline.store.score_history import score_history_in
 from warmline.store.signature import list_sig_sql, stamp
 from warmline.store.tombstones import clear_relisted
 from warmline.store.values import JsonMap, SqlRow, SqlValue, nullable
@@ -413,6 +413,7 @@ class LeadsStore(Database):
             ]
             recommendations = active_recommendations_in(conn, lead_id=lead_id)
             row = self._lead_rows(conn, [lead_id])[0]
+            history = score_history_in(conn, lead_id, row.warming_score, iso(self.clock()))
         snapshot = json_object(lead["raw"])
         deal = build(Deal, lead)
         return LeadDetail(
@@ -431,25 +432,10 @@ class LeadsStore(Database):
             touchpoints=touchpoints,
             notes=notes,
             recommendations=recommendations,
-            score_history=self._score_history(touchpoints, row.warming_score),
+            score_history=history,
             detail_fetched_at=nullable(lead["detail_fetched_at"], float),
             raw=snapshot,
         )
-
-    def _score_history(self, touchpoints: list[Touchpoint], current: int) -> list[ScorePoint]:
-        """Score after each confirmed activity, oldest first, ending with the score now.
-
-        Walks back from today's score subtracting each activity's bonus points; points
-        from other sources (completed recommendations) are folded into the nearest step.
-        """
-        confirmed = [t for t in touchpoints if t.id is not None and t.created_at]
-        points = [ScorePoint(at=iso(self.clock()), score=current)]
-        score = current
-        for touchpoint in confirmed:  # newest first
-            points.append(ScorePoint(at=touchpoint.created_at or "", score=max(0, min(100, score))))
-            score -= touchpoint.bonus_points
-        points.reverse()
-        return points
 
     @staticmethod
     def _select(conn: sqlite3.Connection, sql: str, params: tuple[SqlValue, ...] = ()) -> list[SqlRow]:

@@ -20,7 +20,7 @@ from textual.widgets import Static
 from warmline import actions
 from warmline.actions.activity_type import activity_name
 from warmline.tui.activity_rows import hanging_rows
-from warmline.tui.charts import is_ready, score_bar, sparkline
+from warmline.tui.charts import is_ready, score_bar
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
@@ -31,7 +31,8 @@ from warmline.tui.screens.dialogs import (
     TextDialog,
     confirm_lead_removal,
 )
-from warmline.tui.timefmt import local_datetime, logged_delivered, relative
+from warmline.tui.timefmt import local_datetime, logged_delivered, parse_ts, relative
+from warmline.tui.widgets.score_chart import ScoreChart
 from warmline.tui.widgets.tables import RowTable
 from warmline.tui.widgets.text_line import TextLine
 
@@ -145,6 +146,7 @@ class LeadDetailScreen(CockpitScreen):
             with VerticalScroll(id="detail-left"):
                 yield Static(id="detail-company", classes="detail-section")
                 yield Static(id="detail-score", classes="detail-section")
+                yield ScoreChart(id="detail-trend", classes="detail-section")
                 yield Static(id="detail-deal", classes="detail-section")
                 yield Static(id="detail-recs", classes="detail-section")
                 yield Static(id="detail-notes", classes="detail-section")
@@ -231,15 +233,17 @@ class LeadDetailScreen(CockpitScreen):
         gap = (lead.target_score or 0) - lead.warming_score
         if lead.target_score:
             text.append(f"\n  gap to target {max(0, gap)}" if gap > 0 else "\n  target reached")
-        history = [point.score for point in detail.score_history]
-        text.append("\nTrend  ")
-        text.append_text(sparkline(history, 30))
         jobs = {job.kind: job for job in self.cockpit.store.jobs(active_only=True) if job.lead_id == self.lead_id}
         text.append("\nSignal scan: ")
         text.append_text(job_state(detail.signal_scan_status, jobs.get("signal_scan")))
         text.append(" · recommendations: ")
         text.append_text(job_state(detail.generation_status, jobs.get("recommendations")))
         self._section("detail-score", text)
+        # the whole cached history; before the detail is loaded, its activity is not here yet
+        history = [(at, point.score) for point in detail.score_history if (at := parse_ts(point.at))]
+        unloaded = detail.detail_fetched_at is None and bool(lead.activity_count)
+        self.query_one(ScoreChart).show(history, lead.target_score, self.cockpit.zone,
+                                        empty="activity not loaded yet" if unloaded else "no activity yet")
 
     def _show_deal(self, detail: LeadDetail) -> None:
         text = Text().append("Deal  ", style="bold")
