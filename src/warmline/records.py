@@ -15,6 +15,7 @@ import json
 import math
 import uuid
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -143,3 +144,66 @@ async def delete_record(
     kind = record_kind(entity)
     await kind.delete(client, record_id, idempotency_key or str(uuid.uuid4()))
     kind.forget(store, [record_id])
+
+
+# --- a lead's contacts: pick one of the company's, or describe a new one --------------------
+
+COMPANY_CONTACTS_SHOWN = 500
+"""At most this many of a company's cached contacts are offered (its contact capacity is
+far smaller on every plan)."""
+
+
+@dataclass(frozen=True)
+class ContactChoice:
+    """A contact the rep may pin on a lead: one of the lead's, or a cached contact of its
+    company that the lead's cached detail does not list yet."""
+
+    contact_id: int
+    name: str
+    title: str
+    role: str
+    email: str
+    pinned: bool
+
+    def matches(self, text: str) -> bool:
+        """Whether every word typed appears in the name, title, role or email."""
+        haystack = f"{self.name} {self.title} {self.role} {self.email}".casefold()
+        return all(word in haystack for word in text.casefold().split())
+
+
+def contact_choices(store: Store, lead_id: int) -> list[ContactChoice]:
+    """The contacts a rep can pin on the lead, pinned first then by name: the lead's own
+    contacts, then the company's cached contacts the lead's detail does not list yet."""
+    detail = store.lead_detail(lead_id)
+    if detail is None:
+        return []
+    choices = {
+        c.contact_id: ContactChoice(c.contact_id, c.name or f"contact {c.contact_id}", c.title or "", c.role or "",
+                                    c.email or "", c.is_selected)
+        for c in detail.contacts
+    }
+    company_id = detail.lead.company_id
+    if company_id is not None:
+        for row in store.contacts_page("", company_id=company_id, limit=COMPANY_CONTACTS_SHOWN):
+            choices.setdefault(row.id, ContactChoice(row.id, row.name or f"contact {row.id}", row.title or "",
+                                                     row.role or "", row.email or "", False))
+    return sorted(choices.values(), key=lambda c: (not c.pinned, c.name.casefold(), c.contact_id))
+
+
+def new_contact_prefill(text: str) -> dict[str, str]:
+    """A new contact's name and title from what the rep typed while looking for them:
+    "Dana Berg, VP Ops" is first name Dana, last name Berg, title VP Ops."""
+    name, _, title = text.partition(",")
+    first, _, last = name.strip().partition(" ")
+    return {"first_name": first.strip(), "last_name": last.strip(), "title": title.strip()}
+
+
+def new_contact_fields(company_id: int | None, values: Mapping[str, str]) -> dict[str, Any]:
+    """The body of a new contact of the lead's company from the form's values (empty ones
+    left out), checked against the spec's limits: raises `InputError` naming the field."""
+    fields: dict[str, Any] = {key: value.strip() for key, value in values.items() if value.strip()}
+    if "role" in fields:
+        fields["role"] = fields["role"].lower().replace(" ", "-").replace("_", "-")
+    if company_id is not None:
+        fields["company_id"] = company_id
+    return record_kind("contacts").check(fields, True)

@@ -177,6 +177,22 @@ def pin_contact(
     return queue(store, kinds.PIN_CONTACT, payload, lead_id=lead_id, hold_seconds=hold_seconds)
 
 
+def pin_company_contact(store: Store, lead_id: int, contact_id: int, *, hold_seconds: float = 0.0) -> str:
+    """Pin a contact of the lead's company as a key contact, also one the lead's cached
+    detail does not list yet (just created, or cached from the company's contacts since).
+
+    The service lists every contact of the lead's company on the lead, so such a contact
+    is made one of the lead's in the cache first (`Store.adopt_lead_contact`: what the next
+    refresh brings anyway), then pinned like any key contact (`pin_contact`, queued)."""
+    lead_id = require_lead(store, lead_id)
+    contact_id = limits.check_id("contact_id", contact_id)
+    if not store.adopt_lead_contact(lead_id, contact_id):
+        raise InputError(
+            "contact_id", f"contact {contact_id} is not a cached contact of lead {lead_id}'s company"
+        )
+    return pin_contact(store, lead_id, contact_id, True, hold_seconds=hold_seconds)
+
+
 @validator(kinds.TOGGLE_MONITORING_PAGE, editable=("is_selected",))
 def _valid_page(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     lead_id = require_lead(store, p.get("lead_id"))

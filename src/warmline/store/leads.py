@@ -15,7 +15,7 @@ from warmline.store.effects import (
     UPDATE_DEAL,
     rebase_touched,
 )
-from warmline.store.mapping import unwrap
+from warmline.store.mapping import lead_contact_columns, unwrap
 from warmline.store.paging import Listing, Order, count_rows, has_table, page_ids, text_filter
 from warmline.store.recommendations import active_recommendations_in
 from warmline.store.rows import (
@@ -35,7 +35,7 @@ from warmline.store.score_history import score_history_in
 from warmline.store.signature import list_sig_sql, stamp
 from warmline.store.tombstones import clear_relisted
 from warmline.store.values import JsonMap, SqlRow, SqlValue, nullable
-from warmline.store.writers import lead_exists, write_lead_detail, write_leads, write_notes
+from warmline.store.writers import lead_exists, upsert, write_lead_detail, write_leads, write_notes
 from warmline.textsafe import terminal_line
 
 LEADS = Listing("leads", fts_column="name_lower", name_column="name_lower", name_index="leads_name")
@@ -47,6 +47,8 @@ LEAD_PARTS = {
     "monitoring_page": ("monitoring_pages", "id"),
     "competitor": ("competitors", "id"),
 }
+# A lead's contact as the service lists it on the lead (docs/wire.md, lead detail).
+LEAD_CONTACT_FIELDS = ("id", "first_name", "last_name", "title", "role", "email", "social_url", "is_selected")
 _TERMS = {
     "score": (("warming_score", "DESC"), ("id", "ASC")),
     "gap": (("gap", "ASC"), ("id", "ASC")),
@@ -200,6 +202,36 @@ class LeadsStore(Database):
         table, column = LEAD_PARTS[part]
         found = self.scalar(f"SELECT 1 FROM {table} WHERE lead_id = ? AND {column} = ?", (lead_id, part_id))
         return found is not None
+
+    def adopt_lead_contact(self, lead_id: int, contact_id: int) -> bool:
+        """Make a cached contact of the lead's company one of the lead's contacts (unpinned),
+        so that it can be pinned before the lead's detail is next refreshed; True when the
+        lead has it now, False when the cache knows no such contact of the lead's company.
+
+        The service lists every contact of the lead's company on the lead (its `contacts`,
+        each with `is_selected`), so a contact the rep just created for the company, or one
+        cached from the company's list after the lead's detail was, is already the lead's
+        on the service: this writes what the next refresh brings. Its `raw` says unpinned,
+        so an undone or discarded pin goes back to that (`effects.restore_lead`).
+        """
+        with self.write() as conn:
+            known = conn.execute(
+                "SELECT 1 FROM lead_contacts WHERE lead_id = ? AND contact_id = ?", (lead_id, contact_id)
+            ).fetchone()
+            if known is not None:
+                return True
+            row = conn.execute(
+                "SELECT c.raw FROM contacts c JOIN leads l ON l.company_id = c.company_id"
+                " WHERE c.id = ? AND l.id = ?",
+                (contact_id, lead_id),
+            ).fetchone()
+            if row is None:
+                return False
+            cached = json_object(row[0])
+            contact = {key: cached.get(key) for key in LEAD_CONTACT_FIELDS}
+            contact.update(id=contact_id, is_selected=False)
+            upsert(conn, "lead_contacts", [lead_contact_columns(lead_id, contact)], ("lead_id", "contact_id"))
+        return True
 
     def lead_deals(self, lead_ids: Sequence[int]) -> dict[int, Deal]:
         """The deal of each lead (kept beside its list row), for an export of the lead list."""

@@ -15,6 +15,7 @@ from textual.keys import format_key
 
 from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.contact_pick import ContactPickDialog
 from warmline.tui.screens.dialogs import ConfirmDialog, FormDialog
 from warmline.tui.screens.help import HelpScreen
 from warmline.tui.screens.jobs import JobsScreen
@@ -64,6 +65,7 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
         ("Export", list(ExportDialog.BINDINGS)),
         ("Tables (jobs, outbox, prospecting, sections of a lead)", list(RowTable.BINDINGS)),
         ("Forms", list(FormDialog.BINDINGS)),
+        ("Adding a key contact (A on a lead)", list(ContactPickDialog.BINDINGS)),
         ("Confirmation", list(ConfirmDialog.BINDINGS)),
         ("Help", list(HelpScreen.BINDINGS)),
     ]

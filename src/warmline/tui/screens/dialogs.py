@@ -1,4 +1,4 @@
-"""Small modal forms: log an activity, write a note, set a value, edit the deal, confirm.
+"""Small modal forms: log an activity (with a contact), write a note, set a value, edit the deal, confirm.
 
 Each dialog has a key bar of its own over the bottom line, so the keys shown are the
 dialog's, not those of the screen under it (which do nothing while it is open).
@@ -87,7 +87,11 @@ class FormDialog(ModalScreen[bool]):
         self.query_one("#dialog-error", Static).update(plain(message, multiline=True))
 
     def action_send(self) -> None:
-        error = self._submit(self.values())
+        self.send(self.values())
+
+    def send(self, values: Any) -> None:
+        """Hand `values` to `submit`: close when done, else show its error."""
+        error = self._submit(values)
         if error:
             self.show_error(error)
         else:
@@ -130,6 +134,55 @@ class TextDialog(FormDialog):
 
     def values(self) -> str:
         return self.query_one("#dialog-text", TextArea).text.strip()
+
+
+@dataclass(frozen=True)
+class ActivityValues:
+    text: str
+    contact_id: int | None
+
+
+class ActivityDialog(TextDialog):
+    """An activity, and who it was with: one of the lead's key contacts or none (what
+    `warmline log --contact` sets, the touchpoint's `contact_id`). Tab goes from the text
+    to the contact; ctrl+s sends from either."""
+
+    DEFAULT_CSS = """
+    ActivityDialog #activity-contact { width: 1fr; }
+    """
+
+    def __init__(
+        self,
+        title: Text | str,
+        submit: Submit,
+        contacts: list[tuple[Text, int]],
+        *,
+        describe: Callable[[str], Text] | None = None,
+    ) -> None:
+        """`contacts` are the lead's key contacts as (label, contact id), pinned first."""
+        super().__init__(title, submit, describe=describe)
+        self._contacts = contacts
+        if contacts:
+            self._hint = "tab: contact · ctrl+s send · escape cancel"
+
+    def compose_fields(self) -> ComposeResult:
+        yield from super().compose_fields()
+        if self._contacts:
+            yield Label("With (optional: one of the lead's key contacts)")
+            yield Select(self._contacts, prompt="No contact", id="activity-contact")
+        else:
+            yield Static(Text("With: no key contacts known for this lead (k on the lead adds one)"),
+                         classes="dialog-hint")
+
+    @property
+    def contact_id(self) -> int | None:
+        if not self._contacts:
+            return None
+        chosen = self.query_one("#activity-contact", Select).value
+        return chosen if isinstance(chosen, int) else None
+
+    def action_send(self) -> None:
+        self.send(ActivityValues(self.values(), self.contact_id))
 
 
 LINE_HINT = "enter or ctrl+s send · escape cancel"

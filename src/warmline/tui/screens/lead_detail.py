@@ -24,7 +24,10 @@ from warmline.tui.charts import is_ready, score_bar
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
+from warmline.tui.screens.contact_pick import add_key_contact
 from warmline.tui.screens.dialogs import (
+    ActivityDialog,
+    ActivityValues,
     DealDialog,
     DealValues,
     LineDialog,
@@ -38,7 +41,7 @@ from warmline.tui.widgets.text_line import TextLine
 
 if TYPE_CHECKING:
     from warmline.store import Job, Store
-    from warmline.store.rows import Competitor, LeadDetail
+    from warmline.store.rows import Competitor, KeyContact, LeadDetail
     from warmline.store.tombstones import Tombstone
     from warmline.tui.app import Decision
 
@@ -79,6 +82,16 @@ def deal_saved(changes: Mapping[str, object], lead_currency: str) -> str:
     return f"Deal saved, currency {currency}."
 
 
+def contact_label(contact: KeyContact) -> Text:
+    """A key contact as the log form offers it: `★ Dana Berg · VP Operations` (★ pinned)."""
+    label = Text("★ " if contact.is_selected else "  ", style="bold yellow")
+    label.append_text(plain(contact.name or f"contact {contact.contact_id}"))
+    if contact.title:
+        label.append(" · ", style="dim")
+        label.append_text(plain(contact.title, "dim"))
+    return label
+
+
 class SectionTable(RowTable):
     """A small table of one section of the lead (sources, contacts, competitors)."""
 
@@ -104,7 +117,7 @@ class CompetitorsTable(SectionTable):
 
 LEAD_ACTIONS = frozenset({
     "log_activity", "add_note", "set_status", "set_target", "signal_scan",
-    "generate_recommendations", "edit_deal", "add_competitor", "remove_lead",
+    "generate_recommendations", "edit_deal", "add_competitor", "remove_lead", "add_contact",
 })
 """The screen's own actions on its lead (the `detail.*` bindings)."""
 
@@ -126,6 +139,7 @@ class LeadDetailScreen(CockpitScreen):
         Binding("R", "generate_recommendations", "Generate recs", id="detail.generate"),
         Binding("d", "edit_deal", "Deal", id="detail.deal"),
         Binding("plus", "add_competitor", "Add competitor", id="detail.add_competitor"),
+        Binding("A", "add_contact", "Add contact", id="detail.add_contact"),
         Binding("D", "remove_lead", "Remove", id="detail.remove"),
     ]
 
@@ -422,11 +436,16 @@ class LeadDetailScreen(CockpitScreen):
             line.append(" (the service decides the type and the points)", style="dim")
             return line
 
-        self.app.push_screen(TextDialog(
-            Text("Log activity on ") + plain(self._lead_name()),
-            lambda text: self._perform(actions.log_activity, self.lead_id, text),
-            describe=describe,
+        def submit(values: ActivityValues) -> str | None:
+            return self._perform(actions.log_activity, self.lead_id, values.text, values.contact_id)
+
+        contacts = [(contact_label(c), c.contact_id) for c in self.detail.contacts] if self.detail else []
+        self.app.push_screen(ActivityDialog(
+            Text("Log activity on ") + plain(self._lead_name()), submit, contacts, describe=describe,
         ))
+
+    def action_add_contact(self) -> None:
+        add_key_contact(self.cockpit, self.lead_id, self._lead_name(), self)
 
     def action_add_note(self) -> None:
         self.app.push_screen(TextDialog(

@@ -1,0 +1,285 @@
+"""Adding a key contact from the lead's page: pick one of the company's contacts, or create
+a new person, then pin them on the lead.
+
+Picking needs nothing but the cache: the pin is queued like every change and works offline.
+Creating a contact is a direct call (the service gives it its id, `warmline.records`), so it
+needs a connection; offline the form says so and keeps what was typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from warmline import actions
+from warmline.api.errors import ApiError, InputError, OfflineError
+from warmline.api.limits import CONTACT_ROLES
+from warmline.records import (
+    ContactChoice,
+    contact_choices,
+    new_contact_fields,
+    new_contact_prefill,
+    save_record,
+)
+from warmline.tui.refusals import ActionRefused
+from warmline.tui.safe import plain, safe_text
+from warmline.tui.screens.dialogs import LineDialog
+from warmline.tui.screens.prospecting.common import reachable, service_client
+from warmline.tui.screens.prospecting.directory import record_problem
+from warmline.tui.widgets.key_bar import KeyBar
+
+if TYPE_CHECKING:
+    from warmline.api import ServiceClient
+    from warmline.tui.app import WarmlineApp
+    from warmline.tui.screens.base import CockpitScreen
+
+NEW = "new"
+"""The option id of "New contact" (the others are `contact-<id>`)."""
+
+Done = Callable[[], None]
+"""What runs once a pin is queued (the lead's page redraws)."""
+
+OFFLINE_CREATE = (
+    "Offline: creating a contact needs the service (it gives the contact its id), which is out of "
+    "reach now. Pick a contact already cached, or send this again once you are back online."
+)
+
+
+def choice_line(choice: ContactChoice) -> Text:
+    """`★ Dana Berg · VP Operations · decision-maker · pinned`: one option of the list."""
+    line = Text("★ " if choice.pinned else "  ", style="bold yellow")
+    line.append_text(plain(choice.name, "bold"))
+    for part in (choice.title, choice.role, choice.email):
+        if part:
+            line.append(" · ", style="dim")
+            line.append_text(plain(part))
+    if choice.pinned:
+        line.append(" · pinned already", style="dim")
+    return line
+
+
+class ContactPickDialog(ModalScreen[ContactChoice | str | None]):
+    """Type to filter the company's contacts; enter pins the highlighted one, or, on the
+    last line, opens the new-contact form with what was typed. Dismisses with the chosen
+    contact, the typed text (new contact), or None (escape)."""
+
+    DEFAULT_CSS = """
+    ContactPickDialog { align: center middle; }
+    ContactPickDialog > Vertical {
+        width: 80%;
+        max-width: 90;
+        height: auto;
+        max-height: 90%;
+        border: round $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    ContactPickDialog .dialog-title { text-style: bold; color: $primary; }
+    ContactPickDialog .dialog-hint { color: $foreground-muted; }
+    ContactPickDialog #pick-options { height: auto; max-height: 12; }
+    ContactPickDialog > KeyBar { dock: bottom; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", priority=True, id="pick.cancel"),
+        Binding("enter", "choose", "Pin / new", priority=True, id="pick.choose"),
+        Binding("down", "move(1)", "Next", show=False, id="pick.down"),
+        Binding("up", "move(-1)", "Previous", show=False, id="pick.up"),
+    ]
+
+    def __init__(self, title: Text, choices: list[ContactChoice], *, online: bool) -> None:
+        super().__init__()
+        self._title = title
+        self._choices = choices
+        self._online = online
+        self._shown: list[ContactChoice] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self._title, classes="dialog-title")
+            yield Input(
+                placeholder="type to filter, or a new person: Dana Berg, VP Ops",
+                id="pick-filter",
+            )
+            yield OptionList(id="pick-options")
+            yield Static(
+                Text("↑↓ choose · enter pin (or create) · escape cancel"), classes="dialog-hint"
+            )
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self._fill("")
+        self.query_one("#pick-filter", Input).focus()
+
+    @property
+    def typed(self) -> str:
+        return self.query_one("#pick-filter", Input).value.strip()
+
+    def _fill(self, text: str) -> None:
+        self._shown = [choice for choice in self._choices if choice.matches(text)]
+        options = [
+            Option(choice_line(choice), id=f"contact-{choice.contact_id}") for choice in self._shown
+        ]
+        new = Text("+ New contact", style="bold")
+        if text:
+            new.append(": ")
+            new.append_text(plain(text))
+        new.append(
+            " (saved on the service at once; needs a connection)"
+            if self._online
+            else " (offline: needs a connection)",
+            style="dim",
+        )
+        options.append(Option(new, id=NEW))
+        listing = self.query_one("#pick-options", OptionList)
+        listing.clear_options()
+        listing.add_options(options)
+        listing.highlighted = 0
+
+    @on(Input.Changed, "#pick-filter")
+    def _filter(self, event: Input.Changed) -> None:
+        self._fill(event.value.strip())
+
+    @on(Input.Submitted, "#pick-filter")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_choose()
+
+    @on(OptionList.OptionSelected, "#pick-options")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._dismiss_with(event.option_index)
+
+    def action_move(self, step: int) -> None:
+        listing = self.query_one("#pick-options", OptionList)
+        current = listing.highlighted or 0
+        listing.highlighted = max(0, min(listing.option_count - 1, current + step))
+
+    def action_choose(self) -> None:
+        self._dismiss_with(self.query_one("#pick-options", OptionList).highlighted or 0)
+
+    def _dismiss_with(self, index: int) -> None:
+        self.dismiss(self._shown[index] if index < len(self._shown) else self.typed)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def add_key_contact(
+    cockpit: WarmlineApp, lead_id: int, lead_name: str, page: CockpitScreen
+) -> None:
+    """Open the picker for the lead: a contact picked is pinned (queued, held for undo);
+    "New contact" opens the new-contact form. `page` (the lead's) redraws once a pin is
+    queued, if it is still open."""
+
+    def done() -> None:
+        if page.is_attached:
+            page.reload()
+
+    company_id = lead.company_id if (lead := cockpit.store.get_lead(lead_id)) else None
+    title = Text("Add a key contact to ") + plain(lead_name)
+
+    def chosen(choice: ContactChoice | str | None) -> None:
+        if choice is None:
+            return
+        if isinstance(choice, str):
+            _new_contact_form(cockpit, lead_id, company_id, lead_name, choice, done)
+        elif choice.pinned:
+            cockpit.notify_plain(f"{choice.name} is already a pinned key contact of {lead_name}.")
+        elif _pin(cockpit, lead_id, choice.contact_id, choice.name, lead_name):
+            done()
+
+    online = reachable(cockpit)
+    cockpit.push_screen(
+        ContactPickDialog(title, contact_choices(cockpit.store, lead_id), online=online), chosen
+    )
+
+
+def _pin(cockpit: WarmlineApp, lead_id: int, contact_id: int, name: str, lead_name: str) -> bool:
+    """Pin the contact on the lead; False (and a warning) when the action is refused."""
+    try:
+        cockpit.decide(f"pin {name}", actions.pin_company_contact, lead_id, contact_id)
+    except ActionRefused as refused:
+        cockpit.notify_plain(f"Could not pin {name}: {refused}", severity="warning")
+        return False
+    cockpit.notify_plain(
+        f"{name} pinned as a key contact of {lead_name}; the service is told at the next sync."
+    )
+    return True
+
+
+def _new_contact_form(
+    cockpit: WarmlineApp,
+    lead_id: int,
+    company_id: int | None,
+    lead_name: str,
+    typed: str,
+    done: Done,
+) -> None:
+    """The new contact's form, prefilled from what was typed in the picker."""
+    prefill = new_contact_prefill(typed)
+    fields = [
+        ("first_name", "First name", prefill["first_name"]),
+        ("last_name", "Last name", prefill["last_name"]),
+        ("title", "Title (e.g. VP Operations)", prefill["title"]),
+        ("role", f"Role (optional: {', '.join(CONTACT_ROLES)})", ""),
+        ("email", "Email (optional)", ""),
+    ]
+
+    def submit(values: dict[str, str]) -> str | None:
+        try:
+            body = new_contact_fields(company_id, values)
+        except InputError as exc:
+            return str(exc)
+        client = service_client(cockpit)
+        if client is None:
+            return OFFLINE_CREATE
+        cockpit.run_worker(
+            _create_and_pin(cockpit, client, lead_id, lead_name, body, done),
+            group="records",
+            exit_on_error=False,
+        )
+        return None
+
+    title = (
+        Text("New contact at ")
+        + plain(lead_name)
+        + Text(" (saved on the service at once; needs a connection)")
+    )
+    cockpit.push_screen(LineDialog(title, submit, fields))
+
+
+async def _create_and_pin(
+    cockpit: WarmlineApp,
+    client: ServiceClient,
+    lead_id: int,
+    lead_name: str,
+    body: dict[str, Any],
+    done: Done,
+) -> None:
+    """Create the contact on the service (into the cache too), then pin it on the lead."""
+    try:
+        saved = await save_record(cockpit.store, client, "contacts", body)
+    except ApiError as exc:
+        message = (
+            OFFLINE_CREATE
+            if isinstance(exc, OfflineError)
+            else record_problem(exc, "creating the contact")
+        )
+        cockpit.notify_plain(message, severity="warning")
+        return
+    name = safe_text(
+        " ".join(str(p) for p in (saved.get("first_name"), saved.get("last_name")) if p)
+    )
+    cockpit.notify_plain(f"Created contact {name} ({saved['id']}).")
+    if _pin(cockpit, lead_id, int(saved["id"]), name, lead_name):
+        done()
