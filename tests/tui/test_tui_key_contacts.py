@@ -16,7 +16,9 @@ from support.cockpit import LookupSync, cockpit, text_of
 from support.prospecting import sandbox_client
 from support.tui_wire_data import KESTREL, KESTREL_COMPANY
 from support.waiting import until
+from warmline import actions
 from warmline.api import ServiceClient
+from warmline.api.errors import InputError
 from warmline.store import Store
 from warmline.tui.screens.contact_pick import OFFLINE_CREATE, ContactPickDialog
 from warmline.tui.screens.dialogs import ActivityDialog, LineDialog
@@ -231,6 +233,27 @@ async def test_an_activity_without_a_contact_sends_none(store: Store) -> None:
         await pilot.pause()
         (op,) = store.outbox_rows()
         assert op.payload["contact_id"] is None
+
+
+def test_pinning_a_company_contact_is_undone_exactly_and_another_company_s_contact_is_refused(
+    company_store: Store,
+) -> None:
+    op_id = actions.pin_company_contact(company_store, KESTREL, MIA)
+    assert pinned(company_store, KESTREL) == {DANA, MIA}
+    actions.undo(company_store, op_id)
+    detail = company_store.lead_detail(KESTREL)
+    assert detail is not None
+    assert {c.contact_id: c.is_selected for c in detail.contacts} == {
+        DANA: True,
+        OLA: False,
+        MIA: False,
+    }
+    company_store.upsert_contacts(
+        [{"id": 9200, "company_id": KESTREL_COMPANY + 1, "first_name": "Other"}]
+    )
+    with pytest.raises(InputError, match="not a cached contact of lead 103's company"):
+        actions.pin_company_contact(company_store, KESTREL, 9200)
+    assert company_store.outbox_rows() == [] and MIA not in pinned(company_store, KESTREL)
 
 
 @pytest.mark.parametrize("size", SIZES)
