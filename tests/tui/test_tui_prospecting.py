@@ -176,7 +176,7 @@ async def test_people_found_grouped_by_role_marked_added_and_skips_explained(pro
         first_cells = [table.get_row_at(i)[1].plain for i in range(table.row_count)]
         assert first_cells == [
             "Decision-makers (2)", "Dana Kivi", "Jon Berg", "Champions (1)", "Ilkka Saari",
-            "Influencers (1)", "Mira [bold red]Markup[/] In…",  # literal, cut to its column
+            "Influencers (1)", "Mira [bold red]Markup[/] Industries",  # literal; whole when the column has room
         ]
         people = app.screen
 
@@ -301,7 +301,7 @@ async def test_hub_lists_searches_and_opens_what_they_found(prospect_store: Stor
         await pilot.pause()
         assert isinstance(app.screen, FoundCompaniesScreen)
         table = app.screen.query_one("#found-table")
-        assert table.get_row_at(0)[5].plain == "dental-bavaria"
+        assert table.get_row_at(0)[6].plain == "dental-bavaria"  # AI tag, after Lead
         await pilot.press("space", "space", "w", "y")
         await pilot.pause()
     (op,) = prospect_store.outbox_rows()
@@ -526,7 +526,7 @@ async def test_lookup_offline_offers_cached_answers(store: Store) -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert "cached answer from" in text_of(app, "#lookup-summary")
-        assert app.screen.query_one("#lookup-table").get_row_at(0)[3].plain == "Isar Dental"
+        assert app.screen.query_one("#lookup-table").get_row_at(0)[4].plain == "Isar Dental"  # after Lead
 
 
 async def test_an_earlier_lookup_is_picked_from_the_cache_without_spending_one(store: Store) -> None:

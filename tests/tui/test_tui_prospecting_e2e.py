@@ -82,7 +82,7 @@ async def test_deep_search_to_leads_people_and_research(empty_store: Store, engi
         assert isinstance(app.screen, FoundCompaniesScreen)
         found = app.screen.query_one("#found-table")
         assert found.row_count >= 2
-        assert all(found.get_row_at(i)[5].plain for i in range(found.row_count))  # each with its AI tag
+        assert all(found.get_row_at(i)[6].plain for i in range(found.row_count))  # each with its AI tag
 
         # Two of them into outreach as cold leads.
         await pilot.press("space", "space", "c", "y")

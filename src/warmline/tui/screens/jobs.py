@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from warmline.tui.columns import Column
 from warmline.tui.feed import mark_jobs_seen
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
@@ -92,14 +93,11 @@ def progress_cell(job: Job, width: int = 8) -> Text:
     return Text("█" * filled + "░" * (width - filled) + f" {value:>3}%")
 
 
-def result_cell(job: Job, width: int = 48) -> Text:
-    """The summary or the error, cut to a column (enter shows it whole)."""
+def result_cell(job: Job) -> Text:
+    """The summary or the error (the table cuts it to its column; enter shows it whole)."""
     if not job.error and not job.result_summary:
-        text = outcome_words(job)
-    else:
-        text = plain(job.error or job.result_summary or "", "red" if job.error else "")
-    text.truncate(width, overflow="ellipsis")
-    return text
+        return outcome_words(job)
+    return plain(job.error or job.result_summary or "", "red" if job.error else "")
 
 
 def outcome_words(job: Job) -> Text:
@@ -136,7 +134,7 @@ class JobsScreen(CockpitScreen):
     BINDINGS = [Binding("enter", "open_job", "Results", id="jobs.open")]
 
     def compose_body(self) -> ComposeResult:
-        yield RowTable(("Kind", "About", "Status", "Elapsed", "Progress", "Result"), id="jobs-table")
+        yield RowTable((Column("Kind", min_width=11), Column("About"), "Status", "Elapsed", "Progress", Column("Result")), id="jobs-table")
         yield Static(id="jobs-empty", classes="empty-state")
 
     def on_mount(self) -> None:

@@ -11,7 +11,7 @@ from rich.text import Text
 from warmline import actions
 from warmline.store.sync_vocabulary import SyncState
 from warmline.tui.refusals import ActionRefused
-from warmline.tui.safe import plain
+from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.dialogs import ConfirmDialog
 
 if TYPE_CHECKING:
@@ -22,6 +22,28 @@ if TYPE_CHECKING:
 P = ParamSpec("P")
 
 SELECTED_MARK = "●"
+
+LEAD_COLUMN = "Lead"
+"""The column of the prospecting tables saying a company is in outreach already: the
+status of its lead (cold, warm), blank when there is none."""
+
+FOUND_BY = {"deep_search": "Deep search", "lookup": "Lookup", "manual": "By hand"}
+"""How a company came into the list, in words. A deep search's AI tag is not mixed in: it
+is shown apart, as the tag it is (the found companies' AI tag column, the company page's
+"AI tag" line)."""
+
+
+def found_by(source: str | None) -> str:
+    """A company's `source` in words (`deep_search` -> `Deep search`); an unknown one made
+    readable the same way."""
+    if not source:
+        return ""
+    return FOUND_BY.get(source) or safe_text(source).replace("_", " ").capitalize()
+
+
+def lead_cell(status: str | None) -> Text:
+    """The Lead column's cell: the company's lead status, blank when not in outreach."""
+    return plain(status or "", "green")
 
 
 class Selection:
@@ -58,12 +80,6 @@ class Selection:
 
 def mark(selected: bool) -> Text:
     return Text(SELECTED_MARK if selected else " ", style="bold cyan")
-
-
-def cut(text: Text, width: int) -> Text:
-    """A table cell cut to `width` with an ellipsis, so the columns after it stay on screen."""
-    text.truncate(width, overflow="ellipsis")
-    return text
 
 
 def names_text(labels: Iterable[str], limit: int = 5) -> Text:

@@ -25,7 +25,7 @@ from warmline.store.rows import CompanyRow, ContactRow, Job
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog, confirm_lead_removal
-from warmline.tui.screens.prospecting.common import add_to_outreach, confirm, start_job
+from warmline.tui.screens.prospecting.common import add_to_outreach, confirm, found_by, start_job
 from warmline.tui.screens.prospecting.directory import RecordEditing, record_bindings
 from warmline.tui.screens.prospecting.people import FoundContactsScreen
 from warmline.tui.screens.recommendations import is_web_link
@@ -184,9 +184,12 @@ class CompanyScreen(RecordPage[CompanyRow, Company]):
             if value:
                 text.append(" · " if text.plain else "")
                 text.append_text(plain(value))
-        if company.ai_tag or company.source:
+        if company.source:
             text.append("\nFound by: ", style="dim")
-            text.append_text(plain(company.ai_tag or company.source, "italic"))
+            text.append(found_by(company.source))
+        if company.ai_tag:
+            text.append("\nAI tag: ", style="dim")
+            text.append_text(plain(company.ai_tag, "italic"))
         if company.tags:
             text.append("\nTags: ", style="dim")
             text.append_text(plain(", ".join(company.tags)))

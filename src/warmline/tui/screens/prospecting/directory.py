@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import TYPE_CHECKING, Any, Generic
 
 from rich.segment import Segment
@@ -34,16 +35,19 @@ from warmline.records import (
     delete_record,
     save_record,
 )
+from warmline.store.outreach import outreach_status
 from warmline.store.rows import CompanyRow, ContactRow
-from warmline.tui.columns import Column, cell, header, line
+from warmline.tui.columns import Column, cell, header, line, measure
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import LINE_HINT, LineDialog
 from warmline.tui.screens.prospecting.common import (
+    LEAD_COLUMN,
     SELECTED_MARK,
     Selection,
     add_to_outreach,
     confirm,
+    found_by,
     service_client,
 )
 from warmline.tui.widgets.virtual_list import RowFormatter, RowSource, VirtualList
@@ -56,20 +60,22 @@ RecordRow = CompanyRow | ContactRow
 
 MARKED = Style(color="cyan", bold=True)
 DIM = Style(dim=True)
+LEAD = Style(color="green")
 
 COMPANY_COLUMNS = (
     Column("", 1),
-    Column("Company", 0, min_width=14),
-    Column("Domain", 18),
-    Column("Industry", 14),
-    Column("Country", 9),
-    Column("Found by", 12),
+    Column(LEAD_COLUMN, 4),
+    Column("Company", 0, min_width=12),
+    Column("Domain", 0, min_width=10),
+    Column("Industry", 0, min_width=8),
+    Column("Country", 0, min_width=7),
+    Column("Found by", 0, min_width=8),
 )
 CONTACT_COLUMNS = (
     Column("Name", 0, min_width=14),
-    Column("Title", 22),
+    Column("Title", 0, min_width=12),
     Column("Role", 14),
-    Column("Email", 26),
+    Column("Email", 0, min_width=14),
 )
 
 
@@ -84,51 +90,90 @@ class RecordQuery(Generic[Row, Model]):
     store: Store
     counter: Callable[[], Store]
     text: str = ""
+    seen: Callable[[Sequence[Row]], None] | None = None
+    """Told the first page each time it is read: the list's formatter sizes its columns on it."""
 
     def count(self) -> int:
         return self.kind.count(self.counter(), self.text)
 
     def rows(self, offset: int, limit: int) -> Sequence[Row]:
-        return self.kind.page(self.store, self.text, offset, limit)
+        page = self.kind.page(self.store, self.text, offset, limit)
+        self.read(page)
+        if offset == 0 and self.seen is not None:
+            self.seen(page)
+        return page
+
+    def read(self, page: Sequence[Row]) -> None:
+        """What a kind of record reads along with each page (nothing here)."""
 
 
-def found_by(company: CompanyRow) -> str:
-    """How the company was saved: its deep search AI tag, else the way it came."""
-    return safe_text(company.ai_tag or company.source or "")
+@dataclass(frozen=True)
+class CompanyQuery(RecordQuery[CompanyRow, Company]):
+    """The companies, each page read with the status of the leads they are in outreach as
+    (into `leads`, which the list's formatter shares), in one more query per page."""
+
+    leads: dict[int, str] = dataclass_field(default_factory=dict)
+
+    def read(self, page: Sequence[CompanyRow]) -> None:
+        ids = [company.id for company in page]
+        for company_id in ids:
+            self.leads.pop(company_id, None)
+        self.leads.update(outreach_status(self.store, ids))
 
 
-class CompanyRowFormatter:
-    def __init__(self, selection: Selection) -> None:
-        self._selection = selection
+class MeasuredFormatter(Generic[Row]):
+    """A record list's look: its columns sized on the content of the first page (a list of
+    100,000 rows is never read whole), the flexible ones sharing the rest as in a table."""
+
+    columns: tuple[Column, ...] = ()
+
+    def __init__(self) -> None:
+        self.wanted: list[int] | None = None
+
+    def cells(self, record: Row) -> list[list[Segment]]:
+        raise NotImplementedError
+
+    def seen(self, first_page: Sequence[Row]) -> None:
+        self.wanted = measure(self.cells(record) for record in first_page)
 
     def header(self, width: int) -> list[Segment]:
-        return header(COMPANY_COLUMNS, width)
+        return header(self.columns, width, self.wanted)
 
-    def row(self, company: CompanyRow, width: int) -> list[Segment]:
+    def row(self, record: Row, width: int) -> list[Segment]:
+        return line(self.columns, self.cells(record), width, self.wanted)
+
+
+class CompanyRowFormatter(MeasuredFormatter[CompanyRow]):
+    columns = COMPANY_COLUMNS
+
+    def __init__(self, selection: Selection, leads: dict[int, str]) -> None:
+        super().__init__()
+        self._selection = selection
+        self._leads = leads
+
+    def cells(self, company: CompanyRow) -> list[list[Segment]]:
         marked = company.id in self._selection
-        cells = [
+        return [
             cell(SELECTED_MARK if marked else " ", MARKED),
+            cell(self._leads.get(company.id, ""), LEAD),
             cell(safe_text(company.name), MARKED if marked else None),
             cell(safe_text(company.domain or ""), DIM),
             cell(safe_text(company.industry or "")),
             cell(safe_text(company.country or "")),
-            cell(found_by(company), DIM),
+            cell(found_by(company.source), DIM),
         ]
-        return line(COMPANY_COLUMNS, cells, width)
 
 
-class ContactRowFormatter:
-    def header(self, width: int) -> list[Segment]:
-        return header(CONTACT_COLUMNS, width)
+class ContactRowFormatter(MeasuredFormatter[ContactRow]):
+    columns = CONTACT_COLUMNS
 
-    def row(self, contact: ContactRow, width: int) -> list[Segment]:
-        cells = [
+    def cells(self, contact: ContactRow) -> list[list[Segment]]:
+        return [
             cell(safe_text(contact.name or "(no name)")),
             cell(safe_text(contact.title or "")),
             cell(safe_text(contact.role or ""), DIM),
             cell(safe_text(contact.email or ""), DIM),
         ]
-        return line(CONTACT_COLUMNS, cells, width)
 
 
 # --- creating, editing and deleting records ----------------------------------------------------------
@@ -478,13 +523,17 @@ class CompaniesScreen(RecordEditing[CompanyRow, Company], RecordListScreen[Compa
 
     def __init__(self) -> None:
         self.selection = Selection()
+        self.leads: dict[int, str] = {}  # company id -> its lead's status, for the rows read so far
+        self.list_formatter = CompanyRowFormatter(self.selection, self.leads)
         super().__init__()
 
     def formatter(self) -> CompanyRowFormatter:
-        return CompanyRowFormatter(self.selection)
+        return self.list_formatter
 
-    def query_source(self) -> RecordQuery[CompanyRow, Company]:
-        return RecordQuery(COMPANY_RECORDS, self.cockpit.store, self.cockpit.reader, self._text)
+    def query_source(self) -> CompanyQuery:
+        return CompanyQuery(
+            COMPANY_RECORDS, self.cockpit.store, self.cockpit.reader, self._text, self.list_formatter.seen, self.leads
+        )
 
     def title_parts(self) -> Text:
         return Text(f" · {len(self.selection)} marked") if len(self.selection) else Text()
@@ -539,11 +588,15 @@ class ContactsScreen(RecordEditing[ContactRow, Contact], RecordListScreen[Contac
         Binding("escape", "clear_filter", "Clear filter / back", show=False, id="contacts.clear_filter"),
     ]
 
+    def __init__(self) -> None:
+        self.list_formatter = ContactRowFormatter()
+        super().__init__()
+
     def formatter(self) -> ContactRowFormatter:
-        return ContactRowFormatter()
+        return self.list_formatter
 
     def query_source(self) -> RecordQuery[ContactRow, Contact]:
-        return RecordQuery(CONTACT_RECORDS, self.cockpit.store, self.cockpit.reader, self._text)
+        return RecordQuery(CONTACT_RECORDS, self.cockpit.store, self.cockpit.reader, self._text, self.list_formatter.seen)
 
     @on(VirtualList.Selected, "#record-list")
     def _open(self, event: VirtualList.Selected) -> None:

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from warmline.tui.columns import Column
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.jobs import kind_label, progress_cell, result_cell, status_cell, subject
@@ -43,7 +44,7 @@ class ProspectingScreen(CockpitScreen):
     ]
 
     def compose_body(self) -> ComposeResult:
-        yield RowTable(("Kind", "About", "Status", "Started", "Progress", "Result"), id="prospecting-table")
+        yield RowTable((Column("Kind", min_width=11), Column("About"), "Status", "Started", "Progress", Column("Result")), id="prospecting-table")
         yield Static(id="prospecting-empty", classes="empty-state")
 
     def on_mount(self) -> None:
@@ -65,7 +66,7 @@ class ProspectingScreen(CockpitScreen):
                 status_cell(job),
                 Text(relative(job.created_at, now, zone)),
                 progress_cell(job),
-                result_cell(job, 40),
+                result_cell(job),
             ])
             for job in jobs
         ])

@@ -39,15 +39,18 @@ from warmline.prospecting import (
     unsaved,
 )
 from warmline.store.lookup_history import EarlierLookup, earlier_lookups
+from warmline.store.outreach import outreach_status
+from warmline.tui.columns import Column
 from warmline.tui.refusals import refusals
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog
 from warmline.tui.screens.prospecting.common import (
+    LEAD_COLUMN,
     Selection,
     add_to_outreach,
     confirm,
-    cut,
+    lead_cell,
     mark,
     names_text,
     reachable,
@@ -59,8 +62,6 @@ from warmline.tui.widgets.tables import RowTable
 
 EARLIER_SHOWN = 5
 EARLIER_LISTED = 50
-NAME_WIDTH = 30
-CELL_WIDTH = 22
 FILTERS = (("industries", "Industries"), ("countries", "Countries"), ("regions", "Regions"))
 
 
@@ -152,7 +153,10 @@ class LookupScreen(CockpitScreen):
             yield FormCheckbox("Save results", id="lookup-save", compact=True)
             yield Static(id="lookup-cost")
         yield Static(id="lookup-summary", classes="lookup-summary")
-        yield RowTable(("", "Score", "Saved", "Company", "Domain", "Industry", "Country"), id="lookup-table")
+        yield RowTable(
+            ("", "Score", "Saved", LEAD_COLUMN, Column("Company"), Column("Domain"), Column("Industry"), Column("Country", min_width=7)),
+            id="lookup-table",
+        )
 
     def on_mount(self) -> None:
         self._show_cost()
@@ -357,6 +361,9 @@ class LookupScreen(CockpitScreen):
             ))
             return
         semantic = bool(self.criteria and self.criteria.get("query"))
+        leads = outreach_status(self.cockpit.store, (
+            int(c["saved_company_id"]) for c in answer.get("companies") or [] if isinstance(c.get("saved_company_id"), int)
+        ))
         rows = []
         for index, company in enumerate(answer.get("companies") or []):
             saved = company.get("saved_company_id")
@@ -365,9 +372,10 @@ class LookupScreen(CockpitScreen):
                 mark(str(index) in self.selection),
                 Text(f"{score:.2f}" if semantic and isinstance(score, int | float) else ""),
                 Text("✓", style="green") if saved is not None else Text("-", style="dim"),
-                cut(plain(company.get("name") or "?", "bold"), NAME_WIDTH),
-                cut(plain(company.get("domain") or "", "dim"), CELL_WIDTH),
-                cut(plain(company.get("industry") or ""), CELL_WIDTH),
+                lead_cell(leads.get(saved) if isinstance(saved, int) else None),
+                plain(company.get("name") or "?", "bold"),
+                plain(company.get("domain") or "", "dim"),
+                plain(company.get("industry") or ""),
                 plain(company.get("country") or ""),
             ]))
         table.fill(rows)
@@ -443,7 +451,7 @@ class EarlierLookups(ModalScreen[dict[str, Any] | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text("Earlier lookups (answers kept in the cache)", style="bold"))
-            yield RowTable(("Lookup", "Fetched"), id="earlier-table")
+            yield RowTable((Column("Lookup"), "Fetched"), id="earlier-table")
             yield Static(Text("enter shows its cached answer (no lookup spent) · escape cancels"), classes="dialog-hint")
         yield KeyBar()
 

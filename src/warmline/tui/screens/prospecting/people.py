@@ -13,10 +13,11 @@ from warmline import actions
 from warmline.prospecting import ADD_CONTACTS, cost_notice, explain_skips
 from warmline.store.people_found import FoundPerson, people_found
 from warmline.store.rows import Op
+from warmline.tui.columns import Column
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.prospecting.common import Selection, confirm, cut, mark, names_text
+from warmline.tui.screens.prospecting.common import Selection, confirm, mark, names_text
 from warmline.tui.screens.recommendations import is_web_link
 from warmline.tui.widgets.tables import RowTable
 
@@ -90,7 +91,7 @@ class FoundContactsScreen(CockpitScreen):
         self.found: dict[str, FoundPerson] = {}
 
     def compose_body(self) -> ComposeResult:
-        yield PeopleTable(("", "Name", "Title", "Email", "Profile"), id="people-table")
+        yield PeopleTable(("", Column("Name"), Column("Title"), Column("Email"), Column("Profile")), id="people-table")
         yield Static(id="people-result", classes="people-result")
 
     def on_mount(self) -> None:
@@ -115,10 +116,10 @@ class FoundContactsScreen(CockpitScreen):
                 key = str(person.id)
                 rows.append((key, [
                     mark(key in self.selection),
-                    cut(plain(person_name(person)), 28),
-                    cut(plain(person.title or ""), 22),
-                    cut(plain(person.email or "", "dim"), 28),
-                    cut(plain(person.social_url or "", "dim"), 36),
+                    plain(person_name(person)),
+                    plain(person.title or ""),
+                    plain(person.email or "", "dim"),
+                    plain(person.social_url or "", "dim"),
                 ]))
         self.query_one("#people-table", RowTable).fill(rows)
         result = add_outcome(store.get_op(self.add_op_id) if self.add_op_id else None)

@@ -13,12 +13,16 @@ from textual.widgets import Input, Label, Static
 
 from warmline import actions
 from warmline.prospecting import DEEP_SEARCH, cost_notice
+from warmline.store.outreach import outreach_status
+from warmline.tui.columns import Column
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import FormDialog
 from warmline.tui.screens.prospecting.common import (
+    LEAD_COLUMN,
     Selection,
     add_to_outreach,
+    lead_cell,
     mark,
     reachable,
     start_job,
@@ -94,7 +98,10 @@ class FoundCompaniesScreen(CockpitScreen):
         self.found: dict[str, dict[str, Any]] = {}
 
     def compose_body(self) -> ComposeResult:
-        yield RowTable(("", "Company", "Domain", "Industry", "Country", "AI tag"), id="found-table")
+        yield RowTable(
+            ("", LEAD_COLUMN, Column("Company"), Column("Domain"), Column("Industry"), Column("Country", min_width=7), Column("AI tag")),
+            id="found-table",
+        )
         yield Static(id="found-empty", classes="empty-state")
 
     def on_mount(self) -> None:
@@ -115,9 +122,11 @@ class FoundCompaniesScreen(CockpitScreen):
         title.append(f" · {len(self.found)} · {len(self.selection)} marked")
         self.set_title_text(title)
         table = self.query_one("#found-table", RowTable)
+        leads = outreach_status(self.cockpit.store, (int(key) for key in self.found if key.isdigit()))
         table.fill([
             (key, [
                 mark(key in self.selection),
+                lead_cell(leads.get(int(key)) if key.isdigit() else None),
                 plain(c.get("name") or "?", "bold"),
                 plain(c.get("domain") or "", "dim"),
                 plain(c.get("industry") or ""),

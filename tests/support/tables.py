@@ -1,0 +1,19 @@
+"""Looking at a `RowTable` in a Pilot test: its cells' text, and whether every column is on
+screen (no horizontal scrolling)."""
+
+from __future__ import annotations
+
+from warmline.tui.widgets.tables import RowTable
+
+
+def no_horizontal_scroll(table: RowTable) -> bool:
+    """Every column on screen: the table's content is no wider than the table."""
+    return (
+        table.virtual_size.width <= table.scrollable_content_region.width
+        and not table.show_horizontal_scrollbar
+    )
+
+
+def cell_texts(table: RowTable, column: int) -> list[str]:
+    """The text of one column, row by row, as drawn (cut with an ellipsis when it is)."""
+    return [table.get_row_at(row)[column].plain for row in range(table.row_count)]
