@@ -15,6 +15,7 @@ from warmline.store import Store
 from warmline.store.outreach import outreach_status
 from warmline.tui.columns import Column, share, widths
 from warmline.tui.screens.jobs import JobsScreen
+from warmline.tui.screens.outbox import OutboxScreen
 from warmline.tui.screens.prospecting.common import found_by
 from warmline.tui.screens.prospecting.directory import CompaniesScreen
 from warmline.tui.screens.prospecting.lookup import LookupScreen
@@ -197,3 +198,21 @@ async def test_lookup_results_mark_companies_in_outreach(store: Store, size) -> 
         assert no_horizontal_scroll(table)
         if size[0] == 120:
             assert "a-very-long-domain-name.example" in cell_texts(table, 5)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_outbox_keeps_tries_and_queued_on_screen(store: Store, size) -> None:
+    store.enqueue(
+        "add_note",
+        {"lead_id": 100, "content": "Call back after the board meeting, then send the deck"},
+        lead_id=100,
+    )
+    app = cockpit(store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("O")
+        await until(lambda: isinstance(app.screen, OutboxScreen), pilot=pilot)
+        table = app.screen.query_one("#outbox-table", RowTable)
+        await until(lambda: table.row_count == 1 and table.column_widths, pilot=pilot)
+        assert no_horizontal_scroll(table)  # at 80 columns Tries and Queued were past the edge
+        assert cell_texts(table, 4) == ["0"]
+        assert cell_texts(table, 3)[0].startswith("Call back")

@@ -19,6 +19,7 @@ from warmline import actions
 from warmline.actions.queue import VALIDATORS
 from warmline.store import effects as kinds
 from warmline.store.outbox import DISCARDABLE
+from warmline.tui.columns import Column
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
@@ -110,7 +111,7 @@ class OutboxScreen(CockpitScreen):
         return True
 
     def compose_body(self) -> ComposeResult:
-        yield RowTable(("State", "Action", "Lead", "What", "Tries", "Queued"), id="outbox-table")
+        yield RowTable(("State", Column("Action", min_width=10), Column("Lead"), Column("What"), "Tries", "Queued"), id="outbox-table")
         yield Static(id="outbox-error", classes="outbox-error")
         yield Static(id="outbox-empty", classes="empty-state")
 

@@ -18,6 +18,7 @@ from warmline.prospecting import RESEARCH_RUN, cost_notice, resolve_company
 from warmline.store.custom_fields import FieldSchema, FieldValue, labelled_fields
 from warmline.store.research_results import CompanyResult, run_results
 from warmline.store.values import JsonValue
+from warmline.tui.columns import Column
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog
@@ -84,7 +85,7 @@ class TemplatesScreen(CockpitScreen):
         self.templates: list[ResearchTemplate] = []
 
     def compose_body(self) -> ComposeResult:
-        yield RowTable(("Template", "Fields", "Description"), id="templates-table")
+        yield RowTable((Column("Template"), "Fields", Column("Description")), id="templates-table")
         with VerticalScroll(id="template-detail"):
             yield Static(id="template-fields")
         yield Static(id="templates-empty", classes="empty-state")
