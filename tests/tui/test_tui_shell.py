@@ -279,7 +279,7 @@ async def test_a_key_bar_too_long_for_the_line_ends_saying_there_are_more(store,
         app.open_lead(103)
         await pilot.pause()
         shown = app.screen.query_one(KeyBar).render().plain
-        assert shown.startswith(" esc Back  a Log activity  n Note  w Make warm ")
+        assert shown.startswith(" esc Back  a Log activity  n Note  p Pin/unpin contact ")
         assert shown.endswith(" …  h more  ^p palette")
         assert len(shown) <= width
         assert " h Help " not in shown  # the marker names the help key once
@@ -287,7 +287,7 @@ async def test_a_key_bar_too_long_for_the_line_ends_saying_there_are_more(store,
 
 async def test_a_key_bar_that_fits_has_no_more_marker(store) -> None:
     app = cockpit(store)
-    async with app.run_test(size=(240, 30)) as pilot:
+    async with app.run_test(size=(260, 30)) as pilot:
         app.open_lead(103)
         await pilot.pause()
         shown = app.screen.query_one(KeyBar).render().plain

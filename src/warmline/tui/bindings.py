@@ -3,6 +3,13 @@
 Both are built from the live binding chain (focused widget, screen, app) after the
 rep's keymap is applied, so they can never disagree with what the keys do.
 
+Every action of the screen is listed, not only those whose key works where the focus is
+now: a screen key that the focused widget takes over (`p` in the competitors table, a
+letter typed into a field) and a key of another part of the screen that acts on the screen
+(the competitors table's `p`) are listed too, with `where` saying where their key works;
+the palette runs them from anywhere. A widget's keys that move the widget itself (a
+table's `j`) are listed only while it has focus.
+
 Each entry says where its key comes from, so the help screen can put the cockpit's own keys
 (this screen's, then those that work everywhere) before the ones Textual brings with its
 widgets (scroll left, focus next, copy), which the rep rarely needs.
@@ -10,13 +17,16 @@ widgets (scroll left, focus next, copy), which the rep rarely needs.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
 
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding, BindingsMap
 from textual.dom import DOMNode
+from textual.keys import key_to_character
 from textual.screen import Screen
+from textual.widget import Widget
 
 
 @dataclass(frozen=True)
@@ -31,6 +41,9 @@ class BindingEntry:
     enabled: bool
     builtin: bool
     """Declared by Textual itself (one of its widgets, `Screen` or `App`), not by the cockpit."""
+    where: str = ""
+    """Empty when the keys work where the focus is now; else where they do ("in the competitors
+    table") or where they do not ("not in the competitors table")."""
 
     @property
     def app_wide(self) -> bool:
@@ -43,30 +56,113 @@ class BindingEntry:
 
 
 def screen_bindings(app: App, screen: Screen) -> list[BindingEntry]:
-    """Every described binding active on `screen`, one entry per action, in chain order."""
-    grouped: dict[tuple[int, str], BindingEntry] = {}
-    for key, active in screen.active_bindings.items():
-        binding = active.binding
-        if not binding.description or binding.system:
+    """Every described action of `screen`, one entry per action: first those of the binding
+    chain (focused widget, its containers, the screen, the app) in chain order, then those
+    of the screen's other widgets that act on the screen or the app."""
+    active = screen.active_bindings
+    entries: dict[tuple[int, str, str], BindingEntry] = {}
+    chain = _binding_chain(app, screen)
+    for node, bindings in chain:
+        for key, binding in bindings:
+            where = _where_shadowed(screen, key, node, binding, active.get(key))
+            if where is not None:
+                _add(entries, app, node, key, binding, where)
+    in_chain = {id(node) for node, _ in chain}
+    for widget in screen.walk_children(Widget):
+        if id(widget) in in_chain or not widget.focusable:
             continue
-        display = app.get_key_display(Binding(key, binding.action, key_display=binding.key_display))
-        group = (id(active.node), binding.action)
-        known = grouped.get(group)
-        if known is None:
-            grouped[group] = BindingEntry(
-                keys=(display,),
-                description=binding.description,
-                action=binding.action,
-                binding_id=binding.id,
-                node=active.node,
-                enabled=active.enabled,
-                builtin=_is_textuals(active.node, binding),
-            )
-        else:
-            keys = known.keys if display in known.keys else known.keys + (display,)
-            builtin = known.builtin and _is_textuals(active.node, binding)
-            grouped[group] = replace(known, keys=keys, binding_id=known.binding_id or binding.id, builtin=builtin)
-    return list(grouped.values())
+        for key, binding in _keymapped(app, widget):
+            target, _, _ = app._parse_action(binding.action, widget)
+            if target is not widget:  # a key that moves the widget itself needs its focus
+                _add(entries, app, widget, key, binding, f"in {place_of(widget)}")
+    return [entry for entry in entries.values() if not (entry.where and entry.builtin)]
+
+
+def place_of(node: DOMNode) -> str:
+    """How the help and the palette name a part of the screen: its `PLACE` ("the competitors
+    table"), else its id."""
+    place = getattr(node, "PLACE", None)
+    if isinstance(place, str) and place:
+        return place
+    return (node.id or type(node).__name__).replace("-", " ")
+
+
+def _binding_chain(app: App, screen: Screen) -> list[tuple[DOMNode, BindingsMap]]:
+    """Textual's binding chain (up to a modal screen), keymap applied, but with the keys
+    that the focused widget consumes (letters in a text field) still in it."""
+    focused = screen.focused
+    nodes: Iterable[DOMNode] = (
+        (screen, app) if focused is None or focused.loading else focused.ancestors_with_self
+    )
+    chain: list[tuple[DOMNode, BindingsMap]] = []
+    for node in nodes:
+        chain.append((node, _keymapped(app, node)))
+        if node.is_modal:
+            break
+    return chain
+
+
+def _keymapped(app: App, node: DOMNode) -> BindingsMap:
+    bindings = node._bindings.copy()
+    if app._keymap:
+        bindings.apply_keymap(app._keymap)
+    return bindings
+
+
+def _where_shadowed(
+    screen: Screen, key: str, node: DOMNode, binding: Binding, live: ActiveBinding | None
+) -> str | None:
+    """An empty string when `key` triggers `binding` now, else where it does not; None when
+    neither says anything the rep can use (a second binding of the key on the same node).
+
+    A key that one of Textual's widgets binds too still reaches the screen: the widget hands
+    it on (enter on a table row selects it, and the screen opens the row)."""
+    if live is not None and live.node is node and live.binding == binding:
+        return ""
+    if live is not None and _is_textuals(live.node, live.binding) and not _is_textuals(node, binding):
+        return ""
+    focused = screen.focused
+    if live is None and focused is not None and focused.check_consume_key(key, key_to_character(key)):
+        return "not while typing in a field"
+    if live is not None and isinstance(live.node, Widget) and not isinstance(live.node, Screen):
+        return f"not in {place_of(live.node)}"
+    return None
+
+
+def _add(
+    entries: dict[tuple[int, str, str], BindingEntry],
+    app: App,
+    node: DOMNode,
+    key: str,
+    binding: Binding,
+    where: str,
+) -> None:
+    """Adds `binding` under its action; a second key of the same action joins the first."""
+    if not binding.description or binding.system:
+        return
+    state = app._check_action_state(binding.action, node)
+    if state is False:  # the action makes no sense now
+        return
+    target, name, parameters = app._parse_action(binding.action, node)
+    group = (id(target), name, repr(parameters))
+    display = app.get_key_display(Binding(key, binding.action, key_display=binding.key_display))
+    known = entries.get(group)
+    if known is None:
+        entries[group] = BindingEntry(
+            keys=(display,),
+            description=binding.description,
+            action=binding.action,
+            binding_id=binding.id,
+            node=node,
+            enabled=bool(state),
+            builtin=_is_textuals(node, binding),
+            where=where,
+        )
+    elif known.where == where and display not in known.keys:
+        builtin = known.builtin and _is_textuals(node, binding)
+        entries[group] = replace(
+            known, keys=known.keys + (display,), binding_id=known.binding_id or binding.id, builtin=builtin
+        )
 
 
 def _is_textuals(node: DOMNode, binding: Binding) -> bool:

@@ -1,4 +1,10 @@
-"""The command palette (ctrl+p): every action of the current screen, and the themes."""
+"""The command palette (ctrl+p): every action of the current screen, and the themes.
+
+One provider serves every screen: it offers what `screen_bindings` lists (the help screen's
+list), so an action with a key on any part of the screen, shown in the key bar or not, is
+found by name wherever the focus is, and one that makes no sense now (its screen's
+`check_action` says so) is not offered.
+"""
 
 from __future__ import annotations
 
@@ -10,15 +16,16 @@ from warmline.tui.bindings import screen_bindings
 
 
 class ScreenActions(Provider):
-    """Offers each binding of the screen the palette was opened on, by its description."""
+    """Offers each action of the screen the palette was opened on, by its description."""
 
     def _commands(self) -> list[tuple[str, str, object]]:
         commands = []
         for entry in screen_bindings(self.app, self.screen):
-            if not entry.enabled:
+            if not entry.enabled or entry.action.endswith("command_palette"):
                 continue
             run = partial(self.app.run_action, entry.action, entry.node)
-            commands.append((entry.description, f"key: {entry.keys_display}", run))
+            keys = f"key: {entry.keys_display}" + (f" ({entry.where})" if entry.where else "")
+            commands.append((entry.description, keys, run))
         for name in getattr(self.app, "offered_themes", ()):  # the cockpit's (app.py imports us)
             commands.append((f"Theme: {name}", "switch the colour theme", partial(setattr, self.app, "theme", name)))
         return commands

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from dataclasses import replace
 
 from textual.binding import Binding, BindingType
 from textual.keys import format_key
+from textual.widget import Widget
 
 from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.screens.base import CockpitScreen
@@ -19,12 +21,7 @@ from warmline.tui.screens.contact_pick import ContactPickDialog
 from warmline.tui.screens.dialogs import ConfirmDialog, FormDialog
 from warmline.tui.screens.help import HelpScreen
 from warmline.tui.screens.jobs import JobsScreen
-from warmline.tui.screens.lead_detail import (
-    CompetitorsTable,
-    ContactsTable,
-    LeadDetailScreen,
-    SourcesTable,
-)
+from warmline.tui.screens.lead_detail import CompetitorsTable, LeadDetailScreen
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.screens.outbox import OutboxScreen
 from warmline.tui.screens.prospecting.company import CompanyScreen, ContactScreen
@@ -44,10 +41,7 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
     return [
         ("Everywhere", [*APP_BINDINGS, *CockpitScreen.BINDINGS]),
         ("Lead list", [*LeadListScreen.BINDINGS, *VirtualList.BINDINGS]),
-        (
-            "Lead detail",
-            [*LeadDetailScreen.BINDINGS, *SourcesTable.BINDINGS, *ContactsTable.BINDINGS, *CompetitorsTable.BINDINGS],
-        ),
+        ("Lead detail", [*LeadDetailScreen.BINDINGS, *_within(CompetitorsTable)]),
         ("Recommendations queue", list(RecommendationsScreen.BINDINGS)),
         ("Job monitor", list(JobsScreen.BINDINGS)),
         ("Outbox", list(OutboxScreen.BINDINGS)),
@@ -68,6 +62,15 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
         ("Adding a key contact (A on a lead)", list(ContactPickDialog.BINDINGS)),
         ("Confirmation", list(ConfirmDialog.BINDINGS)),
         ("Help", list(HelpScreen.BINDINGS)),
+    ]
+
+
+def _within(widget: type[Widget]) -> list[BindingType]:
+    """The keys of a part of a screen, which work while it has focus, saying which part."""
+    place = getattr(widget, "PLACE", widget.__name__)
+    return [
+        replace(binding, description=f"{binding.description} (in {place})") if isinstance(binding, Binding) else binding
+        for binding in widget.BINDINGS
     ]
 
 

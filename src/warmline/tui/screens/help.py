@@ -79,6 +79,8 @@ class HelpScreen(ModalScreen[None]):
             table.add_column("Id", style="dim", no_wrap=True, width=id_width)
             for entry in entries:
                 description = Text(entry.description, style="" if entry.enabled else "dim")
+                if entry.where:  # its key works elsewhere on the screen (the palette runs it here)
+                    description.append(f" ({entry.where})", style="dim")
                 table.add_row(Text(entry.keys_display), description, Text(entry.binding_id or ""))
             parts.append(table)
         return Group(*parts)

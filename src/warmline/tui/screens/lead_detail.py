@@ -101,18 +101,19 @@ class SectionTable(RowTable):
 
 
 class SourcesTable(SectionTable):
-    BINDINGS = [Binding("space", "screen.toggle_source", "Source on/off", id="detail.toggle_source")]
+    """The lead's monitoring sources; `space` (a key of the page) turns the highlighted one on/off."""
 
 
 class ContactsTable(SectionTable):
-    BINDINGS = [Binding("p", "screen.pin_contact", "Pin/unpin contact", id="detail.pin_contact")]
+    """The lead's key contacts; `p` (a key of the page) pins the highlighted one."""
 
 
 class CompetitorsTable(SectionTable):
-    BINDINGS = [
-        Binding("p", "screen.pin_competitor", "Pin/unpin competitor", id="detail.pin_competitor"),
-        Binding("s", "screen.scan_competitor", "Scan competitor", id="detail.scan_competitor"),
-    ]
+    """The lead's competitors. In here `p` pins the highlighted competitor, not a contact."""
+
+    PLACE = "the competitors table"  # how the help and the palette name it
+
+    BINDINGS = [Binding("p", "screen.pin_competitor", "Pin/unpin competitor", id="detail.pin_competitor")]
 
 
 LEAD_ACTIONS = frozenset({
@@ -120,6 +121,19 @@ LEAD_ACTIONS = frozenset({
     "generate_recommendations", "edit_deal", "add_competitor", "remove_lead", "add_contact",
 })
 """The screen's own actions on its lead (the `detail.*` bindings)."""
+
+ROW_ACTIONS: dict[str, Callable[[LeadDetail], Sequence[object]]] = {
+    "toggle_source": lambda detail: detail.monitoring_pages,
+    "pin_contact": lambda detail: detail.contacts,
+    "pin_competitor": lambda detail: detail.competitors,
+    "scan_competitor": lambda detail: detail.competitors,
+}
+"""The actions on the highlighted row of a table, and the rows each needs. Their keys are
+the page's, so they work wherever the focus is (`p` pins a contact without going to the
+contacts table); only in the competitors table does `p` pin the competitor instead."""
+
+SECTION_KEYS = {"sources": "1", "contacts": "2", "competitors": "3"}
+"""The keys that move the focus to a table (`detail.go_*`), shown in its heading."""
 
 
 class LeadDetailScreen(CockpitScreen):
@@ -132,6 +146,7 @@ class LeadDetailScreen(CockpitScreen):
     BINDINGS = [
         Binding("a", "log_activity", "Log activity", id="detail.log_activity"),
         Binding("n", "add_note", "Note", id="detail.add_note"),
+        Binding("p", "pin_contact", "Pin/unpin contact", id="detail.pin_contact"),
         Binding("w", "set_status('warm')", "Make warm", id="detail.warm"),
         Binding("c", "set_status('cold')", "Make cold", id="detail.cold"),
         Binding("t", "set_target", "Target score", id="detail.target"),
@@ -141,6 +156,12 @@ class LeadDetailScreen(CockpitScreen):
         Binding("plus", "add_competitor", "Add competitor", id="detail.add_competitor"),
         Binding("A", "add_contact", "Add contact", id="detail.add_contact"),
         Binding("D", "remove_lead", "Remove", id="detail.remove"),
+        Binding("space", "toggle_source", "Source on/off", show=False, id="detail.toggle_source"),
+        Binding("s", "scan_competitor", "Scan competitor", show=False, id="detail.scan_competitor"),
+        *(
+            Binding(key, f"go('{section}')", f"Go to {section}", show=False, id=f"detail.go_{section}")
+            for section, key in SECTION_KEYS.items()
+        ),
     ]
 
     def __init__(self, lead_id: int) -> None:
@@ -152,7 +173,12 @@ class LeadDetailScreen(CockpitScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A lead that is not in the cache, or that the service removed, has nothing to act
         on: only its way back shows."""
-        return (self.detail is not None and self.removed is None) or action not in LEAD_ACTIONS
+        live = self.detail is not None and self.removed is None
+        if action in ROW_ACTIONS:  # shown dim while its table has no row to act on
+            return live and (bool(self.detail and ROW_ACTIONS[action](self.detail)) or None)
+        if action == "go":
+            return self.detail is not None
+        return live or action not in LEAD_ACTIONS
 
     def compose_body(self) -> ComposeResult:
         yield Static(id="detail-missing", classes="empty-state")
@@ -345,7 +371,9 @@ class LeadDetailScreen(CockpitScreen):
         self.query_one("#detail-activity", Static).update(hanging_rows(rows))
 
     def _heading(self, widget_id: str, title: str, count: int, keys: str, empty: str) -> None:
-        heading = Text().append(f"{title} ({count})" if count else title, style="bold")
+        section = widget_id.removeprefix("heading-")
+        heading = Text(f"[{SECTION_KEYS[section]}] ", style="dim") if section in SECTION_KEYS else Text()
+        heading.append(f"{title} ({count})" if count else title, style="bold")
         heading.append(f"  {keys if count else empty}", style="dim")
         self.query_one(f"#{widget_id}", TextLine).show(heading)
 
@@ -536,6 +564,10 @@ class LeadDetailScreen(CockpitScreen):
             return None
         key = self.query_one(table_type).current_key
         return next((row for row in rows_of(self.detail) if str(key_of(row)) == key), None)
+
+    def action_go(self, section: str) -> None:
+        """Focus a table in one key (`2`: the contacts), to move its cursor to the row to act on."""
+        self.query_one(f"#detail-{section}", SectionTable).focus()
 
     def action_toggle_source(self) -> None:
         page = self._selected(SourcesTable, lambda d: d.monitoring_pages, lambda p: p.id)
