@@ -21,6 +21,7 @@ from warmline import actions
 from warmline.actions.activity_type import activity_name
 from warmline.tui.activity_rows import hanging_rows
 from warmline.tui.charts import is_ready, score_bar
+from warmline.tui.columns import Column
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
@@ -194,11 +195,11 @@ class LeadDetailScreen(CockpitScreen):
                 yield Static(Text("Recent activity", style="bold"), classes="detail-heading")
                 yield Static(id="detail-activity", classes="detail-section")
                 yield TextLine(id="heading-sources", classes="detail-heading")
-                yield SourcesTable(("On", "Score", "Source", "Type"), id="detail-sources")
+                yield SourcesTable(("On", "Score", Column("Source"), Column("Type", min_width=6)), id="detail-sources")
                 yield TextLine(id="heading-contacts", classes="detail-heading")
-                yield ContactsTable(("Pin", "Name", "Title", "Role"), id="detail-contacts")
+                yield ContactsTable(("Pin", Column("Name"), Column("Title"), Column("Role", min_width=6)), id="detail-contacts")
                 yield TextLine(id="heading-competitors", classes="detail-heading")
-                yield CompetitorsTable(("Pin", "Name", "Domain", "Last scan"), id="detail-competitors")
+                yield CompetitorsTable(("Pin", Column("Name"), Column("Domain"), "Last scan"), id="detail-competitors")
 
     def on_mount(self) -> None:
         self.reload()
