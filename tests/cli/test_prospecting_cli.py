@@ -227,7 +227,7 @@ def test_contact_search_groups_people_by_role_then_add_explains_skips(online: Pa
     assert "Added 2; skipped 0." in added.stdout
     again = run("contacts", "add", job.remote_id, str(first), "99999", "--json")
     data = json.loads(again.stdout)
-    assert (data["state"], data["added"], data["skipped"]) == ("done", 0, 2)
+    assert (data["state"], data["added"], data["skipped"]) == ("sent", 0, 2)
     assert {(s["id"], s["reason"]) for s in data["skipped_ids"]} == {(first, "duplicate"), (99999, "unknown")}
     text = run("contacts", "add", job.remote_id, str(first))
     assert f"skipped contact {first}: already in your contacts" in text.stdout
@@ -345,7 +345,7 @@ def test_outreach_add_as_cold_then_remove_with_confirmation(online: Path) -> Non
     result = run("outreach", "add", str(first["id"]), second["name"], "--as", "cold", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["state"] == "done" and data["added"] == 2
+    assert data["state"] == "sent" and data["added"] == 2
     assert {lead["company_id"] for lead in data["leads"]} == {first["id"], second["id"]}
     assert {lead["lead_status"] for lead in data["leads"]} == {"cold"}
     lead_ids = [str(lead["id"]) for lead in data["leads"]]
@@ -372,8 +372,10 @@ def test_outreach_offline_is_queued(online: Path, monkeypatch: pytest.MonkeyPatc
     assert "Queued; offline now" in result.stdout
     as_json = run("outreach", "add", str(company["id"]), "--as", "warm", "--json")
     assert as_json.exit_code == 0
-    assert json.loads(as_json.stdout) == {"op_id": json.loads(as_json.stdout)["op_id"], "state": "queued",
-                                          "added": None, "leads": [], "skipped": []}
+    data = json.loads(as_json.stdout)
+    assert {k: v for k, v in data.items() if k not in ("op_id", "ops")} == {
+        "state": "queued", "jobs": [], "added": None, "leads": [], "skipped": []}
+    assert [(op["op_id"], op["kind"], op["state"]) for op in data["ops"]] == [(data["op_id"], "add_to_outreach", "queued")]
     assert "Queued; offline now" in as_json.stderr
     with open_store(online) as store:
         assert [op.kind for op in store.outbox_rows()] == ["add_to_outreach", "add_to_outreach"]

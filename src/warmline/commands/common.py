@@ -272,28 +272,29 @@ def job_json(job: Job) -> dict[str, Any]:
     return data
 
 
-def try_delivery(store: Store, config: Config, op_id: str) -> None:
-    """Send what is due now, quickly; say what became of `op_id`. Never fails the command."""
+def try_delivery(store: Store, config: Config, op_id: str, err: bool = False) -> None:
+    """Send what is due now, quickly; say what became of `op_id` (on stderr with `err`, when
+    stdout carries JSON). Never fails the command."""
     if not config.api_key:
-        click.echo("Queued; no API key is configured, so it will be sent once one is.")
+        click.echo("Queued; no API key is configured, so it will be sent once one is.", err=err)
         return
     try:
         report = asyncio.run(deliver(store, make_client(config, QUICK_TIMEOUT), config))
     except CommandError as exc:
-        click.echo(f"Queued; not sent now: {plain(exc.message)}")
+        click.echo(f"Queued; not sent now: {plain(exc.message)}", err=err)
         return
     op = store.get_op(op_id)
     if op is not None and op.state == "done":
-        click.echo("Delivered." + delivery_detail(op))
+        click.echo("Delivered." + delivery_detail(op), err=err)
     elif op is not None and op.state == "failed":
-        click.echo(f"The service refused it: {plain(op.last_error)}")
-        click.echo(f"Fix it with `warmline outbox retry {short_id(op.op_id)}` or `warmline outbox discard {short_id(op.op_id)}`.")
+        click.echo(f"The service refused it: {plain(op.last_error)}", err=err)
+        click.echo(f"Fix it with `warmline outbox retry {short_id(op.op_id)}` or `warmline outbox discard {short_id(op.op_id)}`.", err=err)
     elif report.offline:
-        click.echo("Queued; offline now, it will be sent by the next sync.")
+        click.echo("Queued; offline now, it will be sent by the next sync.", err=err)
     elif report.auth_error:
-        click.echo(f"Queued; the service refused the API key: {plain(report.auth_error)}")
+        click.echo(f"Queued; the service refused the API key: {plain(report.auth_error)}", err=err)
     else:
-        click.echo("Queued; it will be sent by the next sync.")
+        click.echo("Queued; it will be sent by the next sync.", err=err)
 
 
 def delivery_detail(op: Op) -> str:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from warmline.activity_names import activity_name
+from warmline.commands.acted import DISCARDED, acted_json, acted_op, current_ops, echo_acted, say
 from warmline.commands.common import (
     ID,
     QUICK_TIMEOUT,
@@ -86,29 +87,31 @@ def _exit_for(report: PassReport) -> int:
     return EXIT_ERROR if report.refresh_failures else EXIT_OK
 
 
-def _print_pass(report: PassReport) -> None:
+def _print_pass(report: PassReport, err: bool = False) -> None:
+    """What the pass did, for a person: on stdout, or on stderr (`err`) when stdout carries JSON."""
     flush = report.flush
     if report.reachable:
         click.echo(
             f"Sent {flush.delivered + flush.reconciled} action(s)"
             + (f" ({flush.reconciled} found already applied)" if flush.reconciled else "")
-            + f"; {flush.failed} failed, {flush.retrying + flush.ambiguous} to retry."
+            + f"; {flush.failed} failed, {flush.retrying + flush.ambiguous} to retry.",
+            err=err,
         )
         if report.leads_refreshed is not None:
-            click.echo(f"Refreshed {report.leads_refreshed} lead(s).")
+            click.echo(f"Refreshed {report.leads_refreshed} lead(s).", err=err)
         polls = report.polls
         if polls.polled:
-            click.echo(f"Polled {polls.polled} job(s); {polls.completed} completed.")
+            click.echo(f"Polled {polls.polled} job(s); {polls.completed} completed.", err=err)
     cached, leads = report.details_cached or 0, report.leads_cached
     if leads:
         line = f"Details cached offline: {cached} of {leads} leads"
         prefetch = report.prefetch
         if prefetch is not None and not prefetch.finished and cached < leads:
             line += " (the rest within the rate limit at the next sync)"
-        click.echo(line + ".")
+        click.echo(line + ".", err=err)
     status = report.status
     if status is not None:
-        click.echo(f"Outbox: {status.queued} pending, {status.failed} failed.")
+        click.echo(f"Outbox: {status.queued} pending, {status.failed} failed.", err=err)
     if report.rate_limited_until is not None:
         note(f"Rate-limited by the service until {local_time(report.rate_limited_until)}; "
               "the rest goes after that.")
@@ -120,6 +123,29 @@ def _print_pass(report: PassReport) -> None:
         note(f"The service refused the API key: {report.auth_error}")
     elif report.offline_error:
         note(f"Offline: {report.offline_error}")
+
+
+def _pass_json(report: PassReport) -> dict[str, Any]:
+    """The figures of `sync --once --json` beside its `ops` and `jobs` (docs/sync.md)."""
+    flush, status = report.flush, report.status
+    return {
+        "reachable": report.reachable,
+        "sent": flush.delivered + flush.reconciled,
+        "reconciled": flush.reconciled,
+        "failed": flush.failed,
+        "retrying": flush.retrying + flush.ambiguous,
+        "leads_refreshed": report.leads_refreshed,
+        "jobs_polled": report.polls.polled,
+        "jobs_completed": report.polls.completed,
+        "details_cached": report.details_cached,
+        "leads_cached": report.leads_cached,
+        "outbox": None if status is None else {"queued": status.queued, "failed": status.failed},
+        "rate_limited_until": iso_time(report.rate_limited_until),
+        "errors": list(report.errors),
+        "refresh_failures": list(report.refresh_failures),
+        "auth_error": report.auth_error,
+        "offline_error": report.offline_error,
+    }
 
 
 async def _sync_once(store: Store, client: ServiceClient, config: Config) -> PassReport:
@@ -166,7 +192,9 @@ async def _watch(store: Store, client: ServiceClient, config: Config) -> None:
               help="One full pass, then exit (the default).")
 @click.option("--watch", "mode", flag_value="watch",
               help="Keep syncing in the foreground until interrupted.")
-def sync_command(mode: str) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="With --once: print JSON, each queued op's id and state after the pass (see docs/sync.md).")
+def sync_command(mode: str, as_json: bool) -> None:
     """Deliver queued actions, refresh the cache and poll running jobs.
 
     --once sends every queued action now (its retry delay is skipped, since you asked,
@@ -174,14 +202,21 @@ def sync_command(mode: str) -> None:
     until when), refreshes the cache and polls every running job. --watch runs the same
     background schedule as the cockpit.
     """
+    if as_json and mode == "watch":
+        raise CommandError("--json goes with --once: --watch prints a line per change", EXIT_BAD_INPUT)
     config = open_config()
     with open_store(config) as store:
         client = make_client(config)
         if mode == "watch":
             asyncio.run(_watch(store, client, config))
             return
+        queued = [op.op_id for op in store.outbox_rows()]
+        running = [job.key for job in store.jobs(active_only=True)]
         report = asyncio.run(_sync_once(store, client, config))
-        _print_pass(report)
+        _print_pass(report, err=as_json)
+        if as_json:
+            jobs = [job for job in (store.get_job(key) for key in running) if job is not None]
+            echo_acted(store, queued, jobs, **_pass_json(report))
         code = _exit_for(report)
         if code != EXIT_OK:
             sys.exit(code)
@@ -434,28 +469,34 @@ def outbox_group(ctx: click.Context, as_json: bool) -> None:
 @outbox_group.command("retry", epilog=EXIT_CODES_HELP)
 @click.argument("op_ref", metavar="OP", required=False)
 @click.option("--all", "retry_all", is_flag=True, help="Every failed or waiting action.")
-def outbox_retry(op_ref: str | None, retry_all: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: each op's id and state after the retry (see docs/cli.md).")
+def outbox_retry(op_ref: str | None, retry_all: bool, as_json: bool) -> None:
     """Send a failed or waiting action again (now, skipping its retry delay)."""
     if bool(op_ref) == retry_all:
         raise click.UsageError("give one OP id (or its first characters), or --all")
     config = open_config()
     with open_store(config) as store:
         if retry_all:
+            waiting = [op.op_id for op in store.outbox_rows(("failed", "pending", "ambiguous"))]
             count = store.retry_all()
             store.clear_rate_limit()  # an explicit retry overrides the service's wait
-            click.echo(f"{count} action(s) will be sent again.")
+            say(as_json, f"{count} action(s) will be sent again.")
             if count:
-                _try_any(store, config)
+                _try_any(store, config, as_json)
+            if as_json:
+                echo_acted(store, waiting)
             return
         op = resolve_op(store, op_ref or "")
         if not store.retry(op.op_id):
             raise CommandError(f"op {short_id(op.op_id)} is {op.state}: nothing to retry", EXIT_BAD_INPUT)
         store.clear_rate_limit()
-        click.echo(f"Op {short_id(op.op_id)} ({op.kind}) will be sent again.")
-        try_delivery(store, config, op.op_id)
+        say(as_json, f"Op {short_id(op.op_id)} ({op.kind}) will be sent again.")
+        try_delivery(store, config, op.op_id, err=as_json)
+        if as_json:
+            echo_acted(store, [op.op_id])
 
 
-def _try_any(store: Store, config: Config) -> None:
+def _try_any(store: Store, config: Config, err: bool = False) -> None:
     if not config.api_key:
         return
     try:
@@ -463,13 +504,14 @@ def _try_any(store: Store, config: Config) -> None:
     except CommandError:
         return
     click.echo(f"Sent {report.delivered + report.reconciled}; {report.failed} failed; "
-               f"{store.outbox_counts().queued} still queued.")
+               f"{store.outbox_counts().queued} still queued.", err=err)
 
 
 @outbox_group.command("discard", epilog=EXIT_CODES_HELP)
 @click.argument("op_ref", metavar="OP", required=False)
 @click.option("--all", "discard_all", is_flag=True, help="Every action not being sent (waiting or failed).")
-def outbox_discard(op_ref: str | None, discard_all: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: the ops discarded (see docs/cli.md).")
+def outbox_discard(op_ref: str | None, discard_all: bool, as_json: bool) -> None:
     """Drop an action that is not being sent; its local effect is reverted."""
     if bool(op_ref) == discard_all:
         raise click.UsageError("give one OP id (or its first characters), or --all")
@@ -478,15 +520,21 @@ def outbox_discard(op_ref: str | None, discard_all: bool) -> None:
         if discard_all:
             from warmline import actions  # deferred: command line
 
+            before = store.outbox_rows()
             count = actions.discard_all(store)
-            click.echo(f"Discarded {count} action(s); their local effects were reverted.")
+            say(as_json, f"Discarded {count} action(s); their local effects were reverted.")
+            if as_json:  # those no longer in the outbox are the ones discarded
+                left = {op["op_id"] for op in current_ops(store, [op.op_id for op in before])}
+                echo_json(acted_json([acted_op(op, DISCARDED) for op in before if op.op_id not in left]))
             return
         op = resolve_op(store, op_ref or "")
         try:
             store.discard(op.op_id)
         except OpStateError as exc:
             raise CommandError(str(exc), EXIT_BAD_INPUT) from None
-        click.echo(f"Discarded op {short_id(op.op_id)} ({op.kind}); its local effect was reverted.")
+        say(as_json, f"Discarded op {short_id(op.op_id)} ({op.kind}); its local effect was reverted.")
+        if as_json:
+            echo_json(acted_json([acted_op(op, DISCARDED)]))
 
 
 # --- jobs ------------------------------------------------------------------------------------------

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from warmline.commands.acted import echo_acted, say  # say: re-exported for the job commands
 from warmline.commands.common import (
     QUICK_TIMEOUT,
     CommandError,
-    echo_json,
     job_json,
     make_client,
     make_engine,
@@ -38,11 +38,6 @@ Results = Callable[["Job"], list[dict[str, Any]]]
 """A completed job's findings, as the JSON `results`."""
 ShowResults = Callable[["Job", list[dict[str, Any]]], None]
 """Prints a completed job's findings for a person."""
-
-
-def say(as_json: bool, message: str) -> None:
-    """Progress words go to stdout, or to stderr when stdout carries JSON."""
-    click.echo(plain(message), err=as_json)
 
 
 @contextmanager
@@ -99,6 +94,11 @@ def run_job(store: Store, config: Config, op_id: str, what: str, wait: bool, as_
     except AuthError as exc:
         raise CommandError(f"Queued; the service refused the API key: {exc}", EXIT_AUTH) from None
     except StartRefused as exc:
+        if as_json:  # the refused op, for a script to retry or discard
+            from warmline.prospecting import job_for_op  # deferred: command line
+
+            job = job_for_op(store, op_id)
+            echo_acted(store, [op_id], [job] if job else [], job=job_json(job) if job else None, results=[])
         raise CommandError(
             f"The service refused to start the {what}: {plain(exc)}\n"
             f"Fix it with `warmline outbox retry {short_id(op_id)}` or `warmline outbox discard {short_id(op_id)}`.",
@@ -127,7 +127,7 @@ def job_outcome(
     ended = job is not None and not job.active and job.status.lower() == "completed"
     found = results(job) if job is not None and ended else []
     if as_json:
-        echo_json({"op_id": op_id, "job": job_json(job) if job else None, "results": found})
+        echo_acted(store, [op_id], [job] if job else [], job=job_json(job) if job else None, results=found)
     elif job is not None and job.remote_id is not None:
         if job.active:
             click.echo(f"Started {what} {job.remote_id} ({plain(job.status)}). Follow it with `warmline jobs`.")

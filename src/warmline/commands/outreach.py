@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from warmline.commands.acted import echo_acted, say
 from warmline.commands.common import (
     ID,
     QUICK_TIMEOUT,
@@ -51,29 +52,35 @@ Action = Callable[["Store", int], str]
 """An action of `warmline.actions` on one lead (or recommendation): queues it, returns the op id."""
 
 
-def _queue_on_lead(lead_ref: str, what: str, action: Action) -> None:
-    """Queue `action(store, lead_id)` on the lead, say so, and try to send it now."""
+JSON_HELP = "Print JSON: the op id and its state (see docs/cli.md)."
+
+
+def _queue_on_lead(lead_ref: str, what: str, action: Action, as_json: bool) -> None:
+    """Queue `action(store, lead_id)` on the lead, say so, and try to send it now; with
+    `as_json` the words go to stderr and stdout gets the op as it then stands."""
     config = open_config()
     with open_store(config) as store:
         lead = resolve_lead(store, lead_ref)
         op_id = queue_action(lambda: action(store, lead.id))
-        click.echo(plain(f"Queued {what} on {lead.company_name} (op {short_id(op_id)})."))
-        try_delivery(store, config, op_id)
+        say(as_json, f"Queued {what} on {lead.company_name} (op {short_id(op_id)}).")
+        try_delivery(store, config, op_id, err=as_json)
+        if as_json:
+            echo_acted(store, [op_id])
 
 
-def _queue_job(lead_ref: str, what: str, action: Action, wait: bool, follow_up: str) -> None:
+def _queue_job(lead_ref: str, what: str, action: Action, wait: bool, follow_up: str, as_json: bool) -> None:
     """Queue a job start on the lead, send it, and with `wait` follow it until it ends."""
     config = open_config()
     with open_store(config) as store:
         lead = resolve_lead(store, lead_ref)
         op_id = queue_action(lambda: action(store, lead.id))
-        click.echo(plain(f"Queued {what} on {lead.company_name} (op {short_id(op_id)})."))
-        job = run_job(store, config, op_id, what, wait, False)
+        say(as_json, f"Queued {what} on {lead.company_name} (op {short_id(op_id)}).")
+        job = run_job(store, config, op_id, what, wait, as_json)
 
         def hint(_job: Job, _found: list[dict[str, Any]]) -> None:
             click.echo(f"See it with `warmline outreach {follow_up} {lead.id}`.")
 
-        job_outcome(store, op_id, job, what, False, lambda _job: [], hint)
+        job_outcome(store, op_id, job, what, as_json, lambda _job: [], hint)
 
 
 def _refresh(store: Store, config: Config, read: Callable[[SyncEngine], Awaitable[object]]) -> None:
@@ -99,23 +106,25 @@ def _refresh(store: Store, config: Config, read: Callable[[SyncEngine], Awaitabl
 @click.command("status", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("lead_status", type=click.Choice(["cold", "warm"]))
-def outreach_status(lead_ref: str, lead_status: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+def outreach_status(lead_ref: str, lead_status: str, as_json: bool) -> None:
     """Move a lead to cold (social warming) or warm (active nurturing); works offline."""
     from warmline import actions  # deferred: command line
 
     _queue_on_lead(lead_ref, f"status {lead_status}",
-                   lambda store, lead_id: actions.change_lead_status(store, lead_id, lead_status))
+                   lambda store, lead_id: actions.change_lead_status(store, lead_id, lead_status), as_json)
 
 
 @click.command("target", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("score", type=int)
-def outreach_target(lead_ref: str, score: int) -> None:
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+def outreach_target(lead_ref: str, score: int, as_json: bool) -> None:
     """Set the warming score (1-100) at which a lead is ready for direct outreach."""
     from warmline import actions  # deferred: command line
 
     _queue_on_lead(lead_ref, f"target score {score}",
-                   lambda store, lead_id: actions.set_target_score(store, lead_id, score))
+                   lambda store, lead_id: actions.set_target_score(store, lead_id, score), as_json)
 
 
 @click.command("deal", epilog=EXIT_CODES_HELP)
@@ -125,8 +134,9 @@ def outreach_target(lead_ref: str, score: int) -> None:
 @click.option("--won/--not-won", "won", default=None, help="Mark the deal won, or not won any more.")
 @click.option("--lost", "lost_reason", default=None, metavar="REASON", help="Mark the deal lost, saying why.")
 @click.option("--not-lost", is_flag=True, help="The deal is not lost any more.")
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def outreach_deal(lead_ref: str, deal_value: float | None, deal_currency: str | None, won: bool | None,
-                  lost_reason: str | None, not_lost: bool) -> None:
+                  lost_reason: str | None, not_lost: bool, as_json: bool) -> None:
     """Update a warm lead's deal: only the given fields change; works offline."""
     from warmline import actions  # deferred: command line
 
@@ -135,7 +145,7 @@ def outreach_deal(lead_ref: str, deal_value: float | None, deal_currency: str | 
     lost = True if lost_reason is not None else (False if not_lost else None)
     _queue_on_lead(lead_ref, "a deal update", lambda store, lead_id: actions.update_deal(
         store, lead_id, deal_value=deal_value, deal_currency=deal_currency, won=won, lost=lost,
-        closed_reason=lost_reason))
+        closed_reason=lost_reason), as_json)
 
 
 # --- signal scan and monitoring sources ---------------------------------------------------------
@@ -144,12 +154,13 @@ def outreach_deal(lead_ref: str, deal_value: float | None, deal_currency: str | 
 @click.command("scan", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.option("--wait", is_flag=True, help="Show progress until the scan ends.")
-def outreach_scan(lead_ref: str, wait: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+def outreach_scan(lead_ref: str, wait: bool, as_json: bool) -> None:
     """Start an AI signal scan of a lead's web presence (takes one site signal slot);
     works offline: queued until the service is reachable."""
     from warmline import actions  # deferred: command line
 
-    _queue_job(lead_ref, "signal scan", actions.start_signal_scan, wait, "scan-status")
+    _queue_job(lead_ref, "signal scan", actions.start_signal_scan, wait, "scan-status", as_json)
 
 
 PAGE_FIELDS = ("id", "url", "label", "page_type", "score", "is_selected", "last_checked_at", "pending")
@@ -196,12 +207,13 @@ def outreach_scan_status(lead_ref: str, as_json: bool) -> None:
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("page_id", type=ID)
 @click.argument("state", type=click.Choice(["on", "off"]))
-def outreach_source(lead_ref: str, page_id: int, state: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+def outreach_source(lead_ref: str, page_id: int, state: str, as_json: bool) -> None:
     """Turn a discovered monitoring source on or off (ids: `outreach scan-status LEAD`)."""
     from warmline import actions  # deferred: command line
 
     _queue_on_lead(lead_ref, f"monitoring source {page_id} {state}",
-                   lambda store, lead_id: actions.toggle_monitoring_page(store, lead_id, page_id, state == "on"))
+                   lambda store, lead_id: actions.toggle_monitoring_page(store, lead_id, page_id, state == "on"), as_json)
 
 
 # --- recommendations ---------------------------------------------------------------------------
@@ -245,37 +257,42 @@ def outreach_recs(lead_ref: str | None, as_json: bool) -> None:
 @click.command("generate", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.option("--wait", is_flag=True, help="Show progress until the generation ends.")
-def outreach_generate(lead_ref: str, wait: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+def outreach_generate(lead_ref: str, wait: bool, as_json: bool) -> None:
     """Ask for new engagement recommendations from a lead's enabled sources; works offline."""
     from warmline import actions  # deferred: command line
 
-    _queue_job(lead_ref, "recommendation generation", actions.generate_recommendations, wait, "recs")
+    _queue_job(lead_ref, "recommendation generation", actions.generate_recommendations, wait, "recs", as_json)
 
 
-def _close_recommendation(recommendation_id: int, verb: str, action: Action) -> None:
+def _close_recommendation(recommendation_id: int, verb: str, action: Action, as_json: bool) -> None:
     config = open_config()
     with open_store(config) as store:
         op_id = queue_action(lambda: action(store, recommendation_id))
-        click.echo(f"Queued {verb} recommendation {recommendation_id} (op {short_id(op_id)}).")
-        try_delivery(store, config, op_id)
+        say(as_json, f"Queued {verb} recommendation {recommendation_id} (op {short_id(op_id)}).")
+        try_delivery(store, config, op_id, err=as_json)
+        if as_json:
+            echo_acted(store, [op_id])
 
 
 @click.command("complete", epilog=EXIT_CODES_HELP)
 @click.argument("recommendation_id", metavar="REC_ID", type=ID)
-def outreach_complete(recommendation_id: int) -> None:
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+def outreach_complete(recommendation_id: int, as_json: bool) -> None:
     """Mark a recommendation done (the service awards its points); works offline."""
     from warmline import actions  # deferred: command line
 
-    _close_recommendation(recommendation_id, "completing", actions.complete_recommendation)
+    _close_recommendation(recommendation_id, "completing", actions.complete_recommendation, as_json)
 
 
 @click.command("dismiss", epilog=EXIT_CODES_HELP)
 @click.argument("recommendation_id", metavar="REC_ID", type=ID)
-def outreach_dismiss(recommendation_id: int) -> None:
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+def outreach_dismiss(recommendation_id: int, as_json: bool) -> None:
     """Dismiss a recommendation; works offline."""
     from warmline import actions  # deferred: command line
 
-    _close_recommendation(recommendation_id, "dismissing", actions.dismiss_recommendation)
+    _close_recommendation(recommendation_id, "dismissing", actions.dismiss_recommendation, as_json)
 
 
 # --- key contacts and competitors -------------------------------------------------------------
@@ -285,47 +302,51 @@ def outreach_dismiss(recommendation_id: int) -> None:
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("contact_id", type=ID)
 @click.option("--unpin", is_flag=True, help="Unpin the contact instead.")
-def outreach_pin(lead_ref: str, contact_id: int, unpin: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+def outreach_pin(lead_ref: str, contact_id: int, unpin: bool, as_json: bool) -> None:
     """Pin (or unpin) a key contact of a lead (ids: `warmline lead LEAD --json`)."""
     from warmline import actions  # deferred: command line
 
     _queue_on_lead(lead_ref, f"{'unpinning' if unpin else 'pinning'} contact {contact_id}",
-                   lambda store, lead_id: actions.pin_contact(store, lead_id, contact_id, not unpin))
+                   lambda store, lead_id: actions.pin_contact(store, lead_id, contact_id, not unpin), as_json)
 
 
 @click.command("competitor-add", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("name")
 @click.option("--domain", default=None, help="The competitor's web domain.")
-def outreach_competitor_add(lead_ref: str, name: str, domain: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+def outreach_competitor_add(lead_ref: str, name: str, domain: str | None, as_json: bool) -> None:
     """Track a competitor of a lead; works offline."""
     from warmline import actions  # deferred: command line
 
     _queue_on_lead(lead_ref, f"competitor {name!r}",
-                   lambda store, lead_id: actions.add_competitor(store, lead_id, name, domain))
+                   lambda store, lead_id: actions.add_competitor(store, lead_id, name, domain), as_json)
 
 
 @click.command("competitor-scan", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("competitor_id", type=ID)
-def outreach_competitor_scan(lead_ref: str, competitor_id: int) -> None:
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+def outreach_competitor_scan(lead_ref: str, competitor_id: int, as_json: bool) -> None:
     """Scan a tracked competitor's website (ids: `warmline lead LEAD --json`); works offline."""
     from warmline import actions  # deferred: command line
 
     _queue_on_lead(lead_ref, f"a scan of competitor {competitor_id}",
-                   lambda store, lead_id: actions.scan_competitor(store, lead_id, competitor_id))
+                   lambda store, lead_id: actions.scan_competitor(store, lead_id, competitor_id), as_json)
 
 
 @click.command("competitor-pin", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("competitor_id", type=ID)
 @click.option("--unpin", is_flag=True, help="Unpin the competitor instead.")
-def outreach_competitor_pin(lead_ref: str, competitor_id: int, unpin: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+def outreach_competitor_pin(lead_ref: str, competitor_id: int, unpin: bool, as_json: bool) -> None:
     """Pin (or unpin) a tracked competitor of a lead; works offline."""
     from warmline import actions  # deferred: command line
 
     _queue_on_lead(lead_ref, f"{'unpinning' if unpin else 'pinning'} competitor {competitor_id}",
-                   lambda store, lead_id: actions.pin_competitor(store, lead_id, competitor_id, not unpin))
+                   lambda store, lead_id: actions.pin_competitor(store, lead_id, competitor_id, not unpin), as_json)
 
 
 # Subcommands of `outreach` (defined in warmline.commands.prospecting); warmline.cli adds them.

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from warmline.commands.acted import echo_acted, no_prompt, say
 from warmline.commands.common import (
     ID,
     QUICK_TIMEOUT,
@@ -55,7 +56,7 @@ from warmline.commands.common import (
     short_id,
 )
 from warmline.commands.direct import api_failure, direct_request
-from warmline.commands.jobs_wait import job_outcome, run_job, say
+from warmline.commands.jobs_wait import job_outcome, run_job
 from warmline.commands.records import print_fields, resolve_company
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR, EXIT_OFFLINE
 from warmline.store.company_page import findings_of
@@ -105,15 +106,21 @@ def _send_now(store: Store, config: Config) -> str | None:
     return None
 
 
-def _settled(store: Store, op_id: str, unsent: str | None, as_json: bool = False) -> Op | None:
+def _settled(
+    store: Store, op_id: str, unsent: str | None, as_json: bool = False, batch: Sequence[str] = ()
+) -> Op | None:
     """The op once delivered; None (after saying so) when it is still queued.
 
-    A refusal by the service fails the command with its message and how to fix it.
+    A refusal by the service fails the command with its message and how to fix it; with
+    `as_json`, stdout first gets the ops of the command (`batch`, else this one), the
+    refused one among them, for a script to retry or discard.
     """
     op = store.get_op(op_id)
     if op is not None and op.state == "done":
         return op
     if op is not None and op.state == "failed":
+        if as_json:
+            echo_acted(store, batch or [op_id])
         raise CommandError(
             f"The service refused it: {plain(op.last_error)}\n"
             f"Fix it with `warmline outbox retry {short_id(op_id)}` or `warmline outbox discard {short_id(op_id)}`.",
@@ -407,13 +414,12 @@ def contacts_add(job_id: int, contact_ids: tuple[int, ...], as_json: bool) -> No
         op = _settled(store, op_id, _send_now(store, config), as_json)
         result = (op.result or {}) if op is not None else None
         if as_json:
-            echo_json({
-                "op_id": op_id,
-                "state": "done" if op is not None else "queued",
-                "added": None if result is None else result.get("added", 0),
-                "skipped": None if result is None else result.get("skipped", 0),
-                "skipped_ids": None if result is None else result.get("skipped_ids", []),
-            })
+            echo_acted(
+                store, [op_id],
+                added=None if result is None else result.get("added", 0),
+                skipped=None if result is None else result.get("skipped", 0),
+                skipped_ids=None if result is None else result.get("skipped_ids", []),
+            )
             return
         if result is not None:
             click.echo(f"Added {result.get('added', 0)}; skipped {result.get('skipped', 0)}.")
@@ -623,15 +629,14 @@ def outreach_add(company_refs: tuple[str, ...], lead_status: str, as_json: bool)
         leads = [] if result is None else [lead for lead in result.get("leads") or [] if isinstance(lead, dict)]
         skipped = [] if result is None else [s for s in result.get("skipped") or [] if isinstance(s, dict)]
         if as_json:
-            echo_json({
-                "op_id": op_id,
-                "state": "done" if op is not None else "queued",
-                "added": None if result is None else result.get("added", len(leads)),
-                "leads": [{"id": lead.get("id"), "company_id": lead.get("company_id"),
-                           "company_name": lead.get("company_name"), "lead_status": lead.get("lead_status")}
-                          for lead in leads],
-                "skipped": skipped,
-            })
+            echo_acted(
+                store, [op_id],
+                added=None if result is None else result.get("added", len(leads)),
+                leads=[{"id": lead.get("id"), "company_id": lead.get("company_id"),
+                        "company_name": lead.get("company_name"), "lead_status": lead.get("lead_status")}
+                       for lead in leads],
+                skipped=skipped,
+            )
             return
         if result is not None:
             click.echo(f"Added {result.get('added', len(leads))} lead(s).")
@@ -644,10 +649,12 @@ def outreach_add(company_refs: tuple[str, ...], lead_status: str, as_json: bool)
 @outreach_group.command("remove", epilog=EXIT_CODES_HELP)
 @click.argument("lead_refs", metavar="LEAD...", nargs=-1, required=True)
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
-def outreach_remove(lead_refs: tuple[str, ...], yes: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md); needs --yes.")
+def outreach_remove(lead_refs: tuple[str, ...], yes: bool, as_json: bool) -> None:
     """Remove leads from outreach (frees their signal slots); asks first unless --yes."""
     from warmline import actions  # deferred: command line
 
+    no_prompt(as_json, yes)
     config = open_config()
     with open_store(config) as store:
         leads = list({lead.id: lead for lead in (resolve_lead(store, ref) for ref in lead_refs)}.values())
@@ -655,10 +662,12 @@ def outreach_remove(lead_refs: tuple[str, ...], yes: bool) -> None:
         if not yes and not click.confirm(f"Remove {len(leads)} lead(s) from outreach: {names}?", err=True):
             raise CommandError("Nothing removed.", EXIT_ERROR)
         op_ids = queue_action(lambda: actions.remove_leads(store, [lead.id for lead in leads]))
-        click.echo(f"Queued removing {len(leads)} lead(s).")
+        say(as_json, f"Queued removing {len(leads)} lead(s).")
         unsent = _send_now(store, config)
-        done = [op_id for op_id in op_ids if _settled(store, op_id, unsent) is not None]
-        if done:
+        done = [op_id for op_id in op_ids if _settled(store, op_id, unsent, as_json, op_ids) is not None]
+        if as_json:
+            echo_acted(store, op_ids)
+        elif done:
             click.echo(f"Removed {len(done)} lead(s).")
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic
 
 import click
 
+from warmline.commands.acted import acted_json, no_prompt
 from warmline.commands.common import (
     ID_MAX,
     CommandError,
@@ -372,9 +373,11 @@ def _record_commands(group: click.Group, records: Records[Row, Model]) -> None:
     @group.command("delete", epilog=EXIT_CODES_HELP, help=f"Delete a {noun} on the service (online only); asks first unless --yes.")
     @click.argument("ref", metavar=ref_help)
     @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
-    def delete(ref: str, yes: bool) -> None:
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON: what was deleted (see docs/cli.md); needs --yes.")
+    def delete(ref: str, yes: bool, as_json: bool) -> None:
         from warmline.records import delete_record  # deferred: command line
 
+        no_prompt(as_json, yes)
         config = open_config()
         with open_store(config) as store:
             record_id = records.resolve(store, ref)
@@ -383,7 +386,10 @@ def _record_commands(group: click.Group, records: Records[Row, Model]) -> None:
             if not yes and not click.confirm(f"Delete {label}? This cannot be undone.", err=True):
                 raise CommandError("Nothing deleted.", EXIT_ERROR)
             direct_request(config, lambda client: delete_record(store, client, records.kind.entity, record_id))
-            click.echo(f"Deleted {label}.")
+            if as_json:  # a direct request: no op was queued, the service has deleted it
+                echo_json(acted_json([], deleted={"kind": noun, "id": record_id}))
+            else:
+                click.echo(f"Deleted {label}.")
 
 
 @click.group("companies", invoke_without_command=True, epilog=EXIT_CODES_HELP)
