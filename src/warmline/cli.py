@@ -13,24 +13,22 @@ so `warmline --help` and the cache-only commands start fast (`warmline.startup`)
 
 from __future__ import annotations
 
-import logging
-import sys
-
 import click
 
-from warmline import __version__
+from warmline import __version__, logfile
 from warmline.commands import (
     cockpit,
     completion,
     export,
     headless,
+    logs,
     outreach,
     prospecting,
     records,
     sandbox,
 )
 from warmline.commands.common import CommandError
-from warmline.config import is_utf8, redact_url
+from warmline.config import is_utf8
 from warmline.exit_codes import EXIT_BAD_INPUT
 from warmline.textsafe import terminal_text
 
@@ -49,6 +47,7 @@ def top_level_commands() -> list[click.Command]:
         *completion.COMMANDS,
         *export.COMMANDS,
         *headless.COMMANDS,
+        *logs.COMMANDS,
         *prospecting.COMMANDS,
         *records.COMMANDS,
         *sandbox.COMMANDS,
@@ -82,35 +81,20 @@ class CommandLine(click.Group):
             raise
 
 
-class TerminalLog(logging.Handler):
-    """Warnings of the engine (an unexpected error delivering an op...) on stderr, as
-    Python's last-resort handler prints them, but terminal-safe: the message and its
-    traceback may quote the service."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            sys.stderr.write(terminal_text(redact_url(self.format(record))) + "\n")
-        except Exception:  # noqa: BLE001 (logging must never fail the command)
-            self.handleError(record)
-
-
-def _log_to_stderr() -> None:
-    logger = logging.getLogger("warmline")
-    if not any(isinstance(h, TerminalLog) for h in logger.handlers):
-        logger.addHandler(TerminalLog(logging.WARNING))
-
-
 @click.group(cls=CommandLine, commands=top_level_commands(), invoke_without_command=True,
              context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="warmline")
+@click.option("--debug", is_flag=True,
+              help="Log more to the log file (requests' headers and bodies, cut short; never the key): `warmline logs`.")
 @click.pass_context
-def main(ctx: click.Context) -> None:
+def main(ctx: click.Context, debug: bool) -> None:
     """Warmline: a keyboard-driven, offline-first outreach cockpit.
 
     With no command, opens the cockpit against the configured service
     (WARMLINE_BASE_URL / WARMLINE_API_KEY or the config file); `warmline demo` runs it
     against the bundled reference server with no account.
     """
-    _log_to_stderr()
+    for warning in logfile.configure(debug=debug):
+        click.echo(f"Warning: {warning}", err=True)
     if ctx.invoked_subcommand is None:
         cockpit.open_cockpit()

@@ -12,6 +12,7 @@ import sys
 from functools import partial
 from typing import NoReturn
 
+from warmline import logfile
 from warmline.config import Config, config_path
 from warmline.exit_codes import EXIT_CACHE
 from warmline.store import CacheUnusable, Store
@@ -29,6 +30,10 @@ def start_cockpit(config: Config) -> None:
         store = Store(config.db_path)  # makes the data dir (0700) and the file (0600)
     except CacheUnusable as exc:
         _cache_unusable_exit(exc)
+    # The log file only while the terminal UI runs: a line on stderr would be drawn over its
+    # screen. Cheap enough before the first frame (the file opens at the first line written).
+    for warning in logfile.configure(terminal=False, keep_level=True):
+        print(f"Warning: {terminal_text(warning)}", file=sys.stderr)
     try:
         run_cockpit(store, sync_factory=partial(_sync_engine, store, config), keymap=config.keymap,
                     theme=config.theme, config_path=config_path(), undo_seconds=config.undo_seconds)

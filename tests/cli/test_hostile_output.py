@@ -208,6 +208,7 @@ def arguments(w: dict[str, Any]) -> dict[tuple[str, ...], list[tuple[list[str], 
         ("outreach", "competitor-scan"): runs([lead, w["competitor"]]),
         ("outreach", "competitor-pin"): runs([lead, w["competitor"]]),
         ("completion",): runs(["bash"], ["zsh"], ["fish"]),
+        ("logs",): runs(["--tail", "200"], ["--path"]),  # last: the lines the runs above logged
     }
 
 

@@ -66,6 +66,9 @@ A request given its own `timeout` (the health probe) gets at most twice that."""
 MAX_ANSWER_BYTES = 20 * 1024 * 1024
 """The largest answer read (20 MiB; a page of 200 leads is about 100 KB): reading stops
 there with `AnswerTooLargeError`, so memory stays bounded whatever the service sends."""
+MAX_LOGGED_BODY = 1000
+"""Characters of a request or answer body written to the log at debug level."""
+_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"})
 MAX_ERROR_BYTES = 64 * 1024
 """An error answer is read up to 64 KiB (its message is in the first line or two)."""
 
@@ -116,6 +119,11 @@ def _reason(table: Mapping[type[httpx.TransportError], str], exc: Exception) -> 
         if isinstance(exc, cls):
             return _connect_reason(exc) if cls is httpx.ConnectError else text
     return None
+
+
+def _took(started: float) -> str:
+    """The time since `started` (a `time.perf_counter()`), as a log line says it."""
+    return f"{(time.perf_counter() - started) * 1000:.0f} ms"
 
 
 def _drop_none(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -247,6 +255,13 @@ class ServiceClient:
             timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT,
         )
         sent = self._clock()
+        # What is logged of a request says which it was and how it went; the probe of an
+        # unreachable service runs every few seconds, so it is detail (debug), not history.
+        level = logging.INFO if needs_key else logging.DEBUG
+        op = f" (op {idempotency_key})" if idempotency_key is not None else ""
+        started = time.perf_counter()
+        if log.isEnabledFor(logging.DEBUG):
+            self._log_detail("request", request.headers, request.content, f"{method} {request.url.raw_path.decode()}")
         try:
             async with asyncio.timeout(deadline):
                 response = await self._http.send(request, stream=True)
@@ -255,16 +270,24 @@ class ServiceClient:
                     self._exchange = (sent, self.last_answer_at)
                     self.server_clock.observe_date(response.headers.get("date"), sent, self.last_answer_at)
                     self.limiter.update(response.headers, response.status_code, self._reset_offset())
-                    log.debug("%s %s -> %s", method, path, response.status_code)
                     limit = MAX_ANSWER_BYTES if response.is_success else MAX_ERROR_BYTES
                     content, cut = await _read_body(response, limit)
                 finally:
                     await response.aclose()
         except TimeoutError:
-            raise self._deadline_error(method, path, deadline) from None
+            error = self._deadline_error(method, path, deadline)
+            log.log(level, "%s %s -> no answer after %s%s: %s", method, path, _took(started), op, error)
+            raise error from None
         except httpx.TransportError as exc:
             # `from None`: the httpx exception carries the request; keep it out of tracebacks.
-            raise self._transport_error(exc, method, path) from None
+            error = self._transport_error(exc, method, path)
+            log.log(level, "%s %s -> not answered after %s%s: %s", method, path, _took(started), op, error)
+            raise error from None
+        wait = response.headers.get("retry-after")
+        log.log(level, "%s %s -> %s in %s, %d bytes%s%s", method, path, response.status_code, _took(started),
+                len(content), f", Retry-After {wait}" if wait else "", op)
+        if log.isEnabledFor(logging.DEBUG):
+            self._log_detail("answer", response.headers, content, f"{response.status_code}")
         if not response.is_success:
             # Only the redacted text stays in this frame: tracebacks with locals show it.
             text = self._redact(content.decode(response.charset_encoding or "utf-8", errors="replace"))
@@ -290,6 +313,15 @@ class ServiceClient:
             raise BadResponseError(
                 f"The service's answer to {method} {path} was not JSON", status=response.status_code
             ) from None
+
+    def _log_detail(self, what: str, headers: httpx.Headers, body: bytes, first: str) -> None:
+        """Debug level: the headers (never the key's) and the body, cut to a bound."""
+        shown = {
+            name: "********" if name.lower() in _SECRET_HEADERS else value for name, value in headers.items()
+        }
+        text = self._redact(body[: 4 * MAX_LOGGED_BODY].decode("utf-8", errors="replace"))
+        cut = f"... ({len(body)} bytes)" if len(text) > MAX_LOGGED_BODY or len(body) > 4 * MAX_LOGGED_BODY else ""
+        log.debug("%s %s headers %s body %r%s", what, first, shown, text[:MAX_LOGGED_BODY], cut)
 
     def _deadline_error(self, method: str, path: str, deadline: float) -> ApiError:
         """The request ran out of its total deadline: the service is unresponsive."""

@@ -121,8 +121,10 @@ def open_store(config: Config) -> Iterator[Store]:
 
 
 def make_client(config: Config, timeout: float | None = None) -> ServiceClient:
+    from warmline import logfile  # deferred: command line
     from warmline.api import ServiceClient  # deferred: command line
 
+    logfile.hide(config.api_key)  # whatever quotes it, the key never reaches the log
     if not config.api_key:
         raise CommandError(
             "No API key is configured: set WARMLINE_API_KEY or api_key in the config file.", EXIT_AUTH

@@ -329,12 +329,34 @@ class Flusher:
     def _tell(self, outcomes: list[Outcome], report: FlushReport) -> None:
         for outcome in outcomes:
             report.count(outcome.kind)
-            if outcome.kind == FAILED:
-                log.info("%s %s failed: %s", outcome.op.kind, outcome.op.op_id, outcome.message)
+            self._log(outcome)
             if self._notify is not None:
                 self._notify("outbox", outcome.op.lead_id)
                 if outcome.lead_gone:
                     self._notify("lead_gone", outcome.op.lead_id)
+
+    def _log(self, outcome: Outcome) -> None:
+        """One line in the log for each op settled (recorded): which op, what became of it
+        and why, so that support can answer "why did this fail an hour ago"."""
+        op = outcome.op
+        lead = f" lead {op.lead_id}" if op.lead_id is not None else ""
+        what = f"op {op.op_id} {op.kind}{lead} (attempt {op.attempts + 1})"
+        why = f": {outcome.message}" if outcome.message else ""
+        if outcome.kind in (DONE, RECONCILED, RESOLVED):
+            how = {DONE: "delivered", RECONCILED: "found already applied (not resent)", RESOLVED: ALREADY_DISMISSED}
+            log.info("%s %s", what, how[outcome.kind])
+        elif outcome.kind == FAILED:
+            gone = " (the lead is gone: its other queued ops fail too)" if outcome.lead_gone else ""
+            log.info("%s failed%s%s", what, gone, why)  # the rep is told; stderr is not the place
+        elif outcome.kind == PUT_BACK:  # not tried (offline, key refused) or claimed and left
+            log.log(logging.INFO if outcome.message else logging.DEBUG, "%s put back unsent%s", what, why)
+        else:  # RETRY or AMBIGUOUS_OUTCOME: tried again later
+            state = "retry" if outcome.kind == RETRY else "may have been applied; checked before any resend"
+            wait = (outcome.next_attempt_at or self.clock()) - self.clock()
+            floor = ""
+            if outcome.not_before is not None and outcome.not_before > self.clock():
+                floor = f", not before the service's {outcome.not_before - self.clock():.0f} s"
+            log.info("%s %s in %.0f s%s%s", what, state, max(0.0, wait), floor, why)
 
     # --- one op ------------------------------------------------------------------------------------
 

@@ -155,6 +155,8 @@ class Connection:
     def reached(self) -> None:
         """A request got an answer from the service (any answer: it is up)."""
         self.failures = 0
+        if self.board.current.online is False:
+            log.info("online again")
         if self.board.current.online is not True or self.board.current.auth_failed:
             self.board.update(online=True, auth_failed=False, last_error=None)
 
