@@ -24,13 +24,30 @@ OP_KEYS = {"op_id", "kind", "lead_id", "state", "outbox_state", "attempts", "las
 
 # Every command that queues, retries, discards or deletes something, but `log` and `note`.
 ACTING = {
-    ("sync",), ("outbox", "retry"), ("outbox", "discard"),
-    ("deep-search",), ("research", "run"), ("companies", "research"), ("companies", "delete"),
-    ("contacts", "search"), ("contacts", "add"), ("contacts", "delete"),
-    ("outreach", "add"), ("outreach", "remove"), ("outreach", "status"), ("outreach", "target"),
-    ("outreach", "deal"), ("outreach", "scan"), ("outreach", "source"), ("outreach", "generate"),
-    ("outreach", "complete"), ("outreach", "dismiss"), ("outreach", "pin"), ("outreach", "competitor-add"),
-    ("outreach", "competitor-scan"), ("outreach", "competitor-pin"),
+    ("sync",),
+    ("outbox", "retry"),
+    ("outbox", "discard"),
+    ("deep-search",),
+    ("research", "run"),
+    ("companies", "research"),
+    ("companies", "delete"),
+    ("contacts", "search"),
+    ("contacts", "add"),
+    ("contacts", "delete"),
+    ("outreach", "add"),
+    ("outreach", "remove"),
+    ("outreach", "status"),
+    ("outreach", "target"),
+    ("outreach", "deal"),
+    ("outreach", "scan"),
+    ("outreach", "source"),
+    ("outreach", "generate"),
+    ("outreach", "complete"),
+    ("outreach", "dismiss"),
+    ("outreach", "pin"),
+    ("outreach", "competitor-add"),
+    ("outreach", "competitor-scan"),
+    ("outreach", "competitor-pin"),
 }
 
 
@@ -127,7 +144,9 @@ def test_bad_input_with_json_prints_no_json_and_exits_2(synced: Path) -> None:
 # --- jobs ---------------------------------------------------------------------------------------------
 
 
-def test_a_job_start_lists_its_op_and_its_job(synced: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_job_start_lists_its_op_and_its_job(
+    synced: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     lead = first_lead(synced)
     data = acted(run("outreach", "scan", str(lead), "--wait", "--json"))
     op = only_op(data)
@@ -188,7 +207,9 @@ def _failed_ops(data_dir: Path, monkeypatch: pytest.MonkeyPatch, count: int) -> 
     return ids
 
 
-def test_outbox_retry_one_online_is_sent(synced: Path, sandbox: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_outbox_retry_one_online_is_sent(
+    synced: Path, sandbox: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (failed,) = _failed_ops(synced, monkeypatch, 1)
     serve(monkeypatch, sandbox)
     result = run("outbox", "retry", failed[:8], "--json")
@@ -205,7 +226,8 @@ def test_outbox_retry_all_offline_is_queued_and_discard_all_lists_them(
     assert [(op["op_id"], op["state"]) for op in data["ops"]] == [(i, "queued") for i in failed]
     discarded = acted(run("outbox", "discard", "--all", "--json"))
     assert [(op["op_id"], op["state"], op["outbox_state"]) for op in discarded["ops"]] == [
-        (i, "discarded", None) for i in failed]
+        (i, "discarded", None) for i in failed
+    ]
     with open_store(synced) as store:
         assert store.outbox_rows() == []
 
@@ -220,7 +242,9 @@ def test_outbox_discard_one(synced: Path, monkeypatch: pytest.MonkeyPatch) -> No
 # --- sync --------------------------------------------------------------------------------------------------
 
 
-def test_sync_once_json_lists_the_queued_ops_as_sent(synced: Path, sandbox: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sync_once_json_lists_the_queued_ops_as_sent(
+    synced: Path, sandbox: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
     serve(monkeypatch, None)
     lead = first_lead(synced)
     assert run("outreach", "status", str(lead), "warm").exit_code == 0
@@ -235,7 +259,9 @@ def test_sync_once_json_lists_the_queued_ops_as_sent(synced: Path, sandbox: Fast
     result = run("sync", "--once", "--json")
     data = acted(result)
     assert [(op["op_id"], op["state"]) for op in data["ops"]] == [(i, "sent") for i in queued]
-    assert data["op_id"] is None and data["sent"] == 2 and data["outbox"] == {"queued": 0, "failed": 0}
+    assert (
+        data["op_id"] is None and data["sent"] == 2 and data["outbox"] == {"queued": 0, "failed": 0}
+    )
     assert "Sent 2 action(s)" in result.stderr
     assert all(outbox_state(synced, i) == "done" for i in queued)
 
@@ -254,5 +280,10 @@ def test_delete_with_json_needs_yes_and_queues_nothing(online: Path) -> None:
     refused = run("companies", "delete", str(company), "--json")
     assert refused.exit_code == 2 and refused.stdout == ""
     data = acted(run("companies", "delete", str(company), "--json", "--yes"))
-    assert data == {"op_id": None, "state": None, "ops": [], "jobs": [],
-                    "deleted": {"kind": "company", "id": company}}
+    assert data == {
+        "op_id": None,
+        "state": None,
+        "ops": [],
+        "jobs": [],
+        "deleted": {"kind": "company", "id": company},
+    }

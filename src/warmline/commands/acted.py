@@ -38,7 +38,13 @@ if TYPE_CHECKING:
     from warmline.store.rows import Job
 
 QUEUED, SENT, FAILED, DISCARDED = "queued", "sent", "failed", "discarded"
-PUBLIC_STATES = {"pending": QUEUED, "in_flight": QUEUED, "ambiguous": QUEUED, "failed": FAILED, "done": SENT}
+PUBLIC_STATES = {
+    "pending": QUEUED,
+    "in_flight": QUEUED,
+    "ambiguous": QUEUED,
+    "failed": FAILED,
+    "done": SENT,
+}
 """The outbox's states (`warmline.store.rows`) as the JSON's `state` says them."""
 
 
@@ -68,7 +74,9 @@ def current_ops(store: Store, op_ids: Iterable[str]) -> list[dict[str, Any]]:
     return [acted_op(op) for op in found if op is not None]
 
 
-def acted_json(ops: Sequence[dict[str, Any]], jobs: Iterable[Job] = (), **fields: Any) -> dict[str, Any]:
+def acted_json(
+    ops: Sequence[dict[str, Any]], jobs: Iterable[Job] = (), **fields: Any
+) -> dict[str, Any]:
     """The object every acting command prints: `op_id`, `state`, `ops`, `jobs`, then its own fields."""
     single = ops[0] if len(ops) == 1 else None
     return {
@@ -80,7 +88,9 @@ def acted_json(ops: Sequence[dict[str, Any]], jobs: Iterable[Job] = (), **fields
     }
 
 
-def echo_acted(store: Store, op_ids: Iterable[str], jobs: Iterable[Job] = (), **fields: Any) -> None:
+def echo_acted(
+    store: Store, op_ids: Iterable[str], jobs: Iterable[Job] = (), **fields: Any
+) -> None:
     """Print the acting command's JSON for the ops `op_ids`, read from the outbox now."""
     echo_json(acted_json(current_ops(store, op_ids), jobs, **fields))
 
@@ -94,4 +104,6 @@ def say(as_json: bool, message: str) -> None:
 def no_prompt(as_json: bool, yes: bool, option: str = "--yes") -> None:
     """With `--json` a command never asks: a confirmation it would need is bad input (2)."""
     if as_json and not yes:
-        raise CommandError(f"--json never asks for confirmation: give {option} as well", EXIT_BAD_INPUT)
+        raise CommandError(
+            f"--json never asks for confirmation: give {option} as well", EXIT_BAD_INPUT
+        )
