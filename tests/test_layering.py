@@ -17,7 +17,10 @@ from pathlib import Path
 import warmline
 from support.imports import import_graph, reachable
 
-CORE_MODULES = ["warmline.api", "warmline.store", "warmline.sync", "warmline.actions", "warmline.config"]
+CORE_MODULES = [
+    "warmline.api", "warmline.store", "warmline.sync", "warmline.actions", "warmline.config",
+    "warmline.followups",
+]
 UI_PACKAGES = {"textual", "rich"}
 
 
