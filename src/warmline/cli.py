@@ -17,6 +17,7 @@ import click
 
 from warmline import __version__, logfile
 from warmline.commands import (
+    cache,
     cockpit,
     completion,
     export,
@@ -43,6 +44,7 @@ def top_level_commands() -> list[click.Command]:
         for command in subcommands:
             group.add_command(command)
     return [
+        *cache.COMMANDS,
         *cockpit.COMMANDS,
         *completion.COMMANDS,
         *export.COMMANDS,

@@ -44,6 +44,7 @@ RUN_TIMEOUT = 60.0  # a cap on a hung run, not a timing assertion
 DOCUMENTED = {0, 1, 2, 3, 4, 5}
 LEAD = "900"
 NOT_LOCAL = {("sandbox",), ("demo",), ("completion",)}  # never open the configured cache
+NOT_LOCAL |= {("cache", "path"), ("cache", "reset")}  # say where it is, move it aside: test_cli_cache.py
 NOT_LOCAL |= {("logs",)}  # reads the log file only: test_cli_logs.py
 
 SAMPLES: dict[tuple[str, ...], list[str]] = {

@@ -208,6 +208,8 @@ def arguments(w: dict[str, Any]) -> dict[tuple[str, ...], list[tuple[list[str], 
         ("outreach", "competitor-scan"): runs([lead, w["competitor"]]),
         ("outreach", "competitor-pin"): runs([lead, w["competitor"]]),
         ("completion",): runs(["bash"], ["zsh"], ["fish"]),
+        ("cache", "path"): runs([]),
+        ("cache", "reset"): runs([]),  # no terminal, no --yes: reports the cache and moves nothing
         ("logs",): runs(["--tail", "200"], ["--path"]),  # last: the lines the runs above logged
     }
 

@@ -42,6 +42,8 @@ PRIVATE_DIR_MODE = 0o700
 PRIVATE_FILE_MODE = 0o600
 # SQLite's companions of the cache file in WAL mode; they hold recent writes in clear.
 SIDE_FILES = ("-wal", "-shm", "-journal")
+RESET_COMMAND = "warmline cache reset"
+"""What the errors about a cache Warmline cannot read point to (`warmline.store.reset`)."""
 
 
 class StoreError(Exception):
@@ -94,11 +96,13 @@ def cache_unusable(path: Path | None, exc: BaseException) -> CacheUnusable:
     if isinstance(exc, sqlite3.OperationalError) and ("locked" in message or "busy" in message):
         return CacheUnusable(path, f"is locked by another process ({message})", "try again when it is done")
     if isinstance(exc, RuntimeError):  # schema.NewerSchemaError: a newer Warmline wrote it
-        return CacheUnusable(path, f"cannot be read: {message}", f"{untouched}: upgrade Warmline")
+        return CacheUnusable(path, f"cannot be read: {message}",
+                             f"{untouched}: upgrade Warmline, or `{RESET_COMMAND}` moves it aside "
+                             "(queued actions in it are not sent) for a new one")
     if isinstance(exc, sqlite3.DatabaseError):
         return CacheUnusable(path, f"is damaged or not a Warmline cache ({message})",
-                             f"{untouched}: move it aside (queued actions in it are not sent) "
-                             "and run `warmline sync` to build a new one")
+                             f"{untouched}: `{RESET_COMMAND}` moves it aside (queued actions in it "
+                             "are not sent) and the next start builds a new one")
     reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else message
     return CacheUnusable(path, f"cannot be opened ({reason})", "check the data dir or set WARMLINE_DATA_DIR")
 
