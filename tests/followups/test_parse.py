@@ -288,6 +288,30 @@ def test_a_date_cut_by_the_limit_is_not_trusted() -> None:
     assert parse_follow_up(text, TUE) is None
 
 
+def test_a_refused_reading_blocks_only_its_own_words() -> None:
+    """ "on Fri 3 Dec" (the 3rd is a Thursday) is refused whole, not read as "on Fri"; the
+    promise after it still counts, and so does one before it."""
+    assert parse_follow_up("on Fri 3 Dec", TUE) is None
+    later = parse_follow_up("on Fri 3 Dec; by Monday", TUE)
+    assert later is not None and (later.phrase, later.due) == ("by Monday", date(2026, 11, 30))
+    before = parse_follow_up("next week, on Fri 3 Dec", TUE)
+    assert before is not None and (before.phrase, before.due) == ("next week", date(2026, 11, 30))
+
+
+def test_a_text_full_of_promises_gives_the_first_of_the_earliest() -> None:
+    text = "in two weeks, by Friday; " * 150 + "tomorrow"
+    assert len(text) < MAX_CHARS
+    guess = parse_follow_up(text, TUE)
+    assert guess is not None
+    assert (guess.phrase, guess.span, guess.due) == (
+        "tomorrow",
+        (len(text) - 8, len(text)),
+        date(2026, 11, 25),
+    )
+    guess = parse_follow_up(text[:-8], TUE)
+    assert guess is not None and (guess.phrase, guess.span) == ("by Friday", (14, 23))
+
+
 def test_random_text_never_breaks_the_parser() -> None:
     """Fragments of the table's rows shuffled together: every answer is a span of the text
     that says what the guess says, within range, and nothing raises."""
