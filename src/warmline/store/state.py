@@ -44,6 +44,15 @@ class StateStore(Database):
         found = self.scalar("SELECT value FROM sync_state WHERE key = ?", (key,))
         return default if found is None else loads(found, default)
 
+    def mark_cockpit_seen(self, now: float) -> None:
+        """The cockpit closes at `now` (epoch seconds): the next Today lists what finished
+        after it. Written at quit, so the Today of the next start is read before it moves."""
+        self.set_state(StateKey.COCKPIT_LAST_SEEN, now)
+
+    def cockpit_last_seen(self) -> float | None:
+        """When the cockpit was last closed (epoch seconds); None when never on this cache."""
+        return _epoch(self.get_state(StateKey.COCKPIT_LAST_SEEN))
+
     def sync_status(self) -> SyncStatus:
         """The status as the engine stored it (in whichever process it runs), with the
         outbox counted now."""

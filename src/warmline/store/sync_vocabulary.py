@@ -59,6 +59,9 @@ class StateKey(StrEnum):
     """When the rep last looked at the job monitor: later finished jobs are announced."""
     THEME = "tui.theme"
     """The theme last picked in the cockpit (palette): the next start opens in it."""
+    COCKPIT_LAST_SEEN = "tui.cockpit_last_seen"
+    """When the cockpit was last closed (epoch seconds): Today lists the jobs finished
+    since then (`Store.mark_cockpit_seen`, `Store.cockpit_last_seen`)."""
 
 
 class SyncStatus(NamedTuple):

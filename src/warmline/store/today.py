@@ -1,0 +1,260 @@
+"""Today: what happened since the rep last looked, and what to do now, in one read.
+
+The sections follow the rep's morning (`REP-DAY.md`, 08:55): jobs that finished since the
+cockpit was last open, leads that reached their target score since yesterday, warm leads
+going cold, follow-ups due today or overdue, the recommendations waiting (by priority),
+and failed ops. The cockpit's Today screen and `warmline today [--json]` read this model,
+so the screen and a morning script never disagree.
+
+Times: `now` is an aware datetime in the rep's zone (`datetime.now().astimezone()`);
+"yesterday" and "today" are days of that zone. Stored timestamps are the wire's UTC text
+(`store.clock`), compared as text with bounds formatted the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta, tzinfo
+from typing import TYPE_CHECKING
+
+from warmline.store.clock import epoch_of, iso
+from warmline.store.rows import FAILED, Job, LeadRow, Op
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from warmline.store import Store
+    from warmline.store.followups import FollowUp, FollowUps
+
+COLD_AFTER_DAYS = 14
+"""A warm lead with no activity for this many days is going cold (`[ui] cold_after_days`)."""
+
+COLD_LIMIT = 100
+"""At most this many going-cold leads are listed (the quietest); `going_cold_total` counts
+them all. A long-neglected warm view at 10,000 leads could hold thousands."""
+
+FINISHED_STATUSES = ("completed", "failed", "error", "expired")
+"""Job statuses Today announces: the job ended by itself, done or not. A job the rep
+cancelled is not news."""
+
+PRIORITIES = ("high", "medium", "low")
+
+
+@dataclass(frozen=True)
+class TodayLead:
+    """A lead on Today, with the moment that put it there.
+
+    `reached_at`: when its score reached the target (ready leads), rebuilt from its cached
+    activities (see `reached_target_at`). `last_activity_at`: its last activity, queued ones
+    included (going-cold leads; also set for ready ones). None when not known."""
+
+    lead: LeadRow
+    reached_at: datetime | None
+    last_activity_at: datetime | None
+
+    def quiet_days(self, now: datetime) -> int | None:
+        """Whole days since its last activity; None when it has none."""
+        if self.last_activity_at is None:
+            return None
+        return max(0, (now - self.last_activity_at).days)
+
+
+@dataclass(frozen=True)
+class RecommendationCounts:
+    """Active recommendations waiting for triage (not taken by a queued complete or
+    dismiss), by the service's priority; `other` counts a missing or unknown one."""
+
+    high: int = 0
+    medium: int = 0
+    low: int = 0
+    other: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.high + self.medium + self.low + self.other
+
+
+@dataclass(frozen=True)
+class TodayPage:
+    """Everything Today shows, read in one transaction of the cache (follow-ups come from
+    their own file, read just after)."""
+
+    finished_jobs: tuple[Job, ...]
+    """Completed or failed (`FINISHED_STATUSES`) since `since`, newest first; when the
+    cockpit was never closed on this cache, since the start of yesterday."""
+    ready_leads: tuple[TodayLead, ...]
+    """At or above their target score now, having reached it since the start of yesterday
+    (rep's zone); most recently reached first."""
+    going_cold: tuple[TodayLead, ...]
+    """Warm leads whose last activity is older than `cold_after_days` (or, with none, whose
+    lead was made that long ago), quietest first, at most `COLD_LIMIT`."""
+    going_cold_total: int
+    """How many leads are going cold (`going_cold` may list fewer)."""
+    follow_ups: tuple[FollowUp, ...]
+    """Open follow-ups due today or before, oldest first (empty without a follow-ups file)."""
+    recommendations: RecommendationCounts
+    failed_ops: tuple[Op, ...]
+    """Ops the service refused, oldest first: each needs the rep (retry, edit or discard)."""
+    since: datetime | None
+    """When the cockpit was last closed (`Store.cockpit_last_seen`), in the rep's zone; None
+    when never."""
+    today: datetime
+    """The start of the rep's today (midnight in `now`'s zone), the day the page is for."""
+
+    @property
+    def is_empty(self) -> bool:
+        """Nothing to show or do: the screen and the command say so plainly."""
+        return not (
+            self.finished_jobs
+            or self.ready_leads
+            or self.going_cold_total
+            or self.follow_ups
+            or self.recommendations.total
+            or self.failed_ops
+        )
+
+
+def today_page(
+    store: Store,
+    now: datetime,
+    cold_after_days: int = COLD_AFTER_DAYS,
+    follow_ups: FollowUps | None = None,
+) -> TodayPage:
+    """Today's page for the rep at `now` (aware, in the rep's zone; a naive one is taken
+    as local time). Reads the cache in one transaction; `follow_ups` (the follow-ups file,
+    a separate database) is read after it, when given."""
+    now = now.astimezone() if now.tzinfo is None else now
+    today = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    yesterday = _start_of_day(today - timedelta(days=1), now)
+    with store.read() as conn:
+        seen = store.cockpit_last_seen()
+        since = datetime.fromtimestamp(seen, now.tzinfo) if seen is not None else None
+        jobs = _finished_jobs(conn, since or yesterday)
+        ready = _ready_leads(store, conn, yesterday)
+        cold, cold_total = _going_cold(store, conn, now - timedelta(days=cold_after_days))
+        recommendations = _recommendation_counts(conn)
+        failed = tuple(store.outbox_rows(states=(FAILED,)))
+    due: tuple[FollowUp, ...] = ()
+    if follow_ups is not None:
+        due = tuple(follow_ups.list("due", today=today.date()))
+    return TodayPage(jobs, ready, cold, cold_total, due, recommendations, failed, since, today)
+
+
+def _start_of_day(moment: datetime, now: datetime) -> datetime:
+    """Midnight of `moment`'s date in the rep's zone: a wall-clock midnight made again in
+    the zone rather than `today - 24 h`, which is wrong across a DST change."""
+    return datetime(moment.year, moment.month, moment.day, tzinfo=now.tzinfo)
+
+
+def _bound(moment: datetime) -> str:
+    """A moment as the stored timestamps are written, to compare with them as text."""
+    return iso(moment.timestamp())
+
+
+def _when(stored: str | None, zone: tzinfo | None) -> datetime | None:
+    """A stored timestamp as an aware datetime in the rep's zone; None when not one."""
+    epoch = epoch_of(stored)
+    return None if epoch is None else datetime.fromtimestamp(epoch, zone)
+
+
+def _finished_jobs(conn: sqlite3.Connection, since: datetime) -> tuple[Job, ...]:
+    marks = ", ".join("?" for _ in FINISHED_STATUSES)
+    cursor = conn.execute(
+        "SELECT * FROM jobs"
+        f" WHERE active = 0 AND lower(status) IN ({marks}) AND coalesce(completed_at, updated_at, '') > ?"
+        " ORDER BY coalesce(completed_at, updated_at) DESC, key DESC",
+        (*FINISHED_STATUSES, _bound(since)),
+    )
+    names = [d[0] for d in cursor.description]
+    return tuple(Job.from_row(dict(zip(names, row, strict=True))) for row in cursor.fetchall())
+
+
+def reached_target_at(
+    current: int, target: int, activities: Iterable[tuple[str, int]]
+) -> str | None:
+    """When a lead at `current` (at or above `target`) last reached its target, from its
+    confirmed activities newest first as (created_at, bonus_points): walking back from
+    today's score as the score history does (`store.score_history`), the activity whose
+    points took the score from below the target to it. None when the score was there
+    before every cached activity, or got there by points no activity carries (a completed
+    recommendation) after the last one: the crossing is then not known."""
+    score = current
+    for created_at, points in activities:
+        before = score - points
+        if before < target <= score:
+            return created_at
+        score = before
+    return None
+
+
+def _ready_leads(store: Store, conn: sqlite3.Connection, since: datetime) -> tuple[TodayLead, ...]:
+    """Ready leads (score at or above target, `gap <= 0`) that reached it at or after
+    `since`: their confirmed activities in one query, walked back per lead."""
+    walked: dict[int, list[tuple[str, int]]] = {}
+    for lead_id, created_at, points in conn.execute(
+        "SELECT l.id, t.created_at, t.bonus_points FROM leads l"
+        " LEFT JOIN touchpoints t ON t.lead_id = l.id AND t.id IS NOT NULL AND coalesce(t.created_at, '') != ''"
+        " WHERE l.hidden = 0 AND l.gap <= 0"
+        " ORDER BY l.id, t.created_at DESC, t.id DESC"
+    ):
+        activities = walked.setdefault(int(lead_id), [])
+        if created_at is not None:
+            activities.append((str(created_at), int(points or 0)))
+    rows = {row.id: row for row in store._lead_rows(conn, list(walked))}
+    bound = _bound(since)
+    found: list[tuple[str, int]] = []
+    for lead_id, activities in walked.items():
+        row = rows[lead_id]
+        target = row.target_score if row.target_score is not None else 100
+        reached = reached_target_at(row.warming_score, target, activities)
+        if reached is not None and reached >= bound:
+            found.append((reached, lead_id))
+    found.sort(reverse=True)
+    zone = since.tzinfo
+    return tuple(
+        TodayLead(rows[lead_id], _when(reached, zone), _when(rows[lead_id].last_activity_at, zone))
+        for reached, lead_id in found
+    )
+
+
+def _going_cold(
+    store: Store, conn: sqlite3.Connection, cutoff: datetime, limit: int = COLD_LIMIT
+) -> tuple[tuple[TodayLead, ...], int]:
+    """Warm leads quiet since before `cutoff`, quietest first, and how many there are.
+
+    A lead's last activity is the later of its list line's (which includes the local
+    effect of queued activities: one logged offline a minute ago keeps the lead off this
+    list) and its newest cached touchpoint; a lead with neither counts from its creation,
+    and one with no date at all is not listed (nothing says it is quiet). Walks the warm
+    leads by `leads_status_activity`, one probe of `touchpoints_lead` each."""
+    found = conn.execute(
+        "SELECT id, last FROM ("
+        "  SELECT l.id, l.created_at AS made, nullif(max(coalesce(l.last_activity_at, ''),"
+        "    coalesce((SELECT max(t.created_at) FROM touchpoints t WHERE t.lead_id = l.id), '')), '') AS last"
+        "  FROM leads l WHERE l.hidden = 0 AND l.lead_status = 'warm'"
+        ") WHERE coalesce(last, made) < ? ORDER BY coalesce(last, made), id",
+        (_bound(cutoff),),
+    ).fetchall()
+    shown = found[:limit]
+    rows = {row.id: row for row in store._lead_rows(conn, [int(lead_id) for lead_id, _ in shown])}
+    zone = cutoff.tzinfo
+    cold = tuple(
+        TodayLead(rows[lead_id], None, _when(last, zone))
+        for lead_id, last in shown
+        if lead_id in rows
+    )
+    return cold, len(found)
+
+
+def _recommendation_counts(conn: sqlite3.Connection) -> RecommendationCounts:
+    """As the triage queue counts them (`active_recommendations_in`): active, not taken by
+    a queued complete or dismiss, on a lead still listed."""
+    counts = dict.fromkeys((*PRIORITIES, "other"), 0)
+    for priority, count in conn.execute(
+        "SELECT lower(coalesce(r.priority, '')), count(*) FROM recommendations r JOIN leads l ON l.id = r.lead_id"
+        " WHERE r.status = 'active' AND r.local_status IS NULL AND l.hidden = 0 GROUP BY 1"
+    ):
+        key = priority if priority in PRIORITIES else "other"
+        counts[key] += int(count)
+    return RecommendationCounts(**counts)
