@@ -20,6 +20,7 @@ from warmline.commands import (
     cache,
     cockpit,
     completion,
+    config,
     export,
     headless,
     logs,
@@ -47,6 +48,7 @@ def top_level_commands() -> list[click.Command]:
         *cache.COMMANDS,
         *cockpit.COMMANDS,
         *completion.COMMANDS,
+        *config.COMMANDS,
         *export.COMMANDS,
         *headless.COMMANDS,
         *logs.COMMANDS,
@@ -95,6 +97,13 @@ def main(ctx: click.Context, debug: bool) -> None:
     With no command, opens the cockpit against the configured service
     (WARMLINE_BASE_URL / WARMLINE_API_KEY or the config file); `warmline demo` runs it
     against the bundled reference server with no account.
+
+    \b
+    The config file (`warmline config path`; WARMLINE_CONFIG names another):
+      Linux    ~/.config/warmline/config.toml
+      macOS    ~/Library/Application Support/warmline/config.toml
+      Windows  %LOCALAPPDATA%\\warmline\\warmline\\config.toml
+    `warmline config init` writes a commented example; `warmline key set` stores the key.
     """
     for warning in logfile.configure(debug=debug):
         click.echo(f"Warning: {warning}", err=True)

@@ -4,6 +4,14 @@ Precedence, lowest first: built-in defaults, the TOML config file, environment v
 The file is optional; a missing one is not an error, a malformed one is (we would rather
 say so than run against the wrong service).
 
+The API key comes from the first of these that has one (docs/cli.md, "Config and API key"):
+`WARMLINE_API_KEY`; `[service] api_key_cmd`, a command that prints it (a password manager:
+`pass show warmline`); the system keyring, when `[service] keyring = true` (written by
+`warmline key set`, with the optional `keyring` extra); `[service] api_key` in the file.
+The command and the keyring are consulted only when the config names them, so the
+cockpit's first paint loads neither `subprocess`'s child nor `keyring` otherwise.
+A file holding the key that others can read is reported on stderr with the fix.
+
 The API key is held in a field excluded from `repr` so that it never reaches a log line,
 a traceback or the screen by accident.
 """
@@ -12,6 +20,9 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
+import stat
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -19,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
+
+from warmline.textsafe import terminal_line
 
 APP_NAME = "warmline"
 DEFAULT_BASE_URL = "https://api.salesintelligence.example/"
@@ -30,6 +43,17 @@ ENV_BASE_URL = "WARMLINE_BASE_URL"
 ENV_API_KEY = "WARMLINE_API_KEY"
 ENV_DATA_DIR = "WARMLINE_DATA_DIR"
 ENV_CONFIG = "WARMLINE_CONFIG"
+
+KEYRING_SERVICE = "warmline"
+KEYRING_USER = "api_key"
+"""Where `warmline key set` keeps the key in the system keyring (service, user name)."""
+KEY_COMMAND_TIMEOUT = 10.0
+"""Seconds `api_key_cmd` may take (a password manager asking for its passphrase included)."""
+
+KEY_FROM_ENV = ENV_API_KEY
+KEY_FROM_COMMAND = "api_key_cmd"
+KEY_FROM_KEYRING = "keyring"
+KEY_FROM_FILE = "config file"
 
 
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/?#@'\"]*@")
@@ -73,6 +97,8 @@ class Config:
     undo_seconds: float = DEFAULT_UNDO_SECONDS
     annotate_late_activities: bool = False
     source: Path | None = None
+    key_source: str | None = None
+    """Where the key came from: KEY_FROM_ENV, _COMMAND, _KEYRING or _FILE; None without one."""
 
     @property
     def has_api_key(self) -> bool:
@@ -84,26 +110,65 @@ class Config:
 
     def with_service(self, base_url: str, api_key: str) -> Config:
         """A copy pointed at another service (used by `warmline demo`)."""
-        return replace(self, base_url=base_url, api_key=api_key)
+        return replace(self, base_url=base_url, api_key=api_key, key_source=None)
 
 
-def load_config(path: Path | None = None, env: Mapping[str, str] | None = None) -> Config:
-    """Read the config file (if any) and the environment into a `Config`."""
+@dataclass(frozen=True)
+class Settings:
+    """What the config file says, checked (no environment, no key fetched yet)."""
+
+    base_url: str | None = None
+    api_key: str | None = None
+    api_key_cmd: str | None = None
+    keyring: bool = False
+    data_dir: str | None = None
+    theme: str | None = None
+    keymap: dict[str, str] = field(default_factory=dict)
+    concurrency: int = 4
+    undo_seconds: float = DEFAULT_UNDO_SECONDS
+    annotate_late_activities: bool = False
+
+
+def load_config(
+    path: Path | None = None, env: Mapping[str, str] | None = None, *, fetch_key: bool = True
+) -> Config:
+    """Read the config file (if any) and the environment into a `Config`.
+
+    `fetch_key=False` leaves the key command and the keyring alone (`warmline config show`
+    must not run a password manager); the key is then only the environment's or the file's.
+    """
     env = os.environ if env is None else env
     path = path or config_path()
     for name in (ENV_BASE_URL, ENV_API_KEY, ENV_DATA_DIR):
         if not is_utf8(env.get(name) or ""):
             raise ConfigError(f"{name} is not valid UTF-8")
-    raw = _read_toml(path)
+    settings = check_settings(_read_toml(path), path)
+    if settings.api_key:
+        warn_if_readable(path)
+    api_key, key_source = _find_key(settings, path, env, fetch_key)
+    configured_dir = env.get(ENV_DATA_DIR) or settings.data_dir
+    return Config(
+        base_url=env.get(ENV_BASE_URL) or settings.base_url or DEFAULT_BASE_URL,
+        api_key=api_key,
+        data_dir=Path(configured_dir).expanduser() if configured_dir else data_dir(),
+        theme=settings.theme or DEFAULT_THEME,
+        keymap=settings.keymap,
+        flush_concurrency=settings.concurrency,
+        undo_seconds=settings.undo_seconds,
+        annotate_late_activities=settings.annotate_late_activities,
+        source=path if path.exists() else None,
+        key_source=key_source,
+    )
+
+
+def check_settings(raw: dict[str, Any], path: Path) -> Settings:
+    """The file's settings, checked: a wrong type or range is a `ConfigError` naming the
+    file and the setting. Shared by `load_config` and `warmline config set`/`edit`, so a
+    file the commands write is one the cockpit accepts."""
     service = _table(raw, "service", path)
     ui = _table(raw, "ui", path)
     keys = _table(raw, "keys", path)
     sync = _table(raw, "sync", path)
-
-    base_url = env.get(ENV_BASE_URL) or _string(service, "base_url", path) or DEFAULT_BASE_URL
-    api_key = env.get(ENV_API_KEY) or _string(service, "api_key", path)
-    configured_dir = env.get(ENV_DATA_DIR) or _string(raw, "data_dir", path)
-    theme = _string(ui, "theme", path) or DEFAULT_THEME
     keymap = {str(k): _key_value(v, k, path) for k, v in keys.items()}
     concurrency = sync.get("concurrency", 4)
     if not isinstance(concurrency, int) or isinstance(concurrency, bool) or not 1 <= concurrency <= 16:
@@ -118,17 +183,172 @@ def load_config(path: Path | None = None, env: Mapping[str, str] | None = None) 
     annotate = sync.get("annotate_late_activities", False)
     if not isinstance(annotate, bool):
         raise ConfigError(f"{path}: [sync] annotate_late_activities must be true or false")
-    return Config(
-        base_url=base_url,
-        api_key=api_key or None,
-        data_dir=Path(configured_dir).expanduser() if configured_dir else data_dir(),
-        theme=theme,
+    use_keyring = service.get("keyring", False)
+    if not isinstance(use_keyring, bool):
+        raise ConfigError(f"{path}: [service] keyring must be true or false")
+    command = _string(service, "api_key_cmd", path)
+    if command:  # "" is unset: how `warmline config set service.api_key_cmd ""` removes it
+        _command_words(command, path)
+    return Settings(
+        base_url=_string(service, "base_url", path),
+        api_key=_string(service, "api_key", path),
+        api_key_cmd=command or None,
+        keyring=use_keyring,
+        data_dir=_string(raw, "data_dir", path),
+        theme=_string(ui, "theme", path),
         keymap=keymap,
-        flush_concurrency=concurrency,
+        concurrency=concurrency,
         undo_seconds=float(undo_seconds),
         annotate_late_activities=annotate,
-        source=path if path.exists() else None,
     )
+
+
+KNOWN_SETTINGS: dict[str, tuple[str, ...]] = {
+    "": ("data_dir", "service", "ui", "keys", "sync"),
+    "service": ("base_url", "api_key", "api_key_cmd", "keyring"),
+    "ui": ("theme",),
+    "sync": ("concurrency", "undo_seconds", "annotate_late_activities"),
+}
+"""Every setting the file may hold, by table ("" the top level); [keys] holds binding ids."""
+
+
+def unknown_settings(raw: dict[str, Any]) -> list[str]:
+    """The settings of a file that Warmline does not read (a typo does nothing silently
+    otherwise): `warmline config edit` and `show` name them. `load_config` does not refuse
+    them, so an older Warmline still opens a newer file."""
+    unknown = [name for name in raw if name not in KNOWN_SETTINGS[""]]
+    for table, names in KNOWN_SETTINGS.items():
+        value = raw.get(table) if table else None
+        if isinstance(value, dict):
+            unknown += [f"{table}.{name}" for name in value if name not in names]
+    return unknown
+
+
+def _find_key(settings: Settings, path: Path, env: Mapping[str, str], fetch: bool) -> tuple[str | None, str | None]:
+    """The key and where it came from, by the precedence of the module's docstring."""
+    if env.get(ENV_API_KEY):
+        return env[ENV_API_KEY], KEY_FROM_ENV
+    if fetch and settings.api_key_cmd:
+        return run_key_command(settings.api_key_cmd, path), KEY_FROM_COMMAND
+    if fetch and settings.keyring:
+        found = keyring_key(path)
+        if found:
+            return found, KEY_FROM_KEYRING
+    if settings.api_key:
+        return settings.api_key, KEY_FROM_FILE
+    return None, None
+
+
+def _command_words(command: str, path: Path) -> list[str]:
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:
+        raise ConfigError(f"{path}: [service] api_key_cmd cannot be read as a command ({exc})") from None
+    if not words:
+        raise ConfigError(f"{path}: [service] api_key_cmd is empty")
+    return words
+
+
+def run_key_command(command: str, path: Path) -> str:
+    """The key printed by `command` (`api_key_cmd`): split as a shell would (`shlex`) but
+    run without one, its output's first line stripped (`pass show` puts the password
+    first). A failure, a timeout or no output is one line naming the command."""
+    import subprocess  # deferred: first frame (only when api_key_cmd is configured)
+
+    words = _command_words(command, path)
+    shown = f"{path}: [service] api_key_cmd `{command}`"
+    try:
+        done = subprocess.run(words, capture_output=True, timeout=KEY_COMMAND_TIMEOUT, check=False)
+    except subprocess.TimeoutExpired:
+        raise ConfigError(f"{shown} did not finish within {KEY_COMMAND_TIMEOUT:g} s") from None
+    except FileNotFoundError:
+        raise ConfigError(f"{shown}: {words[0]} not found") from None
+    except OSError as exc:
+        raise ConfigError(f"{shown} could not run ({exc.strerror})") from None
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        detail = f": {said[-1][:200]}" if said else ""
+        raise ConfigError(f"{shown} failed (exit {done.returncode}){detail}")
+    try:
+        output = done.stdout.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise ConfigError(f"{shown} printed something that is not UTF-8") from None
+    key = output.splitlines()[0].strip() if output else ""
+    if not key:
+        raise ConfigError(f"{shown} printed nothing")
+    return key
+
+
+def keyring_key(path: Path) -> str | None:
+    """The key `warmline key set` stored in the system keyring, None if it holds none.
+    Imported only here: the package is an optional extra, and loading its backends is
+    slow (a D-Bus connection on Linux)."""
+    try:
+        import keyring  # type: ignore[import-not-found,unused-ignore]  # deferred: first frame (only when [service] keyring = true)
+    except ImportError:
+        raise ConfigError(
+            f"{path}: [service] keyring = true, but the keyring package is not installed:"
+            " install warmline's `keyring` extra, or run `warmline key set` to store the key again"
+        ) from None
+    try:
+        found = keyring.get_password(KEYRING_SERVICE, KEYRING_USER)
+    except Exception as exc:  # noqa: BLE001 (any backend's failure: locked, no D-Bus...)
+        raise ConfigError(f"the system keyring could not be read ({type(exc).__name__}: {exc})") from None
+    return found or None
+
+
+def key_file_problem(path: Path) -> str | None:
+    """A warning line when `path` (a file holding the key) is readable or writable by
+    group or others, with the command that fixes it; None when private (or on Windows,
+    where the mode bits do not say who can read)."""
+    if os.name == "nt":
+        return None
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return None
+    if not mode & 0o077:
+        return None
+    return (
+        f"Warning: {path} holds the API key and other users can read it (mode {mode:04o});"
+        f" run: chmod 600 {shlex.quote(str(path))}"
+    )
+
+
+def warn_if_readable(path: Path) -> None:
+    """Print `key_file_problem` on stderr, once per file per process."""
+    problem = key_file_problem(path)
+    if problem and path not in _WARNED:
+        _WARNED.add(path)
+        print(terminal_line(problem), file=sys.stderr)  # the path may hold controls
+
+
+_WARNED: set[Path] = set()
+
+
+def mask_key(key: str) -> str:
+    """The key as `config show` and `key show` print it: its last four characters, and
+    those only when it is long enough that they give little away."""
+    return f"****{key[-4:]}" if len(key) >= 16 else "****"
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write `path` whole, mode 0600 whatever the umask (it may hold the key), its
+    directory made 0700 if new: a temporary file beside it, then a rename, so a reader
+    never sees half a file and an interrupted write leaves the old one."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+            os.chmod(temporary, 0o600)  # O_CREAT's mode is filtered by the umask; an old file kept its own
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -179,25 +399,49 @@ def _key_value(value: object, binding_id: str, path: Path) -> str:
 
 
 EXAMPLE_CONFIG = """\
-# Warmline configuration. Environment variables WARMLINE_BASE_URL, WARMLINE_API_KEY and
-# WARMLINE_DATA_DIR override the values here.
+# Warmline's configuration (`warmline config init` wrote it; `warmline config set KEY VALUE`
+# and `warmline config edit` change it, checking what they write). Every setting is
+# optional: a commented-out line shows the default. The environment variables
+# WARMLINE_BASE_URL, WARMLINE_API_KEY and WARMLINE_DATA_DIR win over the values here.
+
+# Where the local cache lives (default: the platform's user data directory).
+# data_dir = "~/warmline-data"
+
 [service]
-base_url = "https://api.salesintelligence.example/"
-api_key = "paste your API key here (Settings > API keys in the service)"
+# The Sales Intelligence Service's address.
+# base_url = "https://api.salesintelligence.example/"
+
+# The API key (Settings > API keys in the service). Rather than typing it here, run
+# `warmline key set`: it asks for the key without showing it and keeps it in the system
+# keyring when warmline's `keyring` extra is installed, else here, with this file 0600.
+# api_key = "..."
+
+# Or a command that prints the key (run without a shell, 10 s at most, its first line
+# used), such as a password manager:
+# api_key_cmd = "pass show warmline"
+
+# Set by `warmline key set` when the key is in the system keyring.
+# keyring = false
+
+# Which one is used: WARMLINE_API_KEY, then api_key_cmd, then the keyring, then api_key.
 
 [ui]
-theme = "warmline-dark"   # or "warmline-light"
+# "warmline-dark" or "warmline-light", or a theme of yours in themes/ beside this file.
+# (A theme picked in the cockpit's palette is remembered and wins over this one.)
+# theme = "warmline-dark"
 
 [keys]
-# binding id = key(s); see the help screen (?) for the ids.
+# binding id = a key, or a list of keys ["c", "x"]; press ? in the cockpit (or run
+# `python -m warmline.tui.keys`) for the ids.
 # "recommendations.complete" = "c"
 
 [sync]
-concurrency = 4
+# How many queued actions are sent at once (1 to 16).
+# concurrency = 4
 # Seconds a one-key decision in the cockpit (complete, dismiss, status, pin, remove) is
-# held before it is sent, so that `u` can take it back; 0 sends at once.
-undo_seconds = 5
+# held before it is sent, so that `u` can take it back (0 to 60; 0 sends at once).
+# undo_seconds = 5
 # Append "(logged 13:05)" to an activity delivered more than a minute after it was logged
-# (the service has no field for the time it happened). Off by default.
-annotate_late_activities = false
+# (the service has no field for the time it happened).
+# annotate_late_activities = false
 """

@@ -208,6 +208,14 @@ def arguments(w: dict[str, Any]) -> dict[tuple[str, ...], list[tuple[list[str], 
         ("outreach", "competitor-scan"): runs([lead, w["competitor"]]),
         ("outreach", "competitor-pin"): runs([lead, w["competitor"]]),
         ("completion",): runs(["bash"], ["zsh"], ["fish"]),
+        ("config", "path"): runs([]),
+        ("config", "show"): runs([], ["--json"]),
+        ("config", "init"): runs([]),
+        ("config", "set"): runs(["theme", f"theme {HOSTILE}"], [f"bad {HOSTILE}", "x"], ["base_url", HOSTILE]),
+        ("config", "edit"): runs([]),  # $VISUAL: `true`, which changes nothing
+        ("key", "set"): [([], "hostile-test-key\n"), ([], f"bad {HOSTILE}\n")],
+        ("key", "show"): runs([]),
+        ("key", "path"): runs([]),
         ("cache", "path"): runs([]),
         ("cache", "reset"): runs([]),  # no terminal, no --yes: reports the cache and moves nothing
         ("logs",): runs(["--tail", "200"], ["--path"]),  # last: the lines the runs above logged
@@ -223,6 +231,7 @@ def test_no_command_prints_a_control_character(world: dict[str, Any], monkeypatc
     runs = arguments(world)
     tree = set(leaves(main, click.Context(main)))
     assert tree - NOT_RUN - set(runs) == set(), "give these new commands arguments here"
+    monkeypatch.setenv("VISUAL", "true")  # `config edit`'s editor
     leaked: dict[str, str] = {}
     errors: dict[str, str] = {}
     ambiguous = 0

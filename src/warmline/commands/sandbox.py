@@ -36,20 +36,21 @@ def missing_demo_modules() -> list[str]:
     return missing
 
 
-def demo_install_hint() -> str:
+def demo_install_hint(extra: str = "demo") -> str:
     """The one command that adds the extra to the environment `warmline` runs in: pipx
     and uv keep each tool in its own environment and reinstall it with the extra; a clone
     installed in place (`./dev`, `pip install -e`) reinstalls itself; anything else is
-    this interpreter's pip, so the packages land where this `warmline` looks for them."""
+    this interpreter's pip, so the packages land where this `warmline` looks for them.
+    `extra`: another of warmline's extras (`keyring`, for `warmline key set`)."""
     prefix = Path(sys.prefix)
     if prefix.parent.name == "venvs" and prefix.parent.parent.name == "pipx":
-        return "pipx install --force 'warmline[demo]'"
+        return f"pipx install --force 'warmline[{extra}]'"
     if prefix.parent.name == "tools" and prefix.parent.parent.name == "uv":
-        return "uv tool install --reinstall 'warmline[demo]'"
+        return f"uv tool install --reinstall 'warmline[{extra}]'"
     source = _editable_source()
     if source is not None:
-        return f"{sys.executable} -m pip install -e '{source}[demo]'"
-    return f"{sys.executable} -m pip install 'warmline[demo]'"
+        return f"{sys.executable} -m pip install -e '{source}[{extra}]'"
+    return f"{sys.executable} -m pip install 'warmline[{extra}]'"
 
 
 def _editable_source() -> str | None:
