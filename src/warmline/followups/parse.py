@@ -52,15 +52,16 @@ What it reads, and the rules chosen (docs/user-guide.md, "Follow-ups", says the 
 - A day and month without a year is the occurrence nearest to today; if that one is past
   ("met on 3 Nov", written on 24 Nov) it is a past reference and makes nothing. So on
   20 Dec "3 Jan" is next January, and on 5 Jan "20 Dec" is nothing.
-- A clock time right after (or "at ..." right before) the day: "at 10", "at 3pm", "at
-  14:30", "@ 9.30", "3 p.m.", "noon". A bare hour 1-6 is afternoon ("at 3" is 15:00), 7-12
+- A clock time right after the day ("at 10", "at 3pm", "at 14:30", "@ 9.30", "3 p.m.",
+  "noon") or right before it with "at" or am/pm ("at 3pm tomorrow", "10am tomorrow"). A bare hour 1-6 is afternoon ("at 3" is 15:00), 7-12
   as said; "06:30" as written; after "tonight"/"evening" 1-11 is pm. `at` is wall-clock
   time: on a DST change day it may not exist, the caller resolves it (zoneinfo's `fold`).
 - Never: quarters (Q1), months alone ("by December"), vague words (soon, later,
   sometime, this week), ranges ("2-3 weeks", "Mon-Fri"), business days, other languages'
   month names ("3. Dezember"), dates past or more than three years ahead, words inside other
-  words ("monday.com", "Mondays", "standby"), the idiom "at the end of the day", and
-  lowercase "may" (the verb; "May 3" is a date).
+  words ("monday.com", "Mondays", "standby"), the idiom "at the end of the day", a time
+  right after "not"/"never"/"n't" ("not tomorrow", "not before Friday"), and lowercase
+  "may" (the verb; "May 3" is a date).
 - Several follow-ups in one text: the earliest due wins (the next thing to do), then the
   first written. Case-insensitive and Unicode-safe: matching runs on the text as written so
   the span highlights the right characters; only ASCII digits count. Only the first
@@ -136,8 +137,8 @@ _WD = f"(?:{_alternatives(_WEEKDAYS)})"
 _MON = f"(?:{_alternatives(_MONTHS)})"
 _COUNT = rf"(?:a\s+couple(?:\s+of)?|couple\s+of|[0-9]{{1,3}}|{_alternatives(_COUNTS)})"
 
-# Not inside a word, an address, a path, a number or a quote: "standby", "x@monday", "1/2".
-_L = r"(?<![\w@/.\-'’])"
+# Not inside a word, an address, a path or a number: "standby", "x@monday", "1/2", "-3".
+_L = r"(?<![\w@/.\-])"
 # Not followed by more word: "monday.com", "Mondays", "Friday's", "Mon-Fri", "Dec/Jan".
 _R = r"(?![\w@/\-]|\.\w|['’]s(?!\w))"
 # After a number: not a longer number, a decimal, a percentage, a range or a clock.
@@ -162,9 +163,11 @@ _AFTER_TIME = re.compile(
     re.IGNORECASE,
 )
 _BEFORE_TIME = re.compile(
-    r"(?<!\w)(?:(?P<conn>at|around|by)\s+|(?P<sym>@)\s*)" + _TIME + r"\s*,?\s+\Z",
+    r"(?<![\w.:/])(?:(?P<conn>at|around|by)\s+|(?P<sym>@)\s*)?" + _TIME + r"\s*,?\s+\Z",
     re.IGNORECASE,
 )
+# A reading right after one of these is refused: "not tomorrow", "not before Friday".
+_NEGATION = re.compile(r"(?<!\w)(?:not|never|n['’]t)\s+\Z", re.IGNORECASE)
 
 
 # --- readings -------------------------------------------------------------------------------
@@ -573,6 +576,10 @@ def _time_before(text: str, start: int, evening: bool) -> tuple[time, int, bool]
     m = _BEFORE_TIME.search(text, max(0, start - 30), start)
     if m is None:
         return None
+    # Before the day, a time without "at" must say am/pm: "10am tomorrow", not "3 tomorrow".
+    connected = bool(m.group("conn") or m.group("sym"))
+    if not (connected or m.group("ap") or m.group("noon")):
+        return None
     at = _clock(m, evening, True)
     return None if at is None else (at, m.start(), _word(m, "conn") == "by")
 
@@ -642,6 +649,8 @@ def _matches(text: str, today: date, now: datetime) -> list[_Match]:
             try:
                 reading = read(m, today, now)
             except (ValueError, OverflowError):  # a date past year 9999, a bad offset
+                reading = None
+            if reading is not None and _NEGATION.search(text, max(0, start - 8), start):
                 reading = None
             found.append(_Match(m.start(), m.end(), reading))
     return found
