@@ -635,3 +635,26 @@ def test_the_cockpit_path_loads_neither_keyring_nor_tomlkit(cfg: Path, tmp_path:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     )
     assert json.loads(out.stdout) == []
+
+
+def test_the_cockpit_stops_before_opening_when_the_key_command_fails(
+    cfg: Path, tmp_path: Path
+) -> None:
+    """Plain `warmline` (the console script's fast path, no click) says it in one line, exit 2."""
+    command = key_script(tmp_path, "import sys\nsys.exit(1)\n")
+    write_config(cfg, f"[service]\napi_key_cmd = {json.dumps(command)}\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "warmline"],
+        env={**os.environ, "TERM": "dumb"},
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,  # a cap on a hung run, not a timing assertion
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert (
+        done.stderr.count("\n") == 1
+        and "api_key_cmd" in done.stderr
+        and "failed (exit 1)" in done.stderr
+    )
