@@ -113,6 +113,9 @@ def test_scan_wait_follows_the_scan_and_scan_status_shows_it(synced: Path, sandb
     text = ok("outreach", "scan-status", str(lead_id))
     assert "signal scan completed" in text.splitlines()[0]
     assert text.splitlines()[1].split() == ["ID", "ON", "SCORE", "TYPE", "LABEL", "URL"]
+    # the type in words as the lead page names it (`Company social`), the JSON keeps the service's value
+    types = {p["page_type"] for p in status["monitoring_pages"]}
+    assert "company_social" in types and "Company social" in text and "company_social" not in text
 
 
 def test_source_turns_a_monitoring_page_on_and_off(synced: Path, sandbox: FastAPI) -> None:  # noqa: F811

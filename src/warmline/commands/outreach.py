@@ -40,6 +40,7 @@ from warmline.commands.common import (
 )
 from warmline.commands.jobs_wait import job_outcome, run_job
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP
+from warmline.source_names import source_name
 from warmline.store.effects import JOB_SIGNAL_SCAN
 
 if TYPE_CHECKING:
@@ -198,7 +199,7 @@ def outreach_scan_status(lead_ref: str, as_json: bool) -> None:
             return
         print_table(
             ["ID", "ON", "SCORE", "TYPE", "LABEL", "URL"],
-            [[p.id, "on" if p.is_selected else "off", "" if p.score is None else p.score, p.page_type or "",
+            [[p.id, "on" if p.is_selected else "off", "" if p.score is None else p.score, source_name(p.page_type),
               (p.label or "") + (" (pending)" if p.pending else ""), p.url or ""] for p in pages],
         )
 

@@ -19,6 +19,7 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.actions.activity_type import activity_name
+from warmline.source_names import source_name
 from warmline.tui.activity_rows import hanging_rows
 from warmline.tui.charts import is_ready, score_bar
 from warmline.tui.columns import Column
@@ -393,7 +394,7 @@ class LeadDetailScreen(CockpitScreen):
                     Text("on" if page.is_selected else "off", style="green" if page.is_selected else "dim"),
                     Text(f"{page.score}/10" if page.score is not None else "-"),
                     plain(page.label or page.url or "") + op_marker(None, page.pending),
-                    plain(page.page_type or ""),
+                    plain(source_name(page.page_type)),
                 ],
             )
             for page in detail.monitoring_pages
