@@ -19,6 +19,7 @@ from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.contact_pick import ContactPickDialog
 from warmline.tui.screens.dialogs import ConfirmDialog, FormDialog
+from warmline.tui.screens.follow_up_dialogs import AddFollowUpDialog, SnoozeDialog
 from warmline.tui.screens.help import HelpScreen
 from warmline.tui.screens.jobs import JobsScreen
 from warmline.tui.screens.lead_detail import CompetitorsTable, LeadDetailScreen
@@ -59,6 +60,8 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
         ("Export", list(ExportDialog.BINDINGS)),
         ("Tables (jobs, outbox, prospecting, sections of a lead)", list(RowTable.BINDINGS)),
         ("Forms", list(FormDialog.BINDINGS)),
+        ("Snoozing a follow-up (Z)", list(SnoozeDialog.BINDINGS)),
+        ("Adding a follow-up by hand (f)", list(AddFollowUpDialog.BINDINGS)),
         ("Adding a key contact (A on a lead)", list(ContactPickDialog.BINDINGS)),
         ("Confirmation", list(ConfirmDialog.BINDINGS)),
         ("Help", list(HelpScreen.BINDINGS)),

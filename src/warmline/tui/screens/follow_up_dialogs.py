@@ -1,0 +1,384 @@
+"""Follow-ups in the cockpit: the one set of keys, the snooze and add dialogs, and the calls.
+
+Shared by every screen that lists follow-ups (the lead page, Today), so done, snooze and
+add by hand are the same keys and the same words wherever the rep meets a follow-up:
+`FOLLOW_UP_BINDINGS` (x done, z snooze a day, Z snooze: a day, a week or a day picked,
+f add by hand). A screen spreads them into its `BINDINGS` (with `dataclasses.replace` to
+hide them from its key bar if it likes: the ids stay, so a remap in the config's [keys]
+moves the key on every screen) and implements the actions named there.
+
+Follow-ups are kept on this computer only (`warmline.store.followups`): nothing is
+queued for the service, so these calls change the follow-ups file at once and say so.
+
+Light at import: Today is the first screen, so the actions (which load the HTTP stack
+through `warmline.actions`) load inside the functions that change a follow-up.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import date, datetime, time, timedelta
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from warmline.store.database import CacheUnusable
+from warmline.tui.safe import plain
+from warmline.tui.widgets.key_bar import KeyBar
+
+if TYPE_CHECKING:
+    from warmline.store.followups import FollowUp, FollowUps
+    from warmline.tui.app import WarmlineApp
+
+SNOOZE_DAY = 1
+SNOOZE_WEEK = 7
+
+FOLLOW_UP_BINDINGS: list[Binding] = [
+    Binding("x", "follow_up_done", "Follow-up done", id="followups.done"),
+    Binding(
+        "z", f"follow_up_snooze({SNOOZE_DAY})", "Snooze follow-up a day", id="followups.snooze_day"
+    ),
+    Binding(
+        "Z",
+        "follow_up_snooze_menu",
+        "Snooze follow-up (a day, a week, a date)",
+        id="followups.snooze",
+    ),
+    Binding("f", "add_follow_up", "Add a follow-up", id="followups.add"),
+]
+"""The follow-up keys of every screen that lists follow-ups. A screen implements
+`action_follow_up_done`, `action_follow_up_snooze(days)`, `action_follow_up_snooze_menu`
+and `action_add_follow_up` (usually with `mark_done`, `snooze`, `ask_snooze` and
+`ask_new_follow_up` below)."""
+
+LOCAL_ONLY = "kept on this computer only"
+DAY_HINT = "friday, tomorrow at 10, in two weeks, 3 Dec or 2026-12-03"
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def rep_now(cockpit: WarmlineApp) -> datetime:
+    """Now in the rep's zone, from the cockpit's clock (fixed in tests): what "tomorrow" is
+    read against and what "today" is."""
+    return cockpit.clock().astimezone(cockpit.zone)
+
+
+def day_text(day: date, at: time | None = None, today: date | None = None) -> str:
+    """ "Fri 27 Nov", "Fri 27 Nov 10:00", "Mon 4 Jan 2027" (the year when not this one's).
+
+    The same words as `warmline.actions.followups.describe_due`, kept here so a screen
+    can show a day without loading the actions."""
+    text = f"{_DAYS[day.weekday()]} {day.day} {_MONTHS[day.month - 1]}"
+    if today is not None and day.year != today.year:
+        text += f" {day.year}"
+    return text + (f" {at:%H:%M}" if at is not None else "")
+
+
+def due_cell(follow_up: FollowUp, today: date) -> Text:
+    """When a follow-up is due, as a list shows it: "today", "Fri 27 Nov", and an overdue one
+    in the error colour ("overdue · Mon 23 Nov")."""
+    day = follow_up.due_on
+    at = f" {follow_up.at:%H:%M}" if follow_up.at is not None else ""
+    if day < today:
+        return Text(f"overdue · {day_text(day, None, today)}{at}", style="bold red")
+    if day == today:
+        return Text(f"today{at}", style="bold")
+    return Text(day_text(day, follow_up.at, today))
+
+
+def read_day(typed: str, now: datetime) -> tuple[date, time | None, str | None]:
+    """A day the rep typed (the parser's phrases or ISO 8601), today or later.
+
+    Raises ValueError with the message to show."""
+    from warmline.actions.followups import read_due  # deferred: first frame (loads the actions)
+    from warmline.api.errors import InputError  # deferred: first frame
+
+    try:
+        day, at, phrase = read_due(typed, now)
+    except InputError as refused:
+        raise ValueError(str(refused)) from None
+    if day < now.date():
+        raise ValueError(f"{day_text(day, None, now.date())} is in the past")
+    return day, at, phrase
+
+
+def _follow_ups(cockpit: WarmlineApp) -> FollowUps:
+    if cockpit.followups is None:
+        raise ValueError("follow-ups need a cache file on disk; this cockpit has none")
+    return cockpit.followups
+
+
+def _change(cockpit: WarmlineApp, change: Callable[[FollowUps], FollowUp]) -> FollowUp | None:
+    """Run one change of the follow-ups file; a refusal or an unusable file is a warning."""
+    from warmline.actions.followups import (
+        FollowUpNotFound,  # deferred: first frame (loads the actions)
+    )
+    from warmline.api.errors import InputError  # deferred: first frame
+
+    try:
+        return change(_follow_ups(cockpit))
+    except (InputError, FollowUpNotFound, CacheUnusable, sqlite3.Error, ValueError) as problem:
+        cockpit.notify_plain(f"Follow-up not changed: {problem}", severity="warning")
+        return None
+
+
+def mark_done(cockpit: WarmlineApp, follow_up: FollowUp) -> bool:
+    """Mark `follow_up` done and say so; False when it could not be."""
+    from warmline.actions.followups import (
+        done_follow_up,  # deferred: first frame (loads the actions)
+    )
+
+    changed = _change(cockpit, lambda followups: done_follow_up(followups, follow_up.id))
+    if changed is not None:
+        cockpit.notify_plain(f"Follow-up done: {_cut(follow_up.text)}")
+    return changed is not None
+
+
+def snooze(cockpit: WarmlineApp, follow_up: FollowUp, until: date) -> bool:
+    """Make `follow_up` due on `until` and say so; False when it could not be."""
+    from warmline.actions.followups import (
+        snooze_follow_up,  # deferred: first frame (loads the actions)
+    )
+
+    today = rep_now(cockpit).date()
+    changed = _change(
+        cockpit,
+        lambda followups: snooze_follow_up(followups, follow_up.id, until=until, today=today),
+    )
+    if changed is not None:
+        cockpit.notify_plain(
+            f"Follow-up snoozed to {day_text(until, None, today)}: {_cut(follow_up.text)}"
+        )
+    return changed is not None
+
+
+def snooze_days(cockpit: WarmlineApp, follow_up: FollowUp, days: int) -> bool:
+    """Snooze `follow_up` to `days` days after today (the `z` key: a day)."""
+    return snooze(cockpit, follow_up, rep_now(cockpit).date() + timedelta(days=days))
+
+
+def ask_snooze(cockpit: WarmlineApp, follow_up: FollowUp, snoozed: Callable[[], None]) -> None:
+    """The snooze dialog (a day, a week, a day picked); `snoozed` runs once it is moved."""
+
+    def picked(until: date | None) -> None:
+        if until is not None and snooze(cockpit, follow_up, until):
+            snoozed()
+
+    cockpit.push_screen(SnoozeDialog(follow_up.text, rep_now(cockpit)), picked)
+
+
+def ask_new_follow_up(
+    cockpit: WarmlineApp, lead_id: int, company: str, added: Callable[[], None]
+) -> None:
+    """The dialog that adds a follow-up by hand on a lead; `added` runs once it is kept."""
+    from warmline.actions.followups import (
+        add_follow_up,  # deferred: first frame (loads the actions)
+    )
+
+    def submit(due: date, at: time | None, text: str) -> str | None:
+        today = rep_now(cockpit).date()
+        try:
+            kept = add_follow_up(
+                _follow_ups(cockpit), lead_id, company, text, due, at, source="manual", today=today
+            )
+        except (CacheUnusable, sqlite3.Error) as problem:
+            return f"not kept: {problem}"
+        except ValueError as refused:  # InputError is a ValueError
+            return str(refused)
+        cockpit.notify_plain(
+            f"Follow-up added for {day_text(kept.due, kept.at, today)} ({LOCAL_ONLY})."
+        )
+        added()
+        return None
+
+    cockpit.push_screen(AddFollowUpDialog(company, rep_now(cockpit), submit))
+
+
+def _cut(text: str, width: int = 60) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+class SnoozeDialog(ModalScreen[date | None]):
+    """When a follow-up is due instead: `1` a day, `2` a week, `3` type a day (the parser's
+    words or ISO 8601, enter to keep it); escape leaves it as it was. Dismisses with the
+    new day, or None."""
+
+    DEFAULT_CSS = """
+    SnoozeDialog { align: center middle; }
+    SnoozeDialog > Vertical {
+        width: 80%;
+        max-width: 70;
+        height: auto;
+        border: round $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    SnoozeDialog .dialog-title { text-style: bold; color: $primary; }
+    SnoozeDialog .dialog-hint { color: $foreground-muted; }
+    SnoozeDialog .dialog-error { color: $error; text-style: bold; }
+    SnoozeDialog > KeyBar { dock: bottom; }
+    """
+
+    AUTO_FOCUS = ""  # no auto focus: 1 and 2 are choices, not typing; 3 goes to the day field
+
+    BINDINGS = [
+        Binding("1", f"pick({SNOOZE_DAY})", "A day", id="snooze.day"),
+        Binding("2", f"pick({SNOOZE_WEEK})", "A week", id="snooze.week"),
+        Binding("3", "type_day", "Pick a date", id="snooze.date"),
+        Binding("escape", "cancel", "Cancel", priority=True, id="snooze.cancel"),
+    ]
+
+    def __init__(self, text: str, now: datetime) -> None:
+        super().__init__()
+        self._text = text
+        self._now = now
+
+    @property
+    def today(self) -> date:
+        return self._now.date()
+
+    def compose(self) -> ComposeResult:
+        today = self.today
+        with Vertical():
+            yield Static(Text("Snooze: ") + plain(_cut(self._text)), classes="dialog-title")
+            choices = Text()
+            choices.append("1", style="bold")
+            choices.append(
+                f"  a day ({day_text(today + timedelta(days=SNOOZE_DAY), None, today)})\n"
+            )
+            choices.append("2", style="bold")
+            choices.append(
+                f"  a week ({day_text(today + timedelta(days=SNOOZE_WEEK), None, today)})\n"
+            )
+            choices.append("3", style="bold")
+            choices.append("  pick a date:")
+            yield Static(choices)
+            yield Input(placeholder=DAY_HINT, id="snooze-day")
+            yield Static("", classes="dialog-error", id="snooze-error")
+            yield Static(
+                Text("1 · 2 · 3 then enter · escape leaves it as it is"), classes="dialog-hint"
+            )
+        yield KeyBar()
+
+    def action_pick(self, days: int) -> None:
+        self.dismiss(self.today + timedelta(days=days))
+
+    def action_type_day(self) -> None:
+        self.query_one("#snooze-day", Input).focus()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Input.Submitted, "#snooze-day")
+    def _typed(self, event: Input.Submitted) -> None:
+        try:
+            day, _, _ = read_day(event.value, self._now)
+        except ValueError as problem:
+            self.query_one("#snooze-error", Static).update(plain(str(problem)))
+            return
+        self.dismiss(day)
+
+
+class AddFollowUpDialog(ModalScreen[bool]):
+    """A follow-up added by hand on a lead: the day (the parser's words or ISO 8601, read
+    live) and what to do. Enter in the last field or ctrl+s keeps it; escape cancels.
+
+    `submit(due, at, text)` stores it and returns an error to show, or None when kept."""
+
+    DEFAULT_CSS = """
+    AddFollowUpDialog { align: center middle; }
+    AddFollowUpDialog > Vertical {
+        width: 80%;
+        max-width: 80;
+        height: auto;
+        border: round $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    AddFollowUpDialog .dialog-title { text-style: bold; color: $primary; }
+    AddFollowUpDialog .dialog-hint { color: $foreground-muted; }
+    AddFollowUpDialog .dialog-error { color: $error; text-style: bold; }
+    AddFollowUpDialog > KeyBar { dock: bottom; }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+s", "send", "Keep", priority=True, id="add_follow_up.send"),
+        Binding("escape", "cancel", "Cancel", priority=True, id="add_follow_up.cancel"),
+    ]
+
+    def __init__(
+        self,
+        company: str,
+        now: datetime,
+        submit: Callable[[date, time | None, str], str | None],
+    ) -> None:
+        super().__init__()
+        self._company = company
+        self._now = now
+        self._submit = submit
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text("Follow-up on ") + plain(self._company), classes="dialog-title")
+            yield Label("When")
+            yield Input(placeholder=DAY_HINT, id="follow-up-due")
+            yield Static(Text("-", style="dim"), id="follow-up-read", classes="dialog-hint")
+            yield Label("What to do")
+            yield Input(placeholder="send the pricing", id="follow-up-text")
+            yield Static("", classes="dialog-error", id="follow-up-error")
+            yield Static(
+                Text(f"enter or ctrl+s keep · escape cancel · {LOCAL_ONLY}"), classes="dialog-hint"
+            )
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#follow-up-due", Input).focus()
+
+    @on(Input.Changed, "#follow-up-due")
+    def _due_changed(self, event: Input.Changed) -> None:
+        line = Text()
+        if event.value.strip():
+            try:
+                day, at, _ = read_day(event.value, self._now)
+            except ValueError:
+                line.append("not a day yet", style="dim")
+            else:
+                line.append(f"due {day_text(day, at, self._now.date())}", style="bold")
+        else:
+            line.append("-", style="dim")
+        self.query_one("#follow-up-read", Static).update(line)
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "follow-up-due":
+            self.query_one("#follow-up-text", Input).focus()
+        else:
+            self.action_send()
+
+    def action_send(self) -> None:
+        error = self._send()
+        if error:
+            self.query_one("#follow-up-error", Static).update(plain(error))
+        else:
+            self.dismiss(True)
+
+    def _send(self) -> str | None:
+        typed = self.query_one("#follow-up-due", Input).value
+        if not typed.strip():
+            return f"when is it due? e.g. {DAY_HINT}"
+        try:
+            day, at, _ = read_day(typed, self._now)
+        except ValueError as problem:
+            return str(problem)
+        return self._submit(day, at, self.query_one("#follow-up-text", Input).value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
