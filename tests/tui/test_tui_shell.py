@@ -25,8 +25,11 @@ async def test_first_run_screen_explains_how_to_set_a_key() -> None:
         await pilot.pause()
         text = app.screen.query_one("#first-run-text").render().plain
         assert "WARMLINE_API_KEY" in text
-        assert "/home/rep/.config/warmline/config.toml" in text
+        assert "The config file: /home/rep/.config/warmline/config.toml" in text
         assert "warmline demo" in text
+        lines = text.splitlines()
+        for command in ("warmline key set", "warmline config init", "warmline config edit"):
+            assert any(line.strip().startswith(command) for line in lines), command
         await pilot.press("q")
     assert app.return_code == 0
 

@@ -14,23 +14,33 @@ from textual.widgets import Static
 from warmline.tui.safe import safe_text
 from warmline.tui.widgets.key_bar import KeyBar
 
+FIX_COMMANDS = (
+    ("warmline key set", "store it: keyring or 0600 file"),
+    ("warmline config set service.base_url URL", "the service's address"),
+    ("warmline config init", "write a commented example"),
+    ("warmline config edit", "open the config in $EDITOR"),
+)
+"""The one-line ways to set the cockpit up, each short enough to sit on one line in the
+74 columns the box leaves at 80x24 (command column 40, two spaces, then the note)."""
+
 
 def first_run_text(config_path: Path) -> Text:
     """The explanation, as plain text (the path comes from the environment, not from us)."""
     text = Text()
     text.append("Welcome to Warmline\n\n", style="bold")
     text.append("No API key is configured, so there is no service to talk to yet.\n")
-    text.append("Create a key in the service's settings, under API keys, then either:\n\n")
-    text.append("  • set it in the environment:\n", style="bold")
-    text.append("      export WARMLINE_API_KEY=<your key>\n")
-    text.append("      export WARMLINE_BASE_URL=<the service's URL>\n\n")
-    text.append("  • or put it in the config file:\n", style="bold")
-    text.append(f"      {safe_text(config_path)}\n")
-    text.append("      [service]\n      base_url = \"https://...\"\n      api_key = \"<your key>\"\n\n")
+    text.append("Create a key in the service's settings, under API keys, then run:\n\n")
+    width = max(len(command) for command, _ in FIX_COMMANDS)
+    for command, note in FIX_COMMANDS:
+        text.append(f"  {command.ljust(width)}", style="bold")
+        text.append(f"  {note}\n")
+    text.append("\nThe config file: ")
+    text.append(safe_text(config_path))
+    text.append("\nOr set WARMLINE_API_KEY and WARMLINE_BASE_URL in the environment.\n\n")
     text.append("Just looking? ", style="bold")
     text.append("Run ")
     text.append("warmline demo", style="bold")
-    text.append(" to open the cockpit on a bundled demo service with sample data.\n")
+    text.append(" to open the cockpit on a bundled demo service with sample data.")
     return text
 
 
