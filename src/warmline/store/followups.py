@@ -1,0 +1,390 @@
+"""Follow-ups: the promises a rep made ("wants pricing by Friday"), kept on this machine.
+
+The service has no such object, so follow-ups exist only here. They live in their own
+SQLite file, `followups.db` beside the cache (`Config.data_dir`), not in the cache:
+- `warmline cache reset` moves the cache's file set aside and the next start rebuilds the
+  cache from the service; follow-ups cannot be rebuilt from anywhere, so they must not move
+  with it (`warmline.store.reset` moves only `cache.sqlite3` and its side files);
+- an upgrade migrates this file by its own version table (`MIGRATIONS`, applied by
+  `warmline.store.schema.migrate`, the cache's own rules: forward only, each step in a
+  `BEGIN IMMEDIATE` transaction, a file from a newer Warmline refused, never misread);
+- a row keeps the company's name, so a follow-up still reads right after its lead is gone
+  from the cache or the service.
+
+`FollowUps(data_dir)` opens the file lazily, on the first call that needs it: building one
+costs nothing, so the cockpit can hold one from start-up without slowing its first paint.
+Standard library only (sqlite3), so `warmline log` stays light.
+
+Dates: `due` is the day the rep promised, in the rep's zone; `at` an optional wall-clock
+time on that day. A snooze keeps `due` and sets `snoozed_until`; the day a follow-up is due
+now is `due_on` (the snooze when there is one). Timestamps (`created_at`, `done_at`) are
+aware UTC datetimes, stored as ISO 8601 text.
+"""
+
+from __future__ import annotations
+
+import builtins
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+from pathlib import Path
+from typing import Literal, cast, get_args
+
+from warmline.store.database import CacheUnusable, connect
+from warmline.store.schema import Migration, NewerSchemaError, migrate
+
+FOLLOWUPS_FILE = "followups.db"
+"""The follow-ups' file name in the data dir (beside `cache.sqlite3`, never moved with it)."""
+
+Source = Literal["activity", "note", "manual"]
+SOURCES: tuple[str, ...] = get_args(Source)
+"""Where a follow-up came from: an activity's text, a note's text, or added by hand."""
+
+DueFilter = Literal["today", "overdue", "due", "open", "all"]
+DUE_FILTERS: tuple[str, ...] = get_args(DueFilter)
+"""`today`: open and due today; `overdue`: open and due before today; `due`: both (what
+the Today screen lists); `open`: every one not done; `all`: done ones too."""
+
+State = Literal["done", "overdue", "today", "snoozed", "upcoming"]
+
+
+def followups_path(data_dir: Path | str) -> Path:
+    """Where the follow-ups of the data dir `data_dir` are kept."""
+    return Path(data_dir) / FOLLOWUPS_FILE
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """One follow-up. `company` is the lead's company name when it was made (kept so the
+    follow-up reads right once the lead is gone); `source_op_id` the queued activity or
+    note whose text named it (the outbox's op id, a UUID), None when added by hand."""
+
+    id: int
+    lead_id: int
+    company: str
+    text: str
+    source: Source
+    source_op_id: str | None
+    due: date
+    at: time | None
+    created_at: datetime
+    done_at: datetime | None = None
+    snoozed_until: date | None = None
+    phrase: str | None = None
+    """The words the due date was read from ("by Friday"), when it was read from text."""
+    updated_at: datetime | None = None
+    revision: int = 0
+    """How many times it changed since it was made (done, snoozed, edited)."""
+
+    @property
+    def due_on(self) -> date:
+        """The day it is due now: the snooze's day when snoozed, else the promised one."""
+        return self.snoozed_until or self.due
+
+    @property
+    def done(self) -> bool:
+        return self.done_at is not None
+
+    def state(self, today: date) -> State:
+        """done, overdue (due before `today`), today, snoozed (moved to a later day), or
+        upcoming."""
+        if self.done_at is not None:
+            return "done"
+        if self.due_on < today:
+            return "overdue"
+        if self.due_on == today:
+            return "today"
+        return "snoozed" if self.snoozed_until is not None else "upcoming"
+
+
+_INITIAL = """
+CREATE TABLE followups (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    lead_id INTEGER NOT NULL,
+    company TEXT NOT NULL DEFAULT '',
+    text TEXT NOT NULL,
+    source TEXT NOT NULL CHECK (source IN ('activity', 'note', 'manual')),
+    source_op_id TEXT,
+    phrase TEXT,
+    due TEXT NOT NULL,              -- ISO 8601 date, the rep's zone
+    at TEXT,                        -- HH:MM:SS wall-clock time on that day, or NULL
+    snoozed_until TEXT,             -- ISO 8601 date, or NULL
+    due_on TEXT GENERATED ALWAYS AS (coalesce(snoozed_until, due)) VIRTUAL,
+    created_at TEXT NOT NULL,       -- ISO 8601, UTC
+    done_at TEXT,                   -- ISO 8601, UTC, or NULL while open
+    updated_at TEXT NOT NULL,       -- ISO 8601, UTC: the last change
+    revision INTEGER NOT NULL DEFAULT 0  -- changes since made (a calendar's SEQUENCE)
+);
+-- The Today screen and `warmline followups --due ...` read open follow-ups by day.
+CREATE INDEX followups_open_due ON followups(due_on, at, id) WHERE done_at IS NULL;
+CREATE INDEX followups_lead ON followups(lead_id, due_on);
+"""
+
+
+def _initial(conn: sqlite3.Connection) -> None:
+    for statement in _INITIAL.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+MIGRATIONS: list[Migration] = [_initial]
+"""This file's schema, a list of forward migrations (never edited once released: a change
+of schema is a new entry at the end)."""
+
+_COLUMNS = (
+    "id, lead_id, company, text, source, source_op_id, phrase, due, at, snoozed_until, "
+    "created_at, done_at, updated_at, revision"
+)
+_ORDER = "ORDER BY due_on, at IS NOT NULL, at, id"
+
+
+def _date(value: object) -> date | None:
+    return date.fromisoformat(str(value)) if value is not None else None
+
+
+def _datetime(value: object) -> datetime | None:
+    return datetime.fromisoformat(str(value)) if value is not None else None
+
+
+def _row(found: Sequence[object]) -> FollowUp:
+    (
+        id_,
+        lead_id,
+        company,
+        text,
+        source,
+        op_id,
+        phrase,
+        due,
+        at,
+        snoozed,
+        created,
+        done,
+        updated,
+        revision,
+    ) = found
+    due_day = _date(due)
+    created_at = _datetime(created)
+    assert due_day is not None and created_at is not None  # NOT NULL columns
+    return FollowUp(
+        id=int(str(id_)),
+        lead_id=int(str(lead_id)),
+        company=str(company),
+        text=str(text),
+        source=cast(Source, source if source in SOURCES else "manual"),
+        source_op_id=None if op_id is None else str(op_id),
+        due=due_day,
+        at=time.fromisoformat(str(at)) if at is not None else None,
+        created_at=created_at,
+        done_at=_datetime(done),
+        snoozed_until=_date(snoozed),
+        phrase=None if phrase is None else str(phrase),
+        updated_at=_datetime(updated) or created_at,
+        revision=int(str(revision)),
+    )
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class FollowUps:
+    """The follow-ups file of one data dir; opened on first use, closed by `close()`.
+
+    One connection, used by one thread at a time (the CLI; the cockpit's actions);
+    `check_same_thread` is off as for the cache.
+    """
+
+    def __init__(self, data_dir: Path | str, clock: Callable[[], datetime] = _utc_now) -> None:
+        self.path = followups_path(data_dir)
+        self.clock = clock
+        self._conn: sqlite3.Connection | None = None
+
+    # --- the file ---------------------------------------------------------------------------
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The connection, opened and migrated on first use. A file that cannot be opened
+        or was written by a newer Warmline raises `CacheUnusable` naming it."""
+        if self._conn is None:
+            try:
+                conn = connect(self.path)
+            except (sqlite3.DatabaseError, OSError) as exc:
+                raise self._unusable(exc) from exc
+            try:
+                migrate(conn, MIGRATIONS)
+            except (sqlite3.DatabaseError, NewerSchemaError) as exc:
+                conn.close()
+                raise self._unusable(exc) from exc
+            self._conn = conn
+        return self._conn
+
+    def _unusable(self, exc: BaseException) -> CacheUnusable:
+        if isinstance(exc, NewerSchemaError):
+            problem = f"was written by a newer Warmline ({exc})"
+            advice = "Warmline left it untouched: upgrade Warmline to read it"
+        else:
+            problem = f"cannot be opened or read ({exc})"
+            advice = "Warmline left it untouched: check the data dir or set WARMLINE_DATA_DIR"
+        unusable = CacheUnusable(self.path, problem, advice)
+        unusable.args = (f"the follow-ups file {self.path} {problem}; {advice}",)
+        return unusable
+
+    def version(self) -> int:
+        """The schema version of the file (the number of migrations applied)."""
+        found = self.conn.execute("SELECT max(version) FROM schema_version").fetchone()
+        return int(found[0] or 0)
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> FollowUps:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def _now(self) -> str:
+        return self.clock().astimezone(UTC).isoformat(timespec="seconds")
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def get(self, followup_id: int) -> FollowUp | None:
+        found = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM followups WHERE id = ?", (followup_id,)
+        ).fetchone()
+        return _row(found) if found is not None else None
+
+    def list(
+        self, due: DueFilter = "open", lead_id: int | None = None, *, today: date
+    ) -> builtins.list[FollowUp]:
+        """Follow-ups by the day they are due now (a snooze's day), all-day ones before
+        timed ones on the same day, then in the order made. `today` is the rep's today;
+        `due` filters as `DUE_FILTERS` says."""
+        if due not in DUE_FILTERS:
+            raise ValueError(f"due must be one of {', '.join(DUE_FILTERS)} (got {due!r})")
+        where: builtins.list[str] = []
+        params: builtins.list[object] = []
+        if due != "all":
+            where.append("done_at IS NULL")
+        if due == "today":
+            where.append("due_on = ?")
+            params.append(today.isoformat())
+        elif due == "overdue":
+            where.append("due_on < ?")
+            params.append(today.isoformat())
+        elif due == "due":
+            where.append("due_on <= ?")
+            params.append(today.isoformat())
+        if lead_id is not None:
+            where.append("lead_id = ?")
+            params.append(lead_id)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        cursor = self.conn.execute(f"SELECT {_COLUMNS} FROM followups {clause} {_ORDER}", params)
+        return [_row(found) for found in cursor.fetchall()]
+
+    # --- writing -----------------------------------------------------------------------------
+
+    def add(
+        self,
+        lead_id: int,
+        company: str,
+        text: str,
+        due: date,
+        at: time | None = None,
+        *,
+        source: Source = "manual",
+        source_op_id: str | None = None,
+        phrase: str | None = None,
+    ) -> FollowUp:
+        """Store a new follow-up (checked by the caller: `warmline.actions.followups`)."""
+        if source not in SOURCES:
+            raise ValueError(f"source must be one of {', '.join(SOURCES)} (got {source!r})")
+        now = self._now()
+        with self._write() as conn:
+            cursor = conn.execute(
+                "INSERT INTO followups (lead_id, company, text, source, source_op_id, phrase, due, at, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (lead_id, company, text, source, source_op_id, phrase, due.isoformat(),
+                 at.isoformat() if at is not None else None, now, now),
+            )  # fmt: skip
+            new_id = cursor.lastrowid
+        found = self.get(int(new_id or 0))
+        assert found is not None
+        return found
+
+    def _change(
+        self, followup_id: int, sets: str, params: Sequence[object], only: str = "1"
+    ) -> None:
+        """One UPDATE of the row (when `only` holds), its `updated_at` and `revision` with it."""
+        with self._write() as conn:
+            conn.execute(
+                f"UPDATE followups SET {sets}, updated_at = ?, revision = revision + 1 "
+                f"WHERE id = ? AND {only}",
+                (*params, self._now(), followup_id),
+            )
+
+    def done(self, followup_id: int) -> FollowUp | None:
+        """Mark it done (again is no change: the first time is kept). None when there is no
+        such id."""
+        self._change(followup_id, "done_at = ?", (self._now(),), only="done_at IS NULL")
+        return self.get(followup_id)
+
+    def reopen(self, followup_id: int) -> FollowUp | None:
+        """Undo `done`."""
+        self._change(followup_id, "done_at = NULL", (), only="done_at IS NOT NULL")
+        return self.get(followup_id)
+
+    def snooze(self, followup_id: int, until: date) -> FollowUp | None:
+        """Make it due on `until` instead (the promised day is kept in `due`); a snoozed
+        follow-up that was done is open again."""
+        self._change(followup_id, "snoozed_until = ?, done_at = NULL", (until.isoformat(),))
+        return self.get(followup_id)
+
+    def update(
+        self,
+        followup_id: int,
+        *,
+        due: date | None = None,
+        at: time | None = None,
+        clear_at: bool = False,
+        text: str | None = None,
+    ) -> FollowUp | None:
+        """Change its day (which drops a snooze), its time (`clear_at` removes it) or its
+        text. None when there is no such id."""
+        sets: list[str] = []
+        params: list[object] = []
+        if due is not None:
+            sets += ["due = ?", "snoozed_until = NULL"]
+            params.append(due.isoformat())
+        if at is not None or clear_at:
+            sets.append("at = ?")
+            params.append(at.isoformat() if at is not None else None)
+        if text is not None:
+            sets.append("text = ?")
+            params.append(text)
+        if sets:
+            self._change(followup_id, ", ".join(sets), params)
+        return self.get(followup_id)
+
+    def delete(self, followup_id: int) -> bool:
+        """Remove it; False when there was no such id."""
+        with self._write() as conn:
+            cursor = conn.execute("DELETE FROM followups WHERE id = ?", (followup_id,))
+            return bool(cursor.rowcount > 0)
