@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -29,15 +29,26 @@ from warmline.tui.widgets.tables import RowTable
 if TYPE_CHECKING:
     from warmline.store import Job, Store
 
-KIND_LABELS = {
-    "deep_search": "Company deep search",
-    "company_research": "Company research",
-    "contact_search": "Contact search",
-    "research_run": "Research run",
-    "signal_scan": "Signal scan",
-    "recommendations": "Recommendations",
-    "generate_recommendations": "Recommendations",
+class KindName(NamedTuple):
+    """A job kind in words: `short` for the Kind column of the job monitor and the
+    prospecting hub (whole at 80 columns: at most `KIND_WIDTH` cells), `full` for
+    sentences and titles ("Company deep search is running")."""
+
+    short: str
+    full: str
+
+
+KIND_NAMES = {
+    "deep_search": KindName("Deep search", "Company deep search"),
+    "company_research": KindName("Research", "Company research"),
+    "contact_search": KindName("People search", "Contact search"),
+    "research_run": KindName("Research run", "Research run"),
+    "signal_scan": KindName("Signal scan", "Signal scan"),
+    "recommendations": KindName("Recs", "Recommendations"),
+    "generate_recommendations": KindName("Recs", "Recommendations"),
 }
+"""The one table of job kinds in words, for both screens that list jobs."""
+KIND_WIDTH = max(len(name.short) for name in KIND_NAMES.values())
 FINISHED = ("completed", "failed")
 SEARCH_KINDS = ("deep_search", "contact_search")
 """Jobs whose finds the rep acts on in a prospecting screen rather than only reads."""
@@ -45,7 +56,20 @@ STATUS_STYLES = {"completed": "green", "failed": "bold red", "queued": "yellow",
 
 
 def kind_label(kind: str) -> str:
-    return KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
+    """The kind as a sentence names it ("Company deep search"); an unknown one in words."""
+    name = KIND_NAMES.get(kind)
+    return name.full if name is not None else kind.replace("_", " ").capitalize()
+
+
+def kind_short(kind: str) -> str:
+    """The kind as the Kind column shows it ("Deep search"); an unknown one in words."""
+    name = KIND_NAMES.get(kind)
+    return name.short if name is not None else kind.replace("_", " ").capitalize()
+
+
+def kind_column() -> Column:
+    """The Kind column of a jobs table: flexible, never narrower than the longest known kind."""
+    return Column("Kind", min_width=KIND_WIDTH)
 
 
 def subject(job: Job, store: Store) -> Text:
@@ -134,7 +158,7 @@ class JobsScreen(CockpitScreen):
     BINDINGS = [Binding("enter", "open_job", "Results", id="jobs.open")]
 
     def compose_body(self) -> ComposeResult:
-        yield RowTable((Column("Kind", min_width=11), Column("About"), "Status", "Elapsed", "Progress", Column("Result")), id="jobs-table")
+        yield RowTable((kind_column(), Column("About"), "Status", "Elapsed", "Progress", Column("Result")), id="jobs-table")
         yield Static(id="jobs-empty", classes="empty-state")
 
     def on_mount(self) -> None:
@@ -155,7 +179,7 @@ class JobsScreen(CockpitScreen):
             (
                 str(job.key),
                 [
-                    Text(kind_label(job.kind)),
+                    Text(kind_short(job.kind)),
                     subject(job, self.cockpit.store),
                     status_cell(job),
                     Text(elapsed(job.created_at, job.completed_at, now)),

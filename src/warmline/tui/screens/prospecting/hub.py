@@ -15,7 +15,15 @@ from textual.widgets import Static
 from warmline.tui.columns import Column
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.jobs import kind_label, progress_cell, result_cell, status_cell, subject
+from warmline.tui.screens.jobs import (
+    kind_column,
+    kind_label,
+    kind_short,
+    progress_cell,
+    result_cell,
+    status_cell,
+    subject,
+)
 from warmline.tui.screens.prospecting.company import CompanyScreen
 from warmline.tui.screens.prospecting.people import FoundContactsScreen
 from warmline.tui.screens.prospecting.research import RunResultsScreen
@@ -44,7 +52,7 @@ class ProspectingScreen(CockpitScreen):
     ]
 
     def compose_body(self) -> ComposeResult:
-        yield RowTable((Column("Kind", min_width=11), Column("About"), "Status", "Started", "Progress", Column("Result")), id="prospecting-table")
+        yield RowTable((kind_column(), Column("About"), "Status", "Started", "Progress", Column("Result")), id="prospecting-table")
         yield Static(id="prospecting-empty", classes="empty-state")
 
     def on_mount(self) -> None:
@@ -61,7 +69,7 @@ class ProspectingScreen(CockpitScreen):
         table = self.query_one("#prospecting-table", RowTable)
         table.fill([
             (str(job.key), [
-                Text(kind_label(job.kind)),
+                Text(kind_short(job.kind)),
                 subject(job, store),
                 status_cell(job),
                 Text(relative(job.created_at, now, zone)),
