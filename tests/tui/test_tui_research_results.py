@@ -8,7 +8,10 @@ import pytest
 import support.tui_wire_data as W
 from support.cockpit import cockpit, text_of
 from support.prospecting import LONG_RUN_SCORES, fill_prospecting, record_long_run
+from support.tables import cell_texts, no_horizontal_scroll
+from support.waiting import until
 from warmline.store import Store
+from warmline.store.outreach import outreach_status
 from warmline.store.research_results import CompanyResult
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.dialogs import ConfirmDialog
@@ -21,6 +24,7 @@ from warmline.tui.screens.prospecting.research import (
     RunResultsScreen,
     sort_results,
 )
+from warmline.tui.widgets.tables import RowTable
 
 SCORES = LONG_RUN_SCORES
 
@@ -33,7 +37,7 @@ def long_run(store: Store) -> int:
 
 def names(app) -> list[str]:  # type: ignore[no-untyped-def]
     table = app.screen.query_one("#run-results-table")
-    return [table.get_row_at(row)[1].plain for row in range(table.row_count)]
+    return [table.get_row_at(row)[2].plain for row in range(table.row_count)]
 
 
 def company(company_id: int) -> str:
@@ -55,7 +59,7 @@ async def test_results_come_highest_score_first_and_s_cycles_the_orders(
         assert "13 companies · 0 marked · by ICP fit (high first)" in title
         assert "ICP fit: 99" in text_of(app, "#run-results-body")
         table = app.screen.query_one("#run-results-table")
-        assert [c.label.plain for c in table.columns.values()] == ["", "Company", "ICP fit", "crm"]
+        assert [c.label.plain for c in table.columns.values()] == ["", "Lead", "Company", "ICP fit", "crm"]
 
         await pilot.press("s")
         await pilot.pause()
@@ -179,3 +183,30 @@ async def test_a_field_name_from_the_service_is_shown_literally_as_a_column_titl
         titles = [c.label.plain for c in table.columns.values()]
         assert W.HOSTILE_MARKUP in titles and safe_text(W.HOSTILE_ESCAPE) in titles
         assert not any("\x1b" in title for title in titles)
+
+
+@pytest.mark.parametrize("size", [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")])
+async def test_results_mark_companies_in_outreach_and_fit_the_width(
+    store: Store, long_run: int, size
+) -> None:
+    # the same Lead column as found companies and lookup: the read model's cold/warm mark
+    in_outreach = outreach_status(store, [*SCORES, 999])
+    assert set(in_outreach.values()) == {"cold", "warm"}  # 999 is not cached: no lead
+    app = cockpit(store)
+    async with app.run_test(size=size) as pilot:
+        app.push_screen(RunResultsScreen(long_run))
+        await until(
+            lambda: isinstance(app.screen, RunResultsScreen) and app.screen.query("#run-results-body"),
+            pilot=pilot,
+        )
+        table = app.screen.query_one("#run-results-table", RowTable)
+        await until(lambda: table.row_count == 13 and table.column_widths, pilot=pilot)
+        marks = dict(zip(names(app), cell_texts(table, 1), strict=True))
+        assert marks == {
+            **{company(c): in_outreach.get(c, "") for c in SCORES},
+            "company 999": "",
+            "unknown company": "",
+        }
+        assert no_horizontal_scroll(table)
+        if size[0] == 120:  # room for every name: the flexible Company column cuts none
+            assert not any(name.endswith("…") for name in names(app))

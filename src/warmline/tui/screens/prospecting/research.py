@@ -16,6 +16,7 @@ from textual.widgets import Static
 from warmline import actions
 from warmline.prospecting import RESEARCH_RUN, cost_notice, resolve_company
 from warmline.store.custom_fields import FieldSchema, FieldValue, labelled_fields
+from warmline.store.outreach import outreach_status
 from warmline.store.research_results import CompanyResult, run_results
 from warmline.store.values import JsonValue
 from warmline.tui.columns import Column
@@ -23,9 +24,11 @@ from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog
 from warmline.tui.screens.prospecting.common import (
+    LEAD_COLUMN,
     Selection,
     add_to_outreach,
     confirm,
+    lead_cell,
     mark,
     names_text,
     start_job,
@@ -185,7 +188,6 @@ NAME_ORDER = "name"
 FIELD_ORDER = "field"
 VALUE_WIDTH = 24
 """A value cell's widest (the whole value is in the pane below the table)."""
-NAME_WIDTH = 32
 
 
 class ResultOrder(NamedTuple):
@@ -291,13 +293,15 @@ class RunResultsScreen(CockpitScreen):
         self.order: ResultOrder | None = None
         self.schema: tuple[FieldSchema, ...] = ()
         self._error: str | None = None
+        self._leads: dict[int, str] = {}
+        """The lead status of each result's company already in outreach (the Lead column)."""
 
     def compose_body(self) -> ComposeResult:
         run = run_results(self.cockpit.store, self.job_key)
         self.fields = result_fields(run.companies, run.schema)
         # a column title is read as markup: the service's field names are escaped
         titles = (escape(safe_text(f.label)) for f in self.fields)
-        yield RowTable(("", "Company", *titles), id="run-results-table")
+        yield RowTable(("", LEAD_COLUMN, Column("Company"), *titles), id="run-results-table")
         with VerticalScroll(id="run-results"):
             yield Static(id="run-results-body")
 
@@ -322,6 +326,9 @@ class RunResultsScreen(CockpitScreen):
         title.append(f" · {self.order.describe()}", style="dim")
         self.set_title_text(title)
         table = self.query_one("#run-results-table", RowTable)
+        self._leads = outreach_status(
+            self.cockpit.store, (r.company_id for r in self.results.values() if r.company_id is not None)
+        )
         table.fill([(key, self._cells(key, result)) for key, result in self.results.items()])
         table.display = bool(self.results)
         self._error = run.job.error if run.job is not None else None
@@ -333,7 +340,8 @@ class RunResultsScreen(CockpitScreen):
         return str(result.company_id) if result.company_id is not None else f"row-{index}"
 
     def _cells(self, key: str, result: CompanyResult) -> list[Text]:
-        cells = [mark(key in self.selection), clipped(plain(company_label(result), "bold"), NAME_WIDTH)]
+        lead = self._leads.get(result.company_id) if result.company_id is not None else None
+        cells = [mark(key in self.selection), lead_cell(lead), plain(company_label(result), "bold")]
         for field in self.fields:
             value = result.values.get(field.key)
             cell = plain(shown_value(value) if value is not None else "")
