@@ -23,13 +23,15 @@ import csv
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any, TextIO
 
 from warmline.store import Store
-from warmline.textsafe import csv_text, json_dumps
+from warmline.store.followups import FollowUp, FollowUps
+from warmline.textsafe import csv_text, json_dumps, terminal_line, terminal_text
 
 KINDS = ("leads", "companies", "contacts")
 FORMATS = ("csv", "json")
@@ -174,13 +176,171 @@ def export(store: Store, kind: str, fmt: str, out: TextIO, status: str | None = 
 
 def export_to_file(store: Store, kind: str, fmt: str, path: Path | str, status: str | None = None) -> int:
     """Export into a file, replacing it only once complete (a failed export leaves no half file)."""
+    return write_file(path, lambda out: export(store, kind, fmt, out, status))
+
+
+def write_file(path: Path | str, write: Callable[[TextIO], int]) -> int:
+    """Run `write` into a temporary file beside `path`, then put it in place: `path` is
+    replaced only once complete. Returns what `write` returned (the count of items)."""
     target = Path(path).expanduser()
     handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            count = export(store, kind, fmt, out, status)
+            count = write(out)
         os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
     return count
+
+
+# --- follow-ups ------------------------------------------------------------------------------
+# Kept locally (`warmline.store.followups`), not in the cache: `warmline export followups`
+# reads their own file. CSV and JSON as above; ICS for a calendar (RFC 5545), written here
+# rather than with a library: one VEVENT per open follow-up needs a few lines of text, and
+# the rules that matter (CRLF, folding at 75 octets, escaping, a stable UID) are below.
+# tests/test_export_followups.py reads the result back with the `icalendar` library.
+
+FOLLOWUP_FORMATS = ("csv", "json", "ics")
+FOLLOWUP_COLUMNS = (
+    "id", "lead_id", "company", "text", "source", "source_op_id", "due", "at", "state",
+    "promised", "snoozed_until", "phrase", "created_at", "done_at",
+)  # fmt: skip
+"""A follow-up's fields, in CSV, in JSON and in `warmline followups --json`: `due` is the day
+it is due now (ISO 8601; a snooze's day when snoozed), `promised` the day first promised,
+`at` a wall-clock time in the rep's zone ("10:00") or null, `state` done / overdue / today /
+snoozed / upcoming against the rep's today."""
+
+ICS_PRODID = "-//Warmline//Follow-ups//EN"
+ICS_TIMED_MINUTES = 30
+"""How long a timed follow-up's event lasts in a calendar (it has no length of its own)."""
+
+
+def followup_json(followup: FollowUp, today: date) -> dict[str, Any]:
+    """One follow-up as `FOLLOWUP_COLUMNS` (the one JSON shape of a follow-up)."""
+    return {
+        "id": followup.id,
+        "lead_id": followup.lead_id,
+        "company": followup.company,
+        "text": followup.text,
+        "source": followup.source,
+        "source_op_id": followup.source_op_id,
+        "due": followup.due_on.isoformat(),
+        "at": followup.at.strftime("%H:%M") if followup.at is not None else None,
+        "state": followup.state(today),
+        "promised": followup.due.isoformat(),
+        "snoozed_until": followup.snoozed_until.isoformat() if followup.snoozed_until else None,
+        "phrase": followup.phrase,
+        "created_at": _utc_text(followup.created_at),
+        "done_at": _utc_text(followup.done_at) if followup.done_at is not None else None,
+    }
+
+
+def _utc_text(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _ics_escape(text: str) -> str:
+    """A TEXT value (RFC 5545 3.3.11): backslash, semicolon and comma escaped, line breaks
+    as `\\n`; control characters and escape sequences removed first."""
+    clean = terminal_text(text)
+    return (
+        clean.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
+    )
+
+
+def _ics_fold(line: str) -> str:
+    """A content line folded at 75 octets (RFC 5545 3.1): each continuation starts with a
+    space; a UTF-8 character is never cut in two. Ends with CRLF."""
+    pieces: list[str] = []
+    current, size, limit = "", 0, 75
+    for char in line:
+        width = len(char.encode("utf-8"))
+        if size + width > limit:
+            pieces.append(current)
+            current, size, limit = " ", 1, 75
+        current += char
+        size += width
+    pieces.append(current)
+    return "\r\n".join(pieces) + "\r\n"
+
+
+def _ics_summary(followup: FollowUp) -> str:
+    first = terminal_line(followup.text)
+    if len(first) > 60:
+        first = first[:59].rstrip() + "…"
+    return f"Follow up: {terminal_line(followup.company) or f'lead {followup.lead_id}'}: {first}"
+
+
+def ics_event(followup: FollowUp, stamp: datetime, zone: tzinfo | None = None) -> list[str]:
+    """The VEVENT of one follow-up, as unfolded content lines.
+
+    All-day when it has no time (DTSTART;VALUE=DATE and the next day as DTEND); else at
+    its wall-clock time in the rep's zone `zone` (None: this machine's), written in UTC so
+    no VTIMEZONE is needed, lasting `ICS_TIMED_MINUTES`. The UID is the follow-up's id and
+    creation time: the same follow-up exported again updates its event (SEQUENCE counts
+    its changes) instead of adding one."""
+    created = followup.created_at.astimezone(UTC)
+    lines = [
+        "BEGIN:VEVENT",
+        f"UID:warmline-followup-{followup.id}-{created:%Y%m%dT%H%M%SZ}@warmline",
+        f"DTSTAMP:{stamp.astimezone(UTC):%Y%m%dT%H%M%SZ}",
+        f"CREATED:{created:%Y%m%dT%H%M%SZ}",
+        f"LAST-MODIFIED:{(followup.updated_at or followup.created_at).astimezone(UTC):%Y%m%dT%H%M%SZ}",
+        f"SEQUENCE:{followup.revision}",
+    ]
+    day = followup.due_on
+    if followup.at is None:
+        lines += [f"DTSTART;VALUE=DATE:{day:%Y%m%d}", f"DTEND;VALUE=DATE:{day + timedelta(days=1):%Y%m%d}"]
+    else:
+        local = datetime.combine(day, followup.at, tzinfo=zone) if zone else datetime.combine(day, followup.at).astimezone()
+        start = local.astimezone(UTC)
+        end = start + timedelta(minutes=ICS_TIMED_MINUTES)
+        lines += [f"DTSTART:{start:%Y%m%dT%H%M%SZ}", f"DTEND:{end:%Y%m%dT%H%M%SZ}"]
+    origin = {"activity": "from an activity", "note": "from a note", "manual": "added by hand"}
+    about = (
+        f"Lead {followup.lead_id} ({followup.company}): {origin[followup.source]} in Warmline "
+        "(kept on this machine)."
+    )
+    lines += [
+        f"SUMMARY:{_ics_escape(_ics_summary(followup))}",
+        f"DESCRIPTION:{_ics_escape(f'{followup.text}{chr(10) * 2}{about}')}",
+        "TRANSP:TRANSPARENT",
+        "END:VEVENT",
+    ]
+    return lines
+
+
+def write_ics(items: Iterable[FollowUp], out: TextIO, stamp: datetime, zone: tzinfo | None = None) -> int:
+    """A VCALENDAR of the open follow-ups among `items` (a done one is not on a calendar)."""
+    count = 0
+    out.write(_ics_fold("BEGIN:VCALENDAR") + _ics_fold("VERSION:2.0") + _ics_fold(f"PRODID:{ICS_PRODID}"))
+    out.write(_ics_fold("CALSCALE:GREGORIAN") + _ics_fold("METHOD:PUBLISH"))
+    out.write(_ics_fold("X-WR-CALNAME:Warmline follow-ups"))
+    for followup in items:
+        if followup.done_at is not None:
+            continue
+        out.write("".join(_ics_fold(line) for line in ics_event(followup, stamp, zone)))
+        count += 1
+    out.write(_ics_fold("END:VCALENDAR"))
+    return count
+
+
+def export_followups(
+    followups: FollowUps,
+    fmt: str,
+    out: TextIO,
+    *,
+    today: date,
+    stamp: datetime,
+    zone: tzinfo | None = None,
+) -> int:
+    """Write every follow-up (csv, json: done ones too, with their state; ics: the open
+    ones) to `out`; returns how many were written."""
+    if fmt not in FOLLOWUP_FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FOLLOWUP_FORMATS)} (got {fmt!r})")
+    items = followups.list("all", today=today)
+    if fmt == "ics":
+        return write_ics(items, out, stamp, zone)
+    export = Export(FOLLOWUP_COLUMNS, (), lambda: (followup_json(f, today) for f in items))
+    return WRITERS[fmt](export, out)

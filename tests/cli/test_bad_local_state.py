@@ -48,6 +48,8 @@ NOT_LOCAL |= {("cache", "path"), ("cache", "reset")}  # say where it is, move it
 NOT_LOCAL |= {("logs",)}  # reads the log file only: test_cli_logs.py
 NOT_LOCAL |= {("config", c) for c in ("path", "show", "init", "set", "edit")}  # test_cli_config.py
 NOT_LOCAL |= {("key", c) for c in ("set", "show", "path")}
+# The follow-ups' own file, not the cache (`followups add` reads the lead from the cache: sampled).
+NOT_LOCAL |= {("followups",), *(("followups", c) for c in ("done", "snooze", "delete"))}  # test_cli_followups.py
 
 SAMPLES: dict[tuple[str, ...], list[str]] = {
     (): [],  # the cockpit
@@ -71,6 +73,7 @@ SAMPLES: dict[tuple[str, ...], list[str]] = {
     ("contacts", "tags"): ["5"],
     ("deep-search",): ["dental clinics"],
     ("export",): ["leads"],
+    ("followups", "add"): [LEAD, "friday", "Send pricing"],
     ("jobs",): [],
     ("lead",): [LEAD],
     ("leads",): [],
