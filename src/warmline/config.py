@@ -68,6 +68,23 @@ def redact_url(text: object) -> str:
     return _USERINFO.sub(r"\1***@", str(text))
 
 
+KEY_FIX = "run `warmline key set`"
+"""The end of every line that meets a missing or refused key: the one command that stores
+one (asking without echo, into the keyring or a 0600 file), so the rep need not know where."""
+
+
+def key_fix(key_source: str | None = None) -> str:
+    """What to do about a missing or refused key, for the end of a one-line message.
+
+    `warmline key set` alone does not help when the key came from somewhere that wins over
+    what it stores (`WARMLINE_API_KEY`, `api_key_cmd`): then say that first. Never the key."""
+    if key_source == KEY_FROM_ENV:
+        return f"fix {ENV_API_KEY}, or unset it and {KEY_FIX}"
+    if key_source == KEY_FROM_COMMAND:
+        return f"fix {KEY_FROM_COMMAND} with `warmline config edit`, or remove it and {KEY_FIX}"
+    return KEY_FIX
+
+
 class ConfigError(Exception):
     """The config file exists but cannot be used; the message says where and why."""
 

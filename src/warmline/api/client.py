@@ -233,8 +233,8 @@ class ServiceClient:
         streamed and read up to MAX_ANSWER_BYTES, its JSON refused past
         `jsonbounds.MAX_JSON_DEPTH` levels: a hostile answer is one `BadResponseError`."""
         if needs_key and not self._key:
-            raise AuthError(
-                "No API key is configured: set WARMLINE_API_KEY or api_key in the config file"
+            raise AuthError(  # as warmline.config.KEY_FIX says it (api/ does not import config)
+                "No API key is configured: set WARMLINE_API_KEY, or run `warmline key set`"
             )
         pause = self.limiter.delay()
         if self._max_rate_wait is not None and pause > self._max_rate_wait:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from warmline.activity_names import activity_name
-from warmline.config import ConfigError, load_config, redact_url
+from warmline.config import ENV_API_KEY, KEY_FIX, ConfigError, key_fix, load_config, redact_url
 from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_CACHE, EXIT_ERROR
 from warmline.store import CacheUnusable, OpStateError, Store
 from warmline.store.clock import iso
@@ -126,9 +126,7 @@ def make_client(config: Config, timeout: float | None = None) -> ServiceClient:
 
     logfile.hide(config.api_key)  # whatever quotes it, the key never reaches the log
     if not config.api_key:
-        raise CommandError(
-            "No API key is configured: set WARMLINE_API_KEY or api_key in the config file.", EXIT_AUTH
-        )
+        raise CommandError(f"No API key is configured: set {ENV_API_KEY}, or {KEY_FIX}", EXIT_AUTH)
     try:
         if timeout is None:
             return ServiceClient(config.base_url, config.api_key)
@@ -278,7 +276,7 @@ def try_delivery(store: Store, config: Config, op_id: str, err: bool = False) ->
     """Send what is due now, quickly; say what became of `op_id` (on stderr with `err`, when
     stdout carries JSON). Never fails the command."""
     if not config.api_key:
-        click.echo("Queued; no API key is configured, so it will be sent once one is.", err=err)
+        click.echo(f"Queued; no API key is configured, so it waits for one: {KEY_FIX}", err=err)
         return
     try:
         report = asyncio.run(deliver(store, make_client(config, QUICK_TIMEOUT), config))
@@ -294,7 +292,10 @@ def try_delivery(store: Store, config: Config, op_id: str, err: bool = False) ->
     elif report.offline:
         click.echo("Queued; offline now, it will be sent by the next sync.", err=err)
     elif report.auth_error:
-        click.echo(f"Queued; the service refused the API key: {plain(report.auth_error)}", err=err)
+        click.echo(
+            f"Queued; the service refused the API key ({plain(report.auth_error)}): {key_fix(config.key_source)}",
+            err=err,
+        )
     else:
         click.echo("Queued; it will be sent by the next sync.", err=err)
 

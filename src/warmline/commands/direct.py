@@ -15,6 +15,7 @@ from warmline.commands.common import (
     make_client,
     plain,
 )
+from warmline.config import key_fix
 from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_ERROR, EXIT_OFFLINE
 
 if TYPE_CHECKING:
@@ -24,8 +25,9 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def api_failure(exc: Exception) -> CommandError:
-    """A failed request as the command's error, with its documented exit code."""
+def api_failure(exc: Exception, key_source: str | None = None) -> CommandError:
+    """A failed request as the command's error, with its documented exit code; a refused key
+    says how to fix it (`key_source`: where the key came from, `Config.key_source`)."""
     from warmline.api.errors import (  # deferred: command line
         AuthError,
         InputError,
@@ -37,7 +39,9 @@ def api_failure(exc: Exception) -> CommandError:
     if isinstance(exc, OfflineError):
         return CommandError(f"Offline: this needs the service ({exc})", EXIT_OFFLINE)
     if isinstance(exc, AuthError):
-        return CommandError(f"The service refused the API key: {exc}", EXIT_AUTH)
+        return CommandError(
+            f"The service refused the API key ({plain(exc)}): {key_fix(key_source)}", EXIT_AUTH
+        )
     if isinstance(exc, InputError | ValidationFailed | NotFoundError):
         return CommandError(plain(exc), EXIT_BAD_INPUT)
     return CommandError(plain(exc), EXIT_ERROR)
@@ -56,4 +60,4 @@ def direct_request(config: Config, work: Callable[[ServiceClient], Awaitable[T]]
     try:
         return asyncio.run(go())
     except ApiError as exc:
-        raise api_failure(exc) from None
+        raise api_failure(exc, config.key_source) from None

@@ -58,6 +58,7 @@ from warmline.commands.common import (
     short_id,
     try_delivery,
 )
+from warmline.config import KEY_FIX
 from warmline.exit_codes import (
     EXIT_AUTH,
     EXIT_BAD_INPUT,
@@ -120,7 +121,7 @@ def _print_pass(report: PassReport, err: bool = False) -> None:
     for failure in report.refresh_failures:
         note(failure)
     if report.auth_error:
-        note(f"The service refused the API key: {report.auth_error}")
+        note(f"The service refused the API key ({report.auth_error}): {KEY_FIX}")
     elif report.offline_error:
         note(f"Offline: {report.offline_error}")
 

@@ -26,6 +26,7 @@ from warmline.commands.common import (
     plain,
     short_id,
 )
+from warmline.config import KEY_FIX, key_fix
 from warmline.exit_codes import EXIT_AUTH, EXIT_ERROR, EXIT_OFFLINE
 
 if TYPE_CHECKING:
@@ -79,8 +80,8 @@ def run_job(store: Store, config: Config, op_id: str, what: str, wait: bool, as_
 
     if not config.api_key:
         if wait:
-            raise CommandError(f"Queued the {what}, but no API key is configured to start it.", EXIT_AUTH)
-        say(as_json, "Queued; no API key is configured, so it will start once one is.")
+            raise CommandError(f"Queued the {what}, but no API key is configured to start it: {KEY_FIX}", EXIT_AUTH)
+        say(as_json, f"Queued; no API key is configured, so it waits for one: {KEY_FIX}")
         return None
     try:
         if wait and not as_json:
@@ -92,7 +93,9 @@ def run_job(store: Store, config: Config, op_id: str, what: str, wait: bool, as_
             raise CommandError(f"Queued; offline, so it will start when online: {exc}", EXIT_OFFLINE) from None
         say(as_json, "Queued; offline now, it will start when online (`warmline sync`).")
     except AuthError as exc:
-        raise CommandError(f"Queued; the service refused the API key: {exc}", EXIT_AUTH) from None
+        raise CommandError(
+            f"Queued; the service refused the API key ({plain(exc)}): {key_fix(config.key_source)}", EXIT_AUTH
+        ) from None
     except StartRefused as exc:
         if as_json:  # the refused op, for a script to retry or discard
             from warmline.prospecting import job_for_op  # deferred: command line

@@ -58,6 +58,7 @@ from warmline.commands.common import (
 from warmline.commands.direct import api_failure, direct_request
 from warmline.commands.jobs_wait import job_outcome, run_job
 from warmline.commands.records import print_fields, resolve_company
+from warmline.config import KEY_FIX, key_fix
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR, EXIT_OFFLINE
 from warmline.store.company_page import findings_of
 from warmline.store.effects import JOB_CONTACT_SEARCH
@@ -94,7 +95,7 @@ def _cost(operation: str, count: int = 1, save: bool = False) -> None:
 def _send_now(store: Store, config: Config) -> str | None:
     """Deliver what is due now, quickly; None when the service answered, else why not."""
     if not config.api_key:
-        return "no API key is configured, so it will be sent once one is"
+        return f"no API key is configured, so it waits for one: {KEY_FIX}"
     try:
         report = asyncio.run(deliver(store, make_client(config, QUICK_TIMEOUT), config))
     except CommandError as exc:
@@ -102,7 +103,7 @@ def _send_now(store: Store, config: Config) -> str | None:
     if report.offline:
         return "offline now, it will be sent by the next sync"
     if report.auth_error:
-        return f"the service refused the API key: {report.auth_error}"
+        return f"the service refused the API key ({report.auth_error}): {key_fix(config.key_source)}"
     return None
 
 
@@ -229,7 +230,7 @@ def lookup_command(
                     ) from None
                 note(f"Offline ({exc}); showing the cached answer from {answer['fetched_at']}.")
             except ApiError as exc:
-                raise api_failure(exc) from None
+                raise api_failure(exc, config.key_source) from None
         elif not as_json:
             note(f"Cached answer from {answer['fetched_at']}.")
         stopped = None
@@ -441,7 +442,7 @@ def _fetch_templates(store: Store, config: Config) -> str | None:
     from warmline.api.errors import ApiError  # deferred: command line
 
     if not config.api_key:
-        return "no API key is configured"
+        return f"no API key is configured: {KEY_FIX}"
     try:
         asyncio.run(_refresh_templates(store, make_client(config, QUICK_TIMEOUT), config))
     except (ApiError, CommandError) as exc:
