@@ -129,3 +129,5 @@ def test_status_wording() -> None:
     limited = CockpitStatus(SyncState.RATE_LIMITED, SyncStatus(online=True, rate_limited_until=until))
     assert describe(limited, NOW, BERLIN)[0].text == "rate-limited until 10:05"
     assert describe(CockpitStatus(SyncState.SYNCING, running_jobs=2), NOW, UTC)[-1].text == "2 jobs running"
+    refused = describe(CockpitStatus(SyncState.AUTH_FAILED, SyncStatus(online=True)), NOW, UTC)
+    assert refused[0].text == "✗ API key refused: run `warmline key set`"

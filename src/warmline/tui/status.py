@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, tzinfo
 from typing import NamedTuple
 
+from warmline.config import KEY_FIX
 from warmline.store.sync_vocabulary import SyncState, SyncStatus
 from warmline.tui.safe import safe_text
 from warmline.tui.timefmt import clock_time, relative
@@ -80,7 +81,7 @@ def _connection(status: CockpitStatus, now: datetime, zone: tzinfo) -> StatusPar
             return StatusPart(f"rate-limited until {clock_time(_moment(until), zone)}", "warn")
         return StatusPart("rate-limited", "warn")
     if state == SyncState.AUTH_FAILED:
-        return StatusPart("✗ API key refused: check the config (see ? for help)", "bad")
+        return StatusPart(f"✗ API key refused: {KEY_FIX}", "bad")  # in a shell; help has no more
     if state == SyncState.FAILING:
         what = safe_text(status.sync.failing or "")[:FAILING_WIDTH].strip()
         return StatusPart("✗ service failing" + (f": {what}" if what else ""), "bad")
