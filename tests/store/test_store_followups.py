@@ -208,3 +208,14 @@ def test_delete(followups: FollowUps) -> None:
     assert followups.delete(made.id) is True
     assert followups.get(made.id) is None
     assert followups.delete(made.id) is False
+
+
+def test_data_version_changes_with_a_write_here_or_by_another_connection(tmp_path: Path) -> None:
+    with FollowUps(tmp_path) as cockpit, FollowUps(tmp_path) as command_line:
+        before = cockpit.data_version()
+        assert cockpit.data_version() == before  # reading changes nothing
+        add(command_line, TODAY)  # `warmline followups add` in another process
+        after_other = cockpit.data_version()
+        assert after_other != before
+        add(cockpit, TODAY)
+        assert cockpit.data_version() != after_other

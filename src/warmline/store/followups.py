@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import builtins
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -201,6 +202,10 @@ class FollowUps:
         self.path = followups_path(data_dir)
         self.clock = clock
         self._conn: sqlite3.Connection | None = None
+        # One connection shared by the cockpit's threads (a screen's reload, a worker):
+        # sqlite3 connections must not be used by two at once.
+        self._lock = threading.RLock()
+        self._writes = 0
 
     # --- the file ---------------------------------------------------------------------------
 
@@ -208,6 +213,10 @@ class FollowUps:
     def conn(self) -> sqlite3.Connection:
         """The connection, opened and migrated on first use. A file that cannot be opened
         or was written by a newer Warmline raises `CacheUnusable` naming it."""
+        with self._lock:
+            return self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
         if self._conn is None:
             try:
                 conn = connect(self.path)
@@ -234,13 +243,23 @@ class FollowUps:
 
     def version(self) -> int:
         """The schema version of the file (the number of migrations applied)."""
-        found = self.conn.execute("SELECT max(version) FROM schema_version").fetchone()
-        return int(found[0] or 0)
+        with self._lock:
+            found = self.conn.execute("SELECT max(version) FROM schema_version").fetchone()
+            return int(found[0] or 0)
+
+    def data_version(self) -> tuple[int, int]:
+        """Changes to the file by any connection (another process's too) and by this one:
+        a screen that lists follow-ups reloads when it changes, as the cache's
+        `Database.data_version` tells the cockpit."""
+        with self._lock:
+            other = self.conn.execute("PRAGMA data_version").fetchone()[0]
+            return int(other), self._writes
 
     def close(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
 
     def __enter__(self) -> FollowUps:
         return self
@@ -250,15 +269,17 @@ class FollowUps:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+        with self._lock:
+            conn = self.conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            self._writes += 1
 
     def _now(self) -> str:
         return self.clock().astimezone(UTC).isoformat(timespec="seconds")
@@ -266,9 +287,10 @@ class FollowUps:
     # --- reading -----------------------------------------------------------------------------
 
     def get(self, followup_id: int) -> FollowUp | None:
-        found = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM followups WHERE id = ?", (followup_id,)
-        ).fetchone()
+        with self._lock:
+            found = self.conn.execute(
+                f"SELECT {_COLUMNS} FROM followups WHERE id = ?", (followup_id,)
+            ).fetchone()
         return _row(found) if found is not None else None
 
     def list(
@@ -296,8 +318,11 @@ class FollowUps:
             where.append("lead_id = ?")
             params.append(lead_id)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
-        cursor = self.conn.execute(f"SELECT {_COLUMNS} FROM followups {clause} {_ORDER}", params)
-        return [_row(found) for found in cursor.fetchall()]
+        with self._lock:
+            found = self.conn.execute(
+                f"SELECT {_COLUMNS} FROM followups {clause} {_ORDER}", params
+            ).fetchall()
+        return [_row(row) for row in found]
 
     # --- writing -----------------------------------------------------------------------------
 
