@@ -368,7 +368,20 @@ def _bonus_reason(conn: sqlite3.Connection) -> None:
     _run_script(conn, _BONUS_REASON)
 
 
-MIGRATIONS: list[Migration] = [_initial_schema, _trust, _bonus_reason]
+_TODAY_INDEXES = """
+-- Today (store/today.py) at 10,000 leads, from indexes alone (bench/bench_today.py): the
+-- activities since yesterday with their points, to find the leads that reached their
+-- target; and the active recommendations counted by priority.
+CREATE INDEX touchpoints_created ON touchpoints(created_at, lead_id, bonus_points, id);
+CREATE INDEX recommendations_priority ON recommendations(status, local_status, priority, lead_id);
+"""
+
+
+def _today_indexes(conn: sqlite3.Connection) -> None:
+    _run_script(conn, _TODAY_INDEXES)
+
+
+MIGRATIONS: list[Migration] = [_initial_schema, _trust, _bonus_reason, _today_indexes]
 
 
 def current_version(conn: sqlite3.Connection) -> int:

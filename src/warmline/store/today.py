@@ -189,27 +189,31 @@ def reached_target_at(
 
 
 def _ready_leads(store: Store, conn: sqlite3.Connection, since: datetime) -> tuple[TodayLead, ...]:
-    """Ready leads (score at or above target, `gap <= 0`) that reached it at or after
-    `since`: their confirmed activities in one query, walked back per lead."""
-    walked: dict[int, list[tuple[str, int]]] = {}
-    for lead_id, created_at, points in conn.execute(
-        "SELECT l.id, t.created_at, t.bonus_points FROM leads l"
-        " LEFT JOIN touchpoints t ON t.lead_id = l.id AND t.id IS NOT NULL AND coalesce(t.created_at, '') != ''"
-        " WHERE l.hidden = 0 AND l.gap <= 0"
-        " ORDER BY l.id, t.created_at DESC, t.id DESC"
+    """Ready leads (score at or above target, `gap <= 0`) that reached it at or after `since`.
+
+    A crossing since `since` is an activity since then, and walking back from today's score
+    meets the newest crossing first: so only the activities since `since` are read (a range
+    of `touchpoints_created`, which holds their points; a day's activities, however many
+    leads there are), each joined to its lead, not every ready lead's history."""
+    walked: dict[int, tuple[int, int, list[tuple[str, int]]]] = {}
+    for lead_id, score, target, created_at, points in conn.execute(
+        "SELECT l.id, l.warming_score, coalesce(l.target_score, 100), t.created_at, t.bonus_points"
+        " FROM touchpoints t CROSS JOIN leads l ON l.id = t.lead_id"  # CROSS: this order
+        " WHERE t.created_at >= ? AND t.id IS NOT NULL AND l.hidden = 0 AND l.gap <= 0"
+        " ORDER BY l.id, t.created_at DESC, t.id DESC",
+        (_bound(since),),
     ):
-        activities = walked.setdefault(int(lead_id), [])
-        if created_at is not None:
-            activities.append((str(created_at), int(points or 0)))
-    rows = {row.id: row for row in store._lead_rows(conn, list(walked))}
-    bound = _bound(since)
+        walked.setdefault(int(lead_id), (int(score), int(target), []))[2].append(
+            (str(created_at), int(points or 0))
+        )
     found: list[tuple[str, int]] = []
-    for lead_id, activities in walked.items():
-        row = rows[lead_id]
-        target = row.target_score if row.target_score is not None else 100
-        reached = reached_target_at(row.warming_score, target, activities)
-        if reached is not None and reached >= bound:
+    for lead_id, (score, target, activities) in walked.items():
+        reached = reached_target_at(score, target, activities)
+        if reached is not None:
             found.append((reached, lead_id))
+    if not found:
+        return ()
+    rows = {row.id: row for row in store._lead_rows(conn, [lead_id for _, lead_id in found])}
     found.sort(reverse=True)
     zone = since.tzinfo
     return tuple(
@@ -227,21 +231,29 @@ def _going_cold(
     effect of queued activities: one logged offline a minute ago keeps the lead off this
     list) and its newest cached touchpoint; a lead with neither counts from its creation,
     and one with no date at all is not listed (nothing says it is quiet). Walks the warm
-    leads by `leads_status_activity`, one probe of `touchpoints_lead` each."""
-    found = conn.execute(
-        "SELECT id, last FROM ("
-        "  SELECT l.id, l.created_at AS made, nullif(max(coalesce(l.last_activity_at, ''),"
-        "    coalesce((SELECT max(t.created_at) FROM touchpoints t WHERE t.lead_id = l.id), '')), '') AS last"
-        "  FROM leads l WHERE l.hidden = 0 AND l.lead_status = 'warm'"
-        ") WHERE coalesce(last, made) < ? ORDER BY coalesce(last, made), id",
-        (_bound(cutoff),),
-    ).fetchall()
+    leads quiet by their list line (a range of `leads_status_activity`), then one probe of
+    `touchpoints_lead` each."""
+    bound = _bound(cutoff)
+    quiet = (
+        "SELECT l.id, l.last_activity_at, l.created_at,"
+        " (SELECT max(t.created_at) FROM touchpoints t WHERE t.lead_id = l.id)"
+        " FROM leads l WHERE l.hidden = 0 AND l.lead_status = 'warm' AND l.last_activity_at {}"
+    )
+    found: list[tuple[str, int, str | None]] = []
+    for lead_id, listed, made, touched in conn.execute(
+        f"{quiet.format('< ?')} UNION ALL {quiet.format('IS NULL')}", (bound,)
+    ):
+        last = max((str(at) for at in (listed, touched) if at), default=None)
+        since = last or made
+        if since and since < bound:
+            found.append((str(since), int(lead_id), last))
+    found.sort()
     shown = found[:limit]
-    rows = {row.id: row for row in store._lead_rows(conn, [int(lead_id) for lead_id, _ in shown])}
+    rows = {row.id: row for row in store._lead_rows(conn, [lead_id for _, lead_id, _ in shown])}
     zone = cutoff.tzinfo
     cold = tuple(
         TodayLead(rows[lead_id], None, _when(last, zone))
-        for lead_id, last in shown
+        for _, lead_id, last in shown
         if lead_id in rows
     )
     return cold, len(found)
@@ -249,12 +261,15 @@ def _going_cold(
 
 def _recommendation_counts(conn: sqlite3.Connection) -> RecommendationCounts:
     """As the triage queue counts them (`active_recommendations_in`): active, not taken by
-    a queued complete or dismiss, on a lead still listed."""
+    a queued complete or dismiss, on a lead still listed. Read from the
+    `recommendations_priority` index alone; the few hidden leads are set apart once rather
+    than each card's lead looked up."""
     counts = dict.fromkeys((*PRIORITIES, "other"), 0)
     for priority, count in conn.execute(
-        "SELECT lower(coalesce(r.priority, '')), count(*) FROM recommendations r JOIN leads l ON l.id = r.lead_id"
-        " WHERE r.status = 'active' AND r.local_status IS NULL AND l.hidden = 0 GROUP BY 1"
+        "SELECT r.priority, count(*) FROM recommendations r"
+        " WHERE r.status = 'active' AND r.local_status IS NULL"
+        " AND r.lead_id NOT IN (SELECT id FROM leads WHERE hidden = 1) GROUP BY r.priority"
     ):
-        key = priority if priority in PRIORITIES else "other"
-        counts[key] += int(count)
+        key = str(priority or "").lower()
+        counts[key if key in PRIORITIES else "other"] += int(count)
     return RecommendationCounts(**counts)
