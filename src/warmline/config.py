@@ -38,6 +38,9 @@ DEFAULT_BASE_URL = "https://api.salesintelligence.example/"
 DEFAULT_THEME = "warmline-dark"
 DEFAULT_UNDO_SECONDS = 5.0
 MAX_UNDO_SECONDS = 60.0
+START_SCREENS = ("today", "leads")
+"""What `[ui] start_screen` may name: the Today screen or the lead list."""
+DEFAULT_COLD_AFTER_DAYS = 14
 
 ENV_BASE_URL = "WARMLINE_BASE_URL"
 ENV_API_KEY = "WARMLINE_API_KEY"
@@ -113,6 +116,10 @@ class Config:
     flush_concurrency: int = 4
     undo_seconds: float = DEFAULT_UNDO_SECONDS
     annotate_late_activities: bool = False
+    start_screen: str = "today"
+    """The screen the cockpit opens on: "today" or "leads" (`START_SCREENS`)."""
+    cold_after_days: int = DEFAULT_COLD_AFTER_DAYS
+    """A warm lead with no activity for this many days is going cold (Today)."""
     source: Path | None = None
     key_source: str | None = None
     """Where the key came from: KEY_FROM_ENV, _COMMAND, _KEYRING or _FILE; None without one."""
@@ -144,6 +151,8 @@ class Settings:
     concurrency: int = 4
     undo_seconds: float = DEFAULT_UNDO_SECONDS
     annotate_late_activities: bool = False
+    start_screen: str | None = None
+    cold_after_days: int = DEFAULT_COLD_AFTER_DAYS
 
 
 def load_config(
@@ -173,6 +182,8 @@ def load_config(
         flush_concurrency=settings.concurrency,
         undo_seconds=settings.undo_seconds,
         annotate_late_activities=settings.annotate_late_activities,
+        start_screen=settings.start_screen or "today",
+        cold_after_days=settings.cold_after_days,
         source=path if path.exists() else None,
         key_source=key_source,
     )
@@ -200,6 +211,12 @@ def check_settings(raw: dict[str, Any], path: Path) -> Settings:
     annotate = sync.get("annotate_late_activities", False)
     if not isinstance(annotate, bool):
         raise ConfigError(f"{path}: [sync] annotate_late_activities must be true or false")
+    start_screen = _string(ui, "start_screen", path)
+    if start_screen is not None and start_screen not in START_SCREENS:
+        raise ConfigError(f"{path}: [ui] start_screen must be " + " or ".join(f'"{s}"' for s in START_SCREENS))
+    cold_after_days = ui.get("cold_after_days", DEFAULT_COLD_AFTER_DAYS)
+    if not isinstance(cold_after_days, int) or isinstance(cold_after_days, bool) or not 1 <= cold_after_days <= 365:
+        raise ConfigError(f"{path}: [ui] cold_after_days must be a whole number from 1 to 365")
     use_keyring = service.get("keyring", False)
     if not isinstance(use_keyring, bool):
         raise ConfigError(f"{path}: [service] keyring must be true or false")
@@ -217,13 +234,15 @@ def check_settings(raw: dict[str, Any], path: Path) -> Settings:
         concurrency=concurrency,
         undo_seconds=float(undo_seconds),
         annotate_late_activities=annotate,
+        start_screen=start_screen,
+        cold_after_days=cold_after_days,
     )
 
 
 KNOWN_SETTINGS: dict[str, tuple[str, ...]] = {
     "": ("data_dir", "service", "ui", "keys", "sync"),
     "service": ("base_url", "api_key", "api_key_cmd", "keyring"),
-    "ui": ("theme",),
+    "ui": ("theme", "start_screen", "cold_after_days"),
     "sync": ("concurrency", "undo_seconds", "annotate_late_activities"),
 }
 """Every setting the file may hold, by table ("" the top level); [keys] holds binding ids."""
@@ -446,6 +465,10 @@ EXAMPLE_CONFIG = """\
 # "warmline-dark" or "warmline-light", or a theme of yours in themes/ beside this file.
 # (A theme picked in the cockpit's palette is remembered and wins over this one.)
 # theme = "warmline-dark"
+# The screen the cockpit opens on: "today" (what to do now) or "leads" (the lead list).
+# start_screen = "today"
+# Today lists a warm lead as going cold after this many days without activity (1 to 365).
+# cold_after_days = 14
 
 [keys]
 # binding id = a key, or a list of keys ["c", "x"]; press ? in the cockpit (or run

@@ -304,6 +304,19 @@ def test_set_keeps_the_comments_and_puts_the_value_under_its_example(cfg: Path) 
     assert mode(cfg) == 0o600
 
 
+def test_set_the_today_settings(cfg: Path) -> None:
+    run("config", "init")
+    assert run("config", "set", "start_screen", "leads").exit_code == 0
+    assert run("config", "set", "ui.cold_after_days", "21").exit_code == 0
+    text = cfg.read_text(encoding="utf-8")
+    assert '# start_screen = "today"\nstart_screen = "leads"\n' in text
+    assert "# cold_after_days = 14\ncold_after_days = 21\n" in text
+    loaded = load_config(cfg, env={})
+    assert (loaded.start_screen, loaded.cold_after_days) == ("leads", 21)
+    shown = run("config", "show").output
+    assert "ui.start_screen" in shown and "ui.cold_after_days" in shown
+
+
 def test_set_creates_a_missing_file_0600(cfg: Path) -> None:
     result = run("config", "set", "concurrency", "8")
     assert result.exit_code == 0, result.output
@@ -324,6 +337,9 @@ def test_set_creates_a_missing_file_0600(cfg: Path) -> None:
         ("api_key", SECRET, "warmline key set"),
         ("keys.list.open", "x", "config edit"),
         ("keyring", "true", "`keyring` extra is not installed"),
+        ("start_screen", "outbox", '[ui] start_screen must be "today" or "leads"'),
+        ("cold_after_days", "0", "[ui] cold_after_days must be a whole number from 1 to 365"),
+        ("cold_after_days", "two weeks", "must be a whole number of days from 1 to 365"),
     ],
 )
 def test_set_refuses_in_one_line_with_exit_2_and_changes_nothing(

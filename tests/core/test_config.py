@@ -55,6 +55,12 @@ def test_key_never_in_repr(tmp_path: Path) -> None:
         ("[service]\nbase_url = 3\n", "base_url must be a string"),
         ("[keys]\nx = 3\n", "[keys] x must be a key"),
         ("[sync]\nconcurrency = 0\n", "concurrency must be a whole number"),
+        ('[ui]\nstart_screen = "recommendations"\n', '[ui] start_screen must be "today" or "leads"'),
+        ("[ui]\nstart_screen = 1\n", "start_screen must be a string"),
+        ("[ui]\ncold_after_days = 0\n", "[ui] cold_after_days must be a whole number from 1 to 365"),
+        ("[ui]\ncold_after_days = 366\n", "cold_after_days must be a whole number from 1 to 365"),
+        ("[ui]\ncold_after_days = 7.5\n", "cold_after_days must be a whole number from 1 to 365"),
+        ("[ui]\ncold_after_days = true\n", "cold_after_days must be a whole number from 1 to 365"),
     ],
 )
 def test_bad_file_is_a_clear_error(tmp_path: Path, text: str, fragment: str) -> None:
@@ -63,3 +69,11 @@ def test_bad_file_is_a_clear_error(tmp_path: Path, text: str, fragment: str) -> 
         load_config(path, env={})
     assert fragment in str(info.value)
     assert str(path) in str(info.value)
+
+
+def test_today_settings_default_and_from_the_file(tmp_path: Path) -> None:
+    defaults = load_config(tmp_path / "missing.toml", env={})
+    assert (defaults.start_screen, defaults.cold_after_days) == ("today", 14)
+    path = write(tmp_path, '[ui]\nstart_screen = "leads"\ncold_after_days = 30\n')
+    configured = load_config(path, env={})
+    assert (configured.start_screen, configured.cold_after_days) == ("leads", 30)

@@ -85,6 +85,13 @@ def _whole(text: str) -> int:
         raise ValueError("must be a whole number from 1 to 16") from None
 
 
+def _days(text: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise ValueError("must be a whole number of days from 1 to 365") from None
+
+
 def _number(text: str) -> float | int:
     try:
         value = float(text.strip())
@@ -123,6 +130,8 @@ SETTABLE: dict[str, tuple[str, Any, str]] = {
     "service.api_key_cmd": ("service", _command, 'a command printing the key; "" removes it'),
     "service.keyring": ("service", _boolean, "true: the key is in the system keyring"),
     "ui.theme": ("ui", _text, "warmline-dark, warmline-light or yours"),
+    "ui.start_screen": ("ui", _text, "the cockpit opens on: today or leads (today)"),
+    "ui.cold_after_days": ("ui", _days, "days without activity a warm lead goes cold, 1-365 (14)"),
     "sync.concurrency": ("sync", _whole, "actions sent at once, 1-16 (4)"),
     "sync.undo_seconds": ("sync", _number, "seconds to undo a decision, 0-60 (5)"),
     "sync.annotate_late_activities": ("sync", _boolean, "true: time on late activities"),
@@ -278,6 +287,7 @@ def config_show(as_json: bool) -> None:
         return "config file" if in_file is not None else "default"
 
     service, sync = raw.get("service", {}), raw.get("sync", {})
+    ui = raw.get("ui", {})
     rows: list[tuple[str, str, str]] = [
         ("config_file", str(path), ENV_CONFIG if os.environ.get(ENV_CONFIG) else "default"),
         ("data_dir", str(config.data_dir), origin(ENV_DATA_DIR, raw.get("data_dir"))),
@@ -291,6 +301,12 @@ def config_show(as_json: bool) -> None:
             *_key_row(config.api_key, config.key_source, settings.api_key_cmd, settings.keyring),
         ),
         ("ui.theme", config.theme, origin(None, raw.get("ui", {}).get("theme"))),
+        ("ui.start_screen", config.start_screen, origin(None, ui.get("start_screen"))),
+        (
+            "ui.cold_after_days",
+            str(config.cold_after_days),
+            origin(None, ui.get("cold_after_days")),
+        ),
         ("sync.concurrency", str(config.flush_concurrency), origin(None, sync.get("concurrency"))),
         ("sync.undo_seconds", f"{config.undo_seconds:g}", origin(None, sync.get("undo_seconds"))),
         (

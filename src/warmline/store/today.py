@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
+from warmline.config import DEFAULT_COLD_AFTER_DAYS
 from warmline.store.clock import epoch_of, iso
 from warmline.store.rows import FAILED, Job, LeadRow, Op
 
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from warmline.store import Store
     from warmline.store.followups import FollowUp, FollowUps
 
-COLD_AFTER_DAYS = 14
+COLD_AFTER_DAYS = DEFAULT_COLD_AFTER_DAYS
 """A warm lead with no activity for this many days is going cold (`[ui] cold_after_days`)."""
 
 COLD_LIMIT = 100
