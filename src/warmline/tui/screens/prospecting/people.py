@@ -6,7 +6,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.coordinate import Coordinate
 from textual.widgets import Static
 
 from warmline import actions
@@ -19,7 +18,7 @@ from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.prospecting.common import Selection, confirm, mark, names_text
 from warmline.tui.screens.recommendations import is_web_link
-from warmline.tui.widgets.tables import RowTable
+from warmline.tui.widgets.tables import HeadingTable, RowTable
 
 ROLE_HEADINGS = {"decision-maker": "Decision-makers", "champion": "Champions", "influencer": "Influencers"}
 GROUP_KEY = "role:"
@@ -45,26 +44,11 @@ def add_outcome(op: Op | None) -> Text:
     return text
 
 
-class PeopleTable(RowTable):
+class PeopleTable(HeadingTable):
     """The people table, whose role headings only label groups: the cursor steps over them, so
     every row it lands on (by keys, mouse or after a mark) is a person that space can mark."""
 
-    def _is_heading(self, row: int) -> bool:
-        key = self.ordered_rows[row].key.value
-        return key is not None and key.startswith(GROUP_KEY)
-
-    def validate_cursor_coordinate(self, value: Coordinate) -> Coordinate:
-        value = super().validate_cursor_coordinate(value)
-        if self.row_count == 0 or not self._is_heading(value.row):
-            return value
-        step = -1 if value.row < self.cursor_coordinate.row else 1
-        for direction in (step, -step):
-            row = value.row + direction
-            while 0 <= row < self.row_count:
-                if not self._is_heading(row):
-                    return Coordinate(row, value.column)
-                row += direction
-        return value
+    HEADING_PREFIX = GROUP_KEY
 
 
 class FoundContactsScreen(CockpitScreen):
