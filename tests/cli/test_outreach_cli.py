@@ -192,7 +192,35 @@ def test_pin_and_unpin_key_contacts(synced: Path, sandbox: FastAPI) -> None:  # 
     assert server(sandbox, pinned, lead_id, contact) == 1
     ok("outreach", "pin", str(lead_id), str(contact), "--unpin")
     assert server(sandbox, pinned, lead_id, contact) == 0
-    assert "contact_id" in bad("outreach", "pin", str(lead_id), "999999")
+    assert "contact 999999 is not a cached contact" in bad("outreach", "pin", str(lead_id), "999999")
+    assert "contact_id" in bad("outreach", "pin", str(lead_id), "999999", "--unpin")
+
+
+def test_pin_adopts_a_company_contact_the_lead_does_not_list_yet(synced: Path, sandbox: FastAPI) -> None:  # noqa: F811
+    # as the cockpit's `A` picker does (actions.pin_company_contact): a contact just created
+    # for the lead's company is not in the lead's cached detail, and is pinned all the same
+    lead_id = lead_ids(synced)[0]
+    with open_store(synced) as store:
+        lead = store.get_lead(lead_id)
+        assert lead is not None and lead.company_id is not None
+        company_id = lead.company_id
+    created = json.loads(ok("contacts", "create", "--set", f"company_id={company_id}",
+                            "--set", "first_name=Dana", "--set", "title=VP Ops", "--json"))
+    contact = created["id"]  # `contacts create --json` prints the record
+    with open_store(synced) as store:
+        cached = store.lead_detail(lead_id)
+        assert cached is not None and contact not in {c.contact_id for c in cached.contacts}
+    assert "Delivered." in ok("outreach", "pin", str(lead_id), str(contact))
+    pinned = "SELECT count(*) FROM outreach_key_contacts WHERE lead_id = ? AND contact_id = ?"
+    assert server(sandbox, pinned, lead_id, contact) == 1
+    with open_store(synced) as store:
+        cached = store.lead_detail(lead_id)
+        assert cached is not None and {c.contact_id: c.is_selected for c in cached.contacts}[contact] is True
+    # a contact of another company is still refused, and nothing is queued for it
+    other = next(i for i in lead_ids(synced) if i != lead_id)
+    assert "not a cached contact" in bad("outreach", "pin", str(other), str(contact))
+    with open_store(synced) as store:
+        assert store.outbox_rows(lead_id=other) == []
 
 
 def test_competitor_add_scan_and_pin(synced: Path, sandbox: FastAPI) -> None:  # noqa: F811

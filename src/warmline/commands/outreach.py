@@ -305,11 +305,18 @@ def outreach_dismiss(recommendation_id: int, as_json: bool) -> None:
 @click.option("--unpin", is_flag=True, help="Unpin the contact instead.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def outreach_pin(lead_ref: str, contact_id: int, unpin: bool, as_json: bool) -> None:
-    """Pin (or unpin) a key contact of a lead (ids: `warmline lead LEAD --json`)."""
+    """Pin (or unpin) a key contact of a lead: any contact of the lead's company, also one
+    the lead's cached detail does not list yet (ids: `warmline lead LEAD --json`,
+    `warmline contacts list --company C`)."""
     from warmline import actions  # deferred: command line
 
-    _queue_on_lead(lead_ref, f"{'unpinning' if unpin else 'pinning'} contact {contact_id}",
-                   lambda store, lead_id: actions.pin_contact(store, lead_id, contact_id, not unpin), as_json)
+    def act(store: Store, lead_id: int) -> str:
+        # pinning adopts a company contact the lead does not list yet, as the cockpit's picker does
+        if unpin:
+            return actions.pin_contact(store, lead_id, contact_id, False)
+        return actions.pin_company_contact(store, lead_id, contact_id)
+
+    _queue_on_lead(lead_ref, f"{'unpinning' if unpin else 'pinning'} contact {contact_id}", act, as_json)
 
 
 @click.command("competitor-add", epilog=EXIT_CODES_HELP)
