@@ -72,7 +72,7 @@ def test_cockpit_does_not_import_sandbox() -> None:
     assert out.stdout.strip() == "False"
 
 
-# What plain `warmline` leaves until after the lead list's first frame (warmline/startup.py
+# What plain `warmline` leaves until after the first frame (Today's or the lead list's) (warmline/startup.py
 # has the figures): the command line (the console script's fast path), and the HTTP stack
 # with everything that loads it: the client, the service's models, the scheduler, the sync
 # engine, the actions, and the screens that use them; sqlite-utils (bulk writes only).
@@ -87,7 +87,7 @@ def test_the_cockpit_start_up_path_leaves_the_heavy_modules_for_later() -> None:
     code = (
         "import json, sys\n"
         "import warmline.launch, warmline.cockpit, warmline.config, warmline.store, warmline.tui.app\n"
-        "import warmline.tui.screens.lead_list\n"
+        "import warmline.tui.screens.lead_list, warmline.tui.screens.today\n"
         f"print(json.dumps(sorted(m for m in {LATER!r} if m in sys.modules)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -1,8 +1,8 @@
 """Opening the cockpit on a configuration: plain `warmline`, `warmline demo`.
 
-The lead list paints from the cache first; the sync engine (the HTTP client, the
-service's models, the scheduler) is built by the app after that first frame, in a
-thread (`warmline.startup` says why and what else start-up does).
+Today (or the lead list: `[ui] start_screen`) paints from the cache first; the sync
+engine (the HTTP client, the service's models, the scheduler) is built by the app after
+that first frame, in a thread (`warmline.startup` says why and what else start-up does).
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ def start_cockpit(config: Config) -> None:
         print(f"Warning: {terminal_text(warning)}", file=sys.stderr)
     try:
         run_cockpit(store, sync_factory=partial(_sync_engine, store, config), keymap=config.keymap,
-                    theme=config.theme, config_path=config_path(), undo_seconds=config.undo_seconds)
+                    theme=config.theme, config_path=config_path(), undo_seconds=config.undo_seconds,
+                    start_screen=config.start_screen, cold_after_days=config.cold_after_days)
     except sqlite3.DatabaseError as exc:  # a damaged page met after the first paint
         _cache_unusable_exit(cache_unusable(store.path, exc))
     finally:

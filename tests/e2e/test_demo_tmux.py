@@ -1,4 +1,5 @@
-"""`warmline demo` in a real terminal: start it in tmux, read the lead list off the screen.
+"""`warmline demo` in a real terminal: start it in tmux, read Today (the start screen) and
+the lead list (`L`) off the screen.
 
 This is the README's run command as a rep would use it. It needs tmux (present on our
 development and CI machines); without it the test is skipped with that reason.
@@ -46,7 +47,10 @@ def test_demo_shows_the_lead_list_in_a_real_terminal(tmp_path: Path) -> None:
     )
     tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command)
     try:
-        screen = wait_for_screen(session, ["Leads", "12 shown", "online"], timeout=90)
+        screen = wait_for_screen(session, ["Today ·", "Finished jobs (", "Failed ops (", "online"], timeout=90)
+        assert "Recommendations (" in screen and "Follow-ups due (" in screen
+        tmux("send-keys", "-t", session, "L")
+        screen = wait_for_screen(session, ["Leads", "12 shown", "online"], timeout=30)
         assert "Company" in screen and "Score / target" in screen
         rows = [line for line in screen.splitlines() if " cold " in line or " warm " in line]
         assert len(rows) >= 10
@@ -66,8 +70,9 @@ def test_demo_shows_the_lead_list_in_a_real_terminal(tmp_path: Path) -> None:
 
 
 def test_plain_warmline_paints_the_cache_and_goes_offline_quietly(tmp_path: Path) -> None:
-    """The rep's `warmline` (its fast start, warmline.launch): the lead list from the cache,
-    then sync starts, finds no service, and the status line says offline; no error box."""
+    """The rep's `warmline` (its fast start, warmline.launch): Today from the cache, then sync
+    starts, finds no service, and the status line says offline; no error box. `L` shows the
+    lead list from the cache."""
     from warmline.store import Store
 
     store = Store(tmp_path / "cache.sqlite3")
@@ -88,8 +93,10 @@ def test_plain_warmline_paints_the_cache_and_goes_offline_quietly(tmp_path: Path
     tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", *setenv,
          f"{sys.executable} -m warmline; sleep 5")
     try:
-        screen = wait_for_screen(session, ["Leads", "5 shown", "Cached Co 5", "offline"], timeout=60)
+        screen = wait_for_screen(session, ["Today ·", "Nothing for today", "offline"], timeout=60)
         assert "Error" not in screen and "Traceback" not in screen
+        tmux("send-keys", "-t", session, "L")
+        screen = wait_for_screen(session, ["Leads", "5 shown", "Cached Co 5", "offline"], timeout=30)
         tmux("send-keys", "-t", session, "q")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

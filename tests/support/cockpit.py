@@ -53,7 +53,10 @@ class Clipboard:
 
 
 def cockpit(store: Store | None, **options: Any) -> WarmlineApp:
-    """The real app with a fixed clock and zone, and no browser or system clipboard."""
+    """The real app with a fixed clock and zone, and no browser or system clipboard.
+    It opens on the lead list, as before Today was the start screen, unless the test asks
+    for Today (`start_screen="today"`)."""
+    options.setdefault("start_screen", "leads")
     options.setdefault("opener", Opened())
     options.setdefault("clipboard", Clipboard())
     return WarmlineApp(store, clock=lambda: W.NOW, zone=UTC, **options)

@@ -10,6 +10,7 @@ type-check its arguments (`perform(actions.set_target_score, lead_id, 80)`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import sqlite3
 import threading
@@ -35,7 +36,9 @@ from textual.screen import Screen
 
 from warmline.config import DEFAULT_THEME
 from warmline.startup import release_collection
+from warmline.store.followups import FollowUps
 from warmline.store.sync_vocabulary import StateKey, SyncState
+from warmline.store.today import COLD_AFTER_DAYS
 from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.bindings import screen_bindings
 from warmline.tui.clipboard import OSC52_NOTE, Copier, system_copy
@@ -47,6 +50,7 @@ from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.screens.first_run import FirstRunScreen
 from warmline.tui.screens.help import HelpScreen
 from warmline.tui.screens.lead_list import LeadListScreen
+from warmline.tui.screens.today import TodayScreen
 from warmline.tui.status import CockpitStatus
 from warmline.tui.themes import load_themes, load_user_themes, user_theme_dir
 from warmline.tui.timefmt import DatetimeClock, local_zone, utc_now
@@ -153,8 +157,19 @@ class WarmlineApp(App[None]):
         revision_source: Callable[[], Hashable] | None = None,
         status_interval: float = 1.0,
         undo_seconds: float = DEFAULT_UNDO_SECONDS,
+        start_screen: str = "today",
+        cold_after_days: int = COLD_AFTER_DAYS,
+        followups: FollowUps | None = None,
     ) -> None:
         super().__init__()
+        self.start_screen = start_screen
+        """The screen the cockpit opens on: "today" (the default) or "leads" (`[ui] start_screen`)."""
+        self.cold_after_days = cold_after_days
+        """Today lists a warm lead as going cold after this many days without activity."""
+        if followups is None and store is not None and store.path is not None:
+            followups = FollowUps(store.path.parent)  # opened at its first read, not here
+        self.followups = followups
+        """The rep's follow-ups (a file of their own beside the cache: the service has none)."""
         self._store = store
         self._reader: Store | None = None
         self._reader_lock = threading.Lock()
@@ -211,7 +226,7 @@ class WarmlineApp(App[None]):
     def get_default_screen(self) -> Screen[Any]:
         if self._store is None:
             return FirstRunScreen(self._config_path or Path("config.toml"))
-        return LeadListScreen()
+        return LeadListScreen() if self.start_screen == "leads" else TodayScreen()
 
     def on_mount(self) -> None:
         self.call_after_refresh(release_collection)  # held by `warmline` while it starts
@@ -329,6 +344,12 @@ class WarmlineApp(App[None]):
         self.exit()
 
     async def on_unmount(self) -> None:
+        if self._store is not None and self.cache_error is None:
+            # The next Today lists the jobs that finish after this moment.
+            with contextlib.suppress(sqlite3.Error):  # not writable now: Today says "since yesterday"
+                self.store.mark_cockpit_seen(self.store.clock())
+        if self.followups is not None:
+            self.followups.close()
         if self._store is not None and self._held:
             # Left some other way than `q`: no wait, but no hold outlives the cockpit.
             self.store.release_holds([op_id for decision in self._held for op_id in decision.op_ids])
@@ -483,6 +504,7 @@ class WarmlineApp(App[None]):
 
         return {
             "leads": LeadListScreen,
+            "today": TodayScreen,
             "recommendations": RecommendationsScreen,
             "jobs": JobsScreen,
             "outbox": OutboxScreen,

@@ -14,6 +14,7 @@ APP_BINDINGS: list[BindingType] = [
     Binding("J", "open('jobs')", "Jobs", id="app.jobs"),
     Binding("O", "open('outbox')", "Outbox", id="app.outbox"),
     Binding("L", "open('leads')", "Leads", show=False, id="app.leads"),
+    Binding("H", "open('today')", "Today", show=False, id="app.today"),
     Binding("P", "open('prospecting')", "Prospecting", id="app.prospecting"),
     Binding("C", "open('companies')", "Companies", show=False, id="app.companies"),
     Binding("K", "open('contacts')", "Contacts", show=False, id="app.contacts"),

@@ -18,7 +18,7 @@ from textual.widget import Widget
 from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.contact_pick import ContactPickDialog
-from warmline.tui.screens.dialogs import ConfirmDialog, FormDialog
+from warmline.tui.screens.dialogs import ConfirmDialog, FormDialog, TextDialog
 from warmline.tui.screens.follow_up_dialogs import AddFollowUpDialog, SnoozeDialog
 from warmline.tui.screens.help import HelpScreen
 from warmline.tui.screens.jobs import JobsScreen
@@ -34,6 +34,7 @@ from warmline.tui.screens.prospecting.people import FoundContactsScreen
 from warmline.tui.screens.prospecting.research import RunResultsScreen, TemplatesScreen
 from warmline.tui.screens.prospecting.searches import DeepSearchDialog, FoundCompaniesScreen
 from warmline.tui.screens.recommendations import RecommendationsScreen
+from warmline.tui.screens.today import TodayScreen
 from warmline.tui.widgets.tables import RowTable
 from warmline.tui.widgets.virtual_list import VirtualList
 
@@ -41,6 +42,7 @@ from warmline.tui.widgets.virtual_list import VirtualList
 def _sections() -> list[tuple[str, list[BindingType]]]:
     return [
         ("Everywhere", [*APP_BINDINGS, *CockpitScreen.BINDINGS]),
+        ("Today (the start screen, H)", list(TodayScreen.BINDINGS)),
         ("Lead list", [*LeadListScreen.BINDINGS, *VirtualList.BINDINGS]),
         ("Lead detail", [*LeadDetailScreen.BINDINGS, *_within(CompetitorsTable)]),
         ("Recommendations queue", list(RecommendationsScreen.BINDINGS)),
@@ -59,7 +61,7 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
         ("Research results", list(RunResultsScreen.BINDINGS)),
         ("Export", list(ExportDialog.BINDINGS)),
         ("Tables (jobs, outbox, prospecting, sections of a lead)", list(RowTable.BINDINGS)),
-        ("Forms", list(FormDialog.BINDINGS)),
+        ("Forms", [*FormDialog.BINDINGS, *TextDialog.BINDINGS]),
         ("Snoozing a follow-up (Z)", list(SnoozeDialog.BINDINGS)),
         ("Adding a follow-up by hand (f)", list(AddFollowUpDialog.BINDINGS)),
         ("Adding a key contact (A on a lead)", list(ContactPickDialog.BINDINGS)),

@@ -21,8 +21,6 @@ from warmline.tui.columns import Column
 from warmline.tui.feed import mark_jobs_seen
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
-from warmline.tui.screens.prospecting.people import FoundContactsScreen
-from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
 from warmline.tui.timefmt import elapsed, local_datetime, relative
 from warmline.tui.widgets.tables import RowTable
 
@@ -217,6 +215,11 @@ def results_screen(job: Job) -> CockpitScreen:
     screen the rep can act on (mark, add to outreach); anything else, and a failed search
     (whose error is what there is to read), the generic results view."""
     if job.status == "completed" and job.kind in SEARCH_KINDS:
+        # Today, the first screen, names jobs with this module's words; so these screens,
+        # deferred: first frame (they load the actions, and with them the HTTP stack)
+        from warmline.tui.screens.prospecting.people import FoundContactsScreen
+        from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
+
         screens: dict[str, Callable[[int], CockpitScreen]] = {
             "deep_search": FoundCompaniesScreen, "contact_search": FoundContactsScreen
         }
