@@ -273,8 +273,8 @@ async def test_job_monitor_names_a_research_runs_template_and_what_a_generation_
         table = app.screen.query_one("#jobs-table")
         rows = {(r := [cell.plain for cell in table.get_row_at(i)])[0] + " " + r[2]: r for i in range(table.row_count)}
         assert rows["Research run completed"][1] == "ICP fit · 2 companies"
-        assert rows["Recommendations completed"][5] == "2 recommendations"
-        assert rows["Recommendations pending"][5] == "in progress"
+        assert rows["Recs completed"][5] == "2 recommendations"
+        assert rows["Recs pending"][5] == "in progress"
 
 
 async def test_hub_lists_searches_and_opens_what_they_found(prospect_store: Store) -> None:
@@ -284,7 +284,7 @@ async def test_hub_lists_searches_and_opens_what_they_found(prospect_store: Stor
         await pilot.pause()
         table = app.screen.query_one("#prospecting-table")
         kinds = [table.get_row_at(i)[0].plain for i in range(table.row_count)]
-        assert kinds == ["Company deep search", "Research run", "Company research", "Contact search", "Company deep search"]
+        assert kinds == ["Deep search", "Research run", "Research", "People search", "Deep search"]
         await pilot.press("enter")  # still running
         await pilot.pause()
         assert isinstance(app.screen, ProspectingScreen)
