@@ -27,6 +27,9 @@ def pytest_configure(config: pytest.Config) -> None:
     home = Path(tempfile.mkdtemp(prefix="warmline-tests-home-"))
     for name in XDG_DIRS:
         os.environ[name] = str(home / name.lower())
+    # `warmline log` / `note` start no background sender (a fork of the test process, a
+    # process outliving the test); tests/cli/test_cli_queueing.py removes it to test one.
+    os.environ["WARMLINE_NO_DETACH"] = "1"
     config.add_cleanup(lambda: shutil.rmtree(home, ignore_errors=True))
 
 

@@ -8,6 +8,7 @@ which.
 
 import ast
 import json
+import os
 import re
 import subprocess
 import sys
@@ -154,3 +155,50 @@ def test_an_import_without_a_reason_is_noticed() -> None:
         "import top\n"
     )
     assert imports_without_a_reason(source) == [7, 8, 11]
+
+
+# What `warmline log` and `warmline note` never load (warmline/commands/queueing.py): they
+# queue one action and hand the send to a background `warmline sync --send`, so neither the
+# HTTP stack nor the engine, an event loop, the rest of the command line or the terminal UI.
+# Issue 14: at most 10x `python -c pass` (bench/bench_cli.py).
+QUEUE_PATH_LATER = [
+    "httpx", "pydantic", "apscheduler", "sqlite_utils", "textual", "rich", "asyncio", "email",
+    "warmline.api.client", "warmline.api.models", "warmline.sync", "warmline.cli", "warmline.cockpit",
+    "warmline.commands.headless", "warmline.commands.prospecting", "warmline.commands.outreach",
+    "warmline.commands.records", "warmline.commands.cockpit", "warmline.commands.sandbox",
+]
+
+
+def test_the_queue_path_leaves_the_heavy_modules_alone(tmp_path: Path) -> None:
+    """The console script run as `warmline log` and `warmline note` (the command's own
+    deferred imports included), against a cache with one lead, nothing sent."""
+    code = (
+        "import json, os, sys\n"
+        "from warmline.launch import main\n"
+        "def stay(code):\n"  # the command ends its process with os._exit: stay to look
+        "    raise SystemExit(code)\n"
+        "os._exit = stay\n"
+        "for command in ('log', 'note'):\n"
+        "    sys.argv = ['warmline', command, '1', 'Called', '--json']\n"
+        "    try:\n"
+        "        main()\n"
+        "    except SystemExit as exc:\n"
+        "        assert not exc.code, exc.code\n"
+        f"print(json.dumps(sorted(m for m in {QUEUE_PATH_LATER!r} if m in sys.modules)))\n"
+        "print(json.dumps('warmline.actions' in sys.modules and 'warmline.store' in sys.modules))\n"
+    )
+    setup = (
+        "from warmline.store import Store\n"
+        "store = Store(__import__('sys').argv[1])\n"
+        "store.upsert_leads([{'id': 1, 'company_name': 'Acme'}])\n"
+        "store.close()\n"
+    )
+    data = tmp_path / "data"
+    data.mkdir()
+    env = {**os.environ, "WARMLINE_DATA_DIR": str(data), "WARMLINE_API_KEY": "k",
+           "WARMLINE_CONFIG": str(tmp_path / "none.toml"), "WARMLINE_NO_DETACH": "1"}
+    subprocess.run([sys.executable, "-c", setup, str(data / "cache.sqlite3")], env=env, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    *_, loaded, queued_it = out.stdout.splitlines()
+    assert json.loads(loaded) == []
+    assert json.loads(queued_it) is True  # the path did run: the action and the cache were loaded

@@ -27,13 +27,12 @@ from warmline.commands import (
     logs,
     outreach,
     prospecting,
+    queueing,
     records,
     sandbox,
+    today,
 )
-from warmline.commands.common import CommandError
-from warmline.config import is_utf8
-from warmline.exit_codes import EXIT_BAD_INPUT
-from warmline.textsafe import terminal_text
+from warmline.commands.line import CONTEXT_SETTINGS, CommandLine
 
 
 def top_level_commands() -> list[click.Command]:
@@ -55,40 +54,15 @@ def top_level_commands() -> list[click.Command]:
         *headless.COMMANDS,
         *logs.COMMANDS,
         *prospecting.COMMANDS,
+        *queueing.COMMANDS,
         *records.COMMANDS,
         *sandbox.COMMANDS,
+        *today.COMMANDS,
     ]
 
 
-class CommandLine(click.Group):
-    """The top-level group: refuses bad bytes in arguments, and makes every failure
-    message terminal-safe."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        """Refuse, in one line and with exit 2, an argument that is not valid UTF-8: Python
-        keeps its bytes as lone surrogates, which fail later and far away (storing a note,
-        sending a query, printing a name) with a traceback."""
-        for number, arg in enumerate(args, 1):
-            if not is_utf8(arg):
-                shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-                raise CommandError(
-                    f"argument {number} ({shown!r}) is not valid UTF-8; check the terminal's encoding (locale)",
-                    EXIT_BAD_INPUT,
-                )
-        return super().parse_args(ctx, args)
-
-    def invoke(self, ctx: click.Context) -> object:
-        """Any command's failure message is terminal-safe before click prints it, whatever
-        raised it (CommandError is already; click's own errors quote what they were given)."""
-        try:
-            return super().invoke(ctx)
-        except click.ClickException as exc:
-            exc.message = terminal_text(exc.message)
-            raise
-
-
 @click.group(cls=CommandLine, commands=top_level_commands(), invoke_without_command=True,
-             context_settings={"help_option_names": ["-h", "--help"]})
+             context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, prog_name="warmline")
 @click.option("--debug", is_flag=True,
               help="Log more to the log file (requests' headers and bodies, cut short; never the key): `warmline logs`.")

@@ -24,8 +24,20 @@ COMPLETE_VAR = "_WARMLINE_COMPLETE"
 (tests/cli/test_cli_completion.py checks the two agree)."""
 
 
+QUEUE_COMMANDS = ("log", "note")
+"""Commands that go to `warmline.commands.queueing.main` rather than the whole command
+line: they queue an action, many times a day and from scripts, and must return at once
+(its `QUEUE_COMMANDS`; tests/cli/test_cli_queueing.py checks the two agree)."""
+
+
 def main() -> None:
     """`warmline [COMMAND ...]`."""
+    if len(sys.argv) > 1 and sys.argv[1] in QUEUE_COMMANDS and COMPLETE_VAR not in os.environ:
+        hold_collection()  # never released: the command is over in a moment (warmline.startup)
+        from warmline.commands.queueing import main as queue_line  # deferred: first frame
+
+        queue_line()
+        return
     if len(sys.argv) > 1 or COMPLETE_VAR in os.environ:
         from warmline.cli import main as command_line  # deferred: first frame
 

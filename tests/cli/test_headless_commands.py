@@ -97,12 +97,12 @@ def test_an_ambiguous_or_unknown_lead_is_bad_input(env: Path) -> None:
     assert run("log", "no such company", "Called").exit_code == 2
 
 
-def test_log_and_note_are_delivered_when_online(env: Path) -> None:
+def test_log_and_note_with_wait_are_delivered_when_online(env: Path) -> None:
     synced(env)
-    logged = run("log", "1", "Called Dana, she wants a demo next Tuesday")
+    logged = run("log", "1", "Called Dana, she wants a demo next Tuesday", "--wait")
     assert logged.exit_code == 0, logged.output
     assert "Queued activity on" in logged.output and "Delivered. Detected: Call, +" in logged.output
-    noted = run("note", "1", "Budget approved")
+    noted = run("note", "1", "Budget approved", "--wait")
     assert noted.exit_code == 0 and "Delivered." in noted.output
     assert "outbox is empty" in run("outbox").output
 
@@ -112,7 +112,7 @@ def test_log_works_with_no_connection_and_sync_delivers_it_later(
 ) -> None:
     synced(env)
     monkeypatch.setenv("WARMLINE_BASE_URL", CLOSED_PORT_URL)
-    logged = run("log", "2", "Called from the train")
+    logged = run("log", "2", "Called from the train", "--wait")
     assert logged.exit_code == 0, logged.output
     assert "offline now" in logged.output
     ops = json.loads(run("outbox", "--json").output)

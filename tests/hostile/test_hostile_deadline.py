@@ -115,7 +115,7 @@ def test_log_against_a_dripping_service_queues_and_returns(
     store.upsert_leads([{"id": 1, "company_name": "Acme"}])
     store.close()
     monkeypatch.setattr(common, "QUICK_TIMEOUT", 0.5)  # the quick send's deadline is twice that
-    result = CliRunner().invoke(main, ["log", "1", "Called Dana"])
+    result = CliRunner().invoke(main, ["log", "1", "Called Dana", "--wait"])  # the send in the foreground
     assert result.exit_code == 0, result.output
     assert "Queued activity on" in result.output and "Delivered" not in result.output
     store = Store(cli_env)

@@ -52,7 +52,8 @@ def test_cli_and_flush_loop_write_the_same_cache(tmp_path: Path, monkeypatch: py
                 lead = str(index % 5 + 1)
                 text = f"two-proc {index}"
                 texts.append((int(lead), text))
-                command = ["log", lead, text] if index % 2 else ["note", lead, text]
+                # --wait: the command sends too, so two senders compete for the same ops.
+                command = ["log", lead, text, "--wait"] if index % 2 else ["note", lead, text, "--wait"]
                 result = runner.invoke(main, command)
                 assert result.exit_code == 0, result.output
                 assert "locked" not in result.output.lower()

@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping
-from email.utils import parsedate_to_datetime
 from typing import Any
 
 from warmline.api import jsonbounds
@@ -253,6 +252,9 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
         return cap_wait(float(text))
     except ValueError:
         pass
+    # deferred: command line (`warmline log` loads this module, never this date form)
+    from email.utils import parsedate_to_datetime
+
     try:
         when = parsedate_to_datetime(text)
         stamp = when.timestamp()

@@ -13,7 +13,6 @@ Exit codes (docs/sync.md and docs/cli.md):
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
@@ -278,6 +277,8 @@ def try_delivery(store: Store, config: Config, op_id: str, err: bool = False) ->
     if not config.api_key:
         click.echo(f"Queued; no API key is configured, so it waits for one: {KEY_FIX}", err=err)
         return
+    import asyncio  # deferred: command line (`log` and `note` queue without an event loop)
+
     try:
         report = asyncio.run(deliver(store, make_client(config, QUICK_TIMEOUT), config))
     except CommandError as exc:

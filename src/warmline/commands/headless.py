@@ -34,7 +34,6 @@ import click
 from warmline.activity_names import activity_name
 from warmline.commands.acted import DISCARDED, acted_json, acted_op, current_ops, echo_acted, say
 from warmline.commands.common import (
-    ID,
     QUICK_TIMEOUT,
     CommandError,
     cell_width,
@@ -52,12 +51,12 @@ from warmline.commands.common import (
     pad,
     plain,
     print_table,
-    queue_action,
     resolve_lead,
     resolve_op,
     short_id,
     try_delivery,
 )
+from warmline.commands.queueing import sender_lock
 from warmline.config import KEY_FIX
 from warmline.exit_codes import (
     EXIT_AUTH,
@@ -76,6 +75,7 @@ if TYPE_CHECKING:
     from warmline.config import Config
     from warmline.store import LeadDetail, LeadRow, Op, Store
     from warmline.sync import PassReport
+    from warmline.sync.flush import FlushReport
 
 # --- sync ------------------------------------------------------------------------------------
 
@@ -154,6 +154,65 @@ async def _sync_once(store: Store, client: ServiceClient, config: Config) -> Pas
         return await make_engine(store, config, client).run_once()
 
 
+SEND_ROUNDS = 100
+"""At most this many flushes in one `sync --send` (each ends when nothing more is due)."""
+
+
+def _add_up(total: FlushReport, report: FlushReport) -> None:
+    for name in ("delivered", "reconciled", "resolved", "failed", "retrying", "ambiguous"):
+        setattr(total, name, getattr(total, name) + getattr(report, name))
+    total.offline, total.offline_error = report.offline, report.offline_error
+    total.auth_error = report.auth_error
+    total.errors.extend(report.errors)
+
+
+async def _send_due(store: Store, client: ServiceClient, config: Config) -> FlushReport:
+    """`sync --send`, the background sender of `log` and `note` (`warmline.commands.queueing`):
+    deliver what is due under the cache's sender lock, nothing else (no refresh, no polls).
+
+    After each flush it lets go of the lock and looks again: an op queued while it was
+    finishing, by a command that saw the lock held and so started no sender, is then due
+    and sent by a new round (or by another sender that took the lock meanwhile). It stops
+    when nothing is due, when the service cannot be reached or refuses the key or asked
+    us to wait, or after `PASS_BUDGET` seconds (sends cut short are ambiguous: settled by
+    the next sync)."""
+    from warmline.sync.engine import PASS_BUDGET  # deferred: command line
+    from warmline.sync.flush import FlushReport  # deferred: command line
+
+    total = FlushReport()
+    async with client:
+        engine = make_engine(store, config, client)
+        store.recover_after_crash()  # a sender killed while sending: its ops are ambiguous
+        try:
+            async with asyncio.timeout(PASS_BUDGET):
+                for _ in range(SEND_ROUNDS):
+                    with sender_lock(config) as held:
+                        if not held:
+                            break  # the sender at work looks again once it lets go
+                        report = await engine.flush()
+                    _add_up(total, report)
+                    if report.offline or report.auth_error or client.limiter.delay() > 0:
+                        break
+                    if not store.due_ops(limit=1):
+                        break
+        except TimeoutError:
+            total.offline, total.offline_error = True, f"the service did not finish answering within {PASS_BUDGET:g} s"
+    return total
+
+
+def _print_sent(report: FlushReport) -> int:
+    """What `sync --send` did, and its exit code."""
+    click.echo(f"Sent {report.delivered + report.reconciled} action(s); {report.failed} failed, "
+               f"{report.retrying + report.ambiguous} to retry.")
+    if report.auth_error:
+        note(f"The service refused the API key: {report.auth_error}")
+        return EXIT_AUTH
+    if report.offline:
+        note(f"Offline: {report.offline_error}")
+        return EXIT_OFFLINE
+    return EXIT_OK
+
+
 async def _watch(store: Store, client: ServiceClient, config: Config) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -193,6 +252,8 @@ async def _watch(store: Store, client: ServiceClient, config: Config) -> None:
               help="One full pass, then exit (the default).")
 @click.option("--watch", "mode", flag_value="watch",
               help="Keep syncing in the foreground until interrupted.")
+@click.option("--send", "mode", flag_value="send",
+              help="Only deliver the queued actions that are due, then exit (what `log` and `note` start in the background).")
 @click.option("--json", "as_json", is_flag=True,
               help="With --once: print JSON, each queued op's id and state after the pass (see docs/sync.md).")
 def sync_command(mode: str, as_json: bool) -> None:
@@ -201,8 +262,16 @@ def sync_command(mode: str, as_json: bool) -> None:
     --once sends every queued action now (its retry delay is skipped, since you asked,
     but a wait the service asked for is kept: then nothing is sent and the command says
     until when), refreshes the cache and polls every running job. --watch runs the same
-    background schedule as the cockpit.
+    background schedule as the cockpit. --send only delivers what is due (no refresh, no
+    polls): `log` and `note` run it in the background (WARMLINE_NO_DETACH=1 stops them).
     """
+    if mode == "send":
+        if as_json:
+            raise CommandError("--json goes with --once", EXIT_BAD_INPUT)
+        config = open_config()
+        with open_store(config) as store:
+            code = _print_sent(asyncio.run(_send_due(store, make_client(config), config)))
+        sys.exit(code)
     if as_json and mode == "watch":
         raise CommandError("--json goes with --once: --watch prints a line per change", EXIT_BAD_INPUT)
     config = open_config()
@@ -370,41 +439,7 @@ def lead_command(lead_ref: str, as_json: bool, refresh: bool) -> None:
             _print_detail(detail)
 
 
-# --- queueing actions ----------------------------------------------------------------------------
-
-
-@click.command("log", epilog=EXIT_CODES_HELP)
-@click.argument("lead_ref", metavar="LEAD")
-@click.argument("text")
-@click.option("--contact", "contact_id", type=ID, default=None, help="The contact the activity is about.")
-def log_command(lead_ref: str, text: str, contact_id: int | None) -> None:
-    """Log an activity on a lead ("Called Dana, she wants a demo"); works offline.
-
-    The action is queued at once and sent right away when the service is reachable.
-    """
-    from warmline import actions  # deferred: command line
-
-    config = open_config()
-    with open_store(config) as store:
-        lead = resolve_lead(store, lead_ref)
-        op_id = queue_action(lambda: actions.log_activity(store, lead.id, text, contact_id=contact_id))
-        click.echo(f"Queued activity on {plain(lead.company_name)} (op {short_id(op_id)}).")
-        try_delivery(store, config, op_id)
-
-
-@click.command("note", epilog=EXIT_CODES_HELP)
-@click.argument("lead_ref", metavar="LEAD")
-@click.argument("text")
-def note_command(lead_ref: str, text: str) -> None:
-    """Add a note to a lead; works offline (queued, then sent when reachable)."""
-    from warmline import actions  # deferred: command line
-
-    config = open_config()
-    with open_store(config) as store:
-        lead = resolve_lead(store, lead_ref)
-        op_id = queue_action(lambda: actions.add_note(store, lead.id, text))
-        click.echo(f"Queued note on {plain(lead.company_name)} (op {short_id(op_id)}).")
-        try_delivery(store, config, op_id)
+# `log` and `note` are in `warmline.commands.queueing` (the light path of the console script).
 
 
 # --- the outbox ------------------------------------------------------------------------------------
@@ -567,8 +602,6 @@ COMMANDS = [
     sync_command,
     leads_command,
     lead_command,
-    log_command,
-    note_command,
     outbox_group,
     jobs_command,
 ]

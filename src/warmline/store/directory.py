@@ -3,7 +3,6 @@ cached instant-lookup answers: the prospecting side of the cache."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import TypeVar
 
@@ -195,6 +194,8 @@ class DirectoryStore(Database):
 
     @staticmethod
     def _lookup_key(request: JsonMap) -> str:
+        import hashlib  # deferred: command line (only a cached lookup's key needs it)
+
         canonical = dumps({k: request[k] for k in sorted(request)})
         return hashlib.sha256(canonical.encode()).hexdigest()
 
