@@ -30,7 +30,6 @@ from warmline.commands import (
     queueing,
     records,
     sandbox,
-    today,
 )
 from warmline.commands.line import CONTEXT_SETTINGS, CommandLine
 
@@ -57,7 +56,6 @@ def top_level_commands() -> list[click.Command]:
         *queueing.COMMANDS,
         *records.COMMANDS,
         *sandbox.COMMANDS,
-        *today.COMMANDS,
     ]
 
 
