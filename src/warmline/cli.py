@@ -30,6 +30,7 @@ from warmline.commands import (
     queueing,
     records,
     sandbox,
+    today,
 )
 from warmline.commands.line import CONTEXT_SETTINGS, CommandLine
 
@@ -56,6 +57,7 @@ def top_level_commands() -> list[click.Command]:
         *queueing.COMMANDS,
         *records.COMMANDS,
         *sandbox.COMMANDS,
+        *today.COMMANDS,
     ]
 
 

@@ -103,6 +103,7 @@ SAMPLES: dict[tuple[str, ...], list[str]] = {
     ("research", "show"): ["1"],
     ("research", "templates"): ["--no-refresh"],
     ("sync",): ["--once"],
+    ("today",): [],
 }
 CORE = [(), ("leads",), ("log",), ("outbox",)]
 # Arguments that are not ids although they are digits: a score; a research template, whose

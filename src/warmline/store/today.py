@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, tzinfo
+from datetime import date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
 from warmline.config import DEFAULT_COLD_AFTER_DAYS
@@ -136,10 +136,15 @@ def today_page(
         cold, cold_total = _going_cold(store, conn, now - timedelta(days=cold_after_days))
         recommendations = _recommendation_counts(conn)
         failed = tuple(store.outbox_rows(states=(FAILED,)))
-    due: tuple[FollowUp, ...] = ()
-    if follow_ups is not None:
-        due = tuple(follow_ups.list("due", today=today.date()))
+    due = due_follow_ups(follow_ups, today.date()) if follow_ups is not None else ()
     return TodayPage(jobs, ready, cold, cold_total, due, recommendations, failed, since, today)
+
+
+def due_follow_ups(follow_ups: FollowUps, today: date) -> tuple[FollowUp, ...]:
+    """Today's follow-ups section: open ones due on `today` (the rep's) or before, oldest
+    first. Apart from `today_page` for a caller that reads the follow-ups file on its own
+    (`warmline today` names which of the two files failed)."""
+    return tuple(follow_ups.list("due", today=today))
 
 
 def _start_of_day(moment: datetime, now: datetime) -> datetime:
