@@ -18,8 +18,8 @@ named for what they hold:
 Read models: what one page shows, read in one transaction as plain typed data, for the
 cockpit's screens and the commands that print the same (each a function of the store, in
 its own module, imported where it is used): `company_page`, `contact_page`,
-`lookup_history`, `people_found`, `research_results` (`custom_fields` labels the custom
-fields they hold). Nothing outside this package runs SQL (tests/test_no_sql_outside_store.py).
+`lookup_history`, `people_found`, `research_results`, `today` (`custom_fields` labels the
+custom fields they hold). Nothing outside this package runs SQL (tests/test_no_sql_outside_store.py).
 
 `effects` says what each queued action does locally; `database` how the connection is
 configured; `schema` the migrations. Never imports Textual or Rich.
