@@ -229,6 +229,40 @@ async def test_enter_opens_the_row_s_screen(
         await until(lambda: isinstance(app.screen, TodayScreen), pilot=pilot, what="back on Today")
 
 
+async def test_going_cold_lists_the_quietest_and_the_rest_are_one_key_away(
+    store: Store, followups: FollowUps, day: str
+) -> None:
+    store.upsert_leads([
+        {"id": 900 + n, "company_id": 1900 + n, "company_name": f"Quiet Co {n}", "lead_status": "warm",
+         "warming_score": 20, "target_score": 80, "activity_count": 1, "recommendation_count": 0,
+         "monitoring_active": False, "last_activity_at": W.ts(timedelta(days=30 + n)),
+         "created_at": W.ts(timedelta(days=90))}
+        for n in range(8)
+    ])  # fmt: skip
+    app = today_cockpit(store, followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        total = int(heading(app, "Going cold").split("(")[1].split(")")[0])
+        assert total == 8 + 2  # and the seed's two
+        cold = [row for row in rows(app) if row.startswith("· ")]
+        assert [row.split(" score")[0] for row in cold] == [
+            f"· Quiet Co {n}" for n in (7, 6, 5, 4, 3)
+        ]
+        assert f"… {total - 5} more going cold" in "\n".join(rows(app))
+        await highlight(app, pilot, "cold:more")
+        await pilot.press("enter")
+        await until(
+            lambda: isinstance(app.screen, LeadListScreen), pilot=pilot, what="the lead list"
+        )
+        await until(
+            lambda: "sorted by last activity" in text_of(app, "#screen-title"),
+            pilot=pilot,
+            what="the warm leads by last activity",
+        )
+        shown = app.screen.lead_list.source
+        assert (shown.status, shown.sort) == ("warm", "activity")
+
+
 async def test_done_and_snooze_change_the_follow_up_locally(
     store: Store, followups: FollowUps, day: str
 ) -> None:

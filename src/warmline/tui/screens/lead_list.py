@@ -162,6 +162,13 @@ class LeadListScreen(CockpitScreen):
         self._show_tabs()
         self._apply_query()
 
+    def show_view(self, status: str | None, sort: str) -> None:
+        """Switch to a tab ("cold", "warm", or None for all) and a sort (`LEAD_SORTS`): how
+        Today's "more going cold" row opens the warm leads by last activity."""
+        self._status, self._sort = status, sort
+        self._show_tabs()
+        self._apply_query()
+
     def action_cycle_sort(self) -> None:
         self._sort = next_sort(self._sort)
         self._apply_query()

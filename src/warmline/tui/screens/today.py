@@ -38,6 +38,7 @@ from warmline.tui.screens.follow_up_dialogs import (
     snooze_days,
 )
 from warmline.tui.screens.jobs import kind_label, outcome_words, results_screen, subject
+from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.timefmt import relative
 from warmline.tui.widgets.tables import HeadingTable
 
@@ -53,6 +54,10 @@ EMPTY_DAY = (
     "L opens the lead list, P prospecting (find new companies), J the job monitor, O the outbox."
 )
 UNREADABLE = "cannot read the follow-ups file"
+COLD_SHOWN = 5
+"""Going-cold leads listed on Today (the quietest); a last row says how many more and
+opens them all in the lead list. Past this, the sections under it would be off screen."""
+MORE_COLD = "cold:more"
 LEAD_ROWS = ("ready:", "cold:", "followup:")
 """The rows that stand for a lead (f adds a follow-up on it; enter opens it)."""
 
@@ -202,10 +207,8 @@ class TodayScreen(CockpitScreen):
             )
 
         cold_note = f"warm, quiet {cockpit.cold_after_days}+ days"
-        if page.going_cold_total > len(page.going_cold):
-            cold_note += f"; quietest {len(page.going_cold)} shown"
         heading("cold", "Going cold", page.going_cold_total, cold_note)
-        for lead in page.going_cold:
+        for lead in page.going_cold[:COLD_SHOWN]:
             days = lead.quiet_days(now)
             row(
                 f"cold:{lead.lead.id}",
@@ -220,6 +223,19 @@ class TodayScreen(CockpitScreen):
                         else f"quiet {days} day{'' if days == 1 else 's'}",
                         style="dim",
                     ),
+                ],
+            )
+
+        more = page.going_cold_total - min(COLD_SHOWN, len(page.going_cold))
+        if more > 0:
+            row(
+                MORE_COLD,
+                "more",
+                [
+                    Text("…", style="blue"),
+                    Text(f"{more:,} more going cold", style="italic"),
+                    Text("enter: the warm leads by last activity", style="dim"),
+                    Text(""),
                 ],
             )
 
@@ -376,11 +392,21 @@ class TodayScreen(CockpitScreen):
                 )
                 return
             cockpit.open_lead(lead_id)
+        elif key == MORE_COLD:
+            cockpit.action_open("leads")
+            cockpit.call_after_refresh(self._show_quiet_leads)
         elif kind == "recs":
             cockpit.action_open("recommendations")
         elif kind == "op":
             cockpit.action_open("outbox")
             cockpit.call_after_refresh(self._highlight_op, key.split(":", 1)[1])
+
+    def _show_quiet_leads(self) -> None:
+        """The lead list on its warm tab, sorted by last activity (the quietest at the end:
+        `G`)."""
+        screen = self.app.screen
+        if isinstance(screen, LeadListScreen):
+            screen.show_view("warm", "activity")
 
     def _highlight_op(self, op_id: str) -> None:
         """Put the outbox's cursor on the op the rep came for."""
