@@ -14,7 +14,12 @@ from support.store_data import FakeClock, detail_item, lead_item, rec_item
 from warmline.store import Store
 from warmline.store.clock import iso
 from warmline.store.followups import FollowUps
-from warmline.store.today import RecommendationCounts, reached_target_at, today_page
+from warmline.store.today import (
+    RecommendationCounts,
+    reached_from_start,
+    reached_target_at,
+    today_page,
+)
 
 BERLIN = timezone(timedelta(hours=1))
 LOS_ANGELES = timezone(timedelta(hours=-8))
@@ -105,9 +110,46 @@ def test_yesterday_is_a_day_of_the_reps_zone(store: Store, clock: FakeClock) -> 
 
 
 def test_a_lead_without_a_target_is_ready_at_100(store: Store, clock: FakeClock) -> None:
-    seed_lead(store, 1, score=100, target=None, activities=[("2026-11-18T08:00:00.000Z", 5)])
+    seed_lead(
+        store,
+        1,
+        score=100,
+        target=None,
+        activities=[("2026-11-10T08:00:00.000Z", 60), ("2026-11-18T08:00:00.000Z", 45)],
+    )
     seed_lead(store, 2, score=99, target=None, activities=[("2026-11-18T08:00:00.000Z", 5)])
     assert ids(today_page(store, now_in(clock)).ready_leads) == [1]
+
+
+def test_at_the_cap_the_score_is_rebuilt_from_the_start() -> None:
+    # 0 -> 75 (crosses 70) -> 100 (held at the cap): reached at the first.
+    assert reached_from_start(70, [("t1", 75), ("t2", 40)]) == "t1"
+    # 0 -> 40 -> 100 with a +120 meeting: reached at the meeting.
+    assert reached_from_start(70, [("t1", 40), ("t2", 120)]) == "t2"
+    assert reached_from_start(70, [("t1", 40)]) is None
+
+
+def test_a_lead_at_the_cap_for_weeks_is_not_news_again(store: Store, clock: FakeClock) -> None:
+    # Walking back from 100 would put lead 1's crossing yesterday (100 - 40 = 60 < 70), but
+    # its score was capped: it reached 70 on 1 Nov.
+    seed_lead(
+        store,
+        1,
+        score=100,
+        target=70,
+        activities=[("2026-11-01T09:00:00.000Z", 75), ("2026-11-17T09:00:00.000Z", 40)],
+    )
+    # Lead 2 went from 40 to the cap with yesterday's meeting.
+    seed_lead(
+        store,
+        2,
+        score=100,
+        target=70,
+        activities=[("2026-11-01T09:00:00.000Z", 40), ("2026-11-17T09:00:00.000Z", 120)],
+    )
+    page = today_page(store, now_in(clock))
+    assert ids(page.ready_leads) == [2]
+    assert page.ready_leads[0].reached_at == datetime(2026, 11, 17, 10, 0, tzinfo=BERLIN)
 
 
 # --- going cold ----------------------------------------------------------------------------

@@ -40,6 +40,8 @@ FINISHED_STATUSES = ("completed", "failed", "error", "expired")
 cancelled is not news."""
 
 PRIORITIES = ("high", "medium", "low")
+MAX_SCORE = 100
+"""The warming score's cap (the spec: 0-100)."""
 
 
 @dataclass(frozen=True)
@@ -179,12 +181,17 @@ def _finished_jobs(conn: sqlite3.Connection, since: datetime) -> tuple[Job, ...]
 def reached_target_at(
     current: int, target: int, activities: Iterable[tuple[str, int]]
 ) -> str | None:
-    """When a lead at `current` (at or above `target`) last reached its target, from its
-    confirmed activities newest first as (created_at, bonus_points): walking back from
-    today's score as the score history does (`store.score_history`), the activity whose
-    points took the score from below the target to it. None when the score was there
-    before every cached activity, or got there by points no activity carries (a completed
-    recommendation) after the last one: the crossing is then not known."""
+    """When a lead at `current` (at or above `target`, below the cap) last reached its
+    target, from its confirmed activities newest first as (created_at, bonus_points):
+    walking back from today's score as the score history does (`store.score_history`), the
+    activity whose points took the score from below the target to it. None when the score
+    was there before every activity given, or got there by points no activity carries (a
+    completed recommendation) after the last one: the crossing is then not known.
+
+    Not for a lead at the cap (`MAX_SCORE`): its score stopped at 100 however many points
+    came after, so walking back from 100 would put the crossing too late, and a lead at
+    100 for weeks would "reach" its target again with each day's activities
+    (`reached_from_start` is for those)."""
     score = current
     for created_at, points in activities:
         before = score - points
@@ -194,28 +201,61 @@ def reached_target_at(
     return None
 
 
+def reached_from_start(target: int, activities: Iterable[tuple[str, int]]) -> str | None:
+    """When a lead at the cap last reached its target, from all its confirmed activities
+    oldest first: the score rebuilt forwards from 0, held between 0 and 100 as the service
+    holds it, and the last activity that took it from below the target to it. Points no
+    activity carries are missing from the sum, so the crossing found is at or after the
+    real one; None when the activities alone never reach the target."""
+    score, reached = 0, None
+    for created_at, points in activities:
+        before, score = score, max(0, min(MAX_SCORE, score + points))
+        if before < target <= score:
+            reached = created_at
+    return reached
+
+
 def _ready_leads(store: Store, conn: sqlite3.Connection, since: datetime) -> tuple[TodayLead, ...]:
     """Ready leads (score at or above target, `gap <= 0`) that reached it at or after `since`.
 
     A crossing since `since` is an activity since then, and walking back from today's score
     meets the newest crossing first: so only the activities since `since` are read (a range
     of `touchpoints_created`, which holds their points; a day's activities, however many
-    leads there are), each joined to its lead, not every ready lead's history."""
+    leads there are), each joined to its lead, not every ready lead's history. A lead at
+    the cap with activities since then has its whole history read instead
+    (`reached_from_start`)."""
+    bound = _bound(since)
     walked: dict[int, tuple[int, int, list[tuple[str, int]]]] = {}
     for lead_id, score, target, created_at, points in conn.execute(
         "SELECT l.id, l.warming_score, coalesce(l.target_score, 100), t.created_at, t.bonus_points"
         " FROM touchpoints t CROSS JOIN leads l ON l.id = t.lead_id"  # CROSS: this order
         " WHERE t.created_at >= ? AND t.id IS NOT NULL AND l.hidden = 0 AND l.gap <= 0"
         " ORDER BY l.id, t.created_at DESC, t.id DESC",
-        (_bound(since),),
+        (bound,),
     ):
         walked.setdefault(int(lead_id), (int(score), int(target), []))[2].append(
             (str(created_at), int(points or 0))
         )
     found: list[tuple[str, int]] = []
+    capped: dict[int, int] = {}
     for lead_id, (score, target, activities) in walked.items():
+        if score >= MAX_SCORE:
+            capped[lead_id] = target
+            continue
         reached = reached_target_at(score, target, activities)
         if reached is not None:
+            found.append((reached, lead_id))
+    for lead_id, target in capped.items():
+        history = conn.execute(
+            "SELECT created_at, bonus_points FROM touchpoints"
+            " WHERE lead_id = ? AND id IS NOT NULL AND coalesce(created_at, '') != ''"
+            " ORDER BY created_at, id",
+            (lead_id,),
+        )
+        reached = reached_from_start(
+            target, ((str(at), int(points or 0)) for at, points in history)
+        )
+        if reached is not None and reached >= bound:
             found.append((reached, lead_id))
     if not found:
         return ()
