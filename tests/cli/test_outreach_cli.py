@@ -12,6 +12,7 @@ import pytest
 from fastapi import FastAPI
 
 from support.cli_sandbox import make_sandbox, open_store, run, serve
+from warmline.recommendation_names import recommendation_action
 
 
 @pytest.fixture
@@ -159,6 +160,13 @@ def test_recs_lists_every_leads_active_recommendations(synced: Path, sandbox: Fa
     lines = ok("outreach", "recs").splitlines()
     assert lines[0].split() == ["ID", "PRIORITY", "ACTION", "COMPANY", "SOURCE", "TARGET"]
     assert len(lines) == 1 + len(listed)
+    # the action in words, as the lead page names it; --json keeps the service's value
+    text = "\n".join(lines)
+    for rec in listed:
+        assert recommendation_action(rec["action_type"]) in text
+    assert "_" not in "".join(line.split()[2] for line in lines[1:])
+    shown = ok("lead", str(listed[0]["lead_id"]))
+    assert f"] {recommendation_action(listed[0]['action_type'])}: " in shown
 
 
 def test_generate_wait_brings_new_recommendations_for_the_lead(synced: Path, sandbox: FastAPI) -> None:  # noqa: F811

@@ -66,6 +66,7 @@ from warmline.exit_codes import (
     EXIT_OFFLINE,
     EXIT_OK,
 )
+from warmline.recommendation_names import recommendation_action
 from warmline.store import OpStateError
 from warmline.store.rows import plain_data
 from warmline.store.sync_vocabulary import SyncState, SyncStatus
@@ -383,7 +384,7 @@ def _print_detail(detail: LeadDetail) -> None:
             for n in detail.notes[:10]
         ]),
         ("Recommendations", [
-            f"[{plain(r.priority or '-')}] {plain(r.action_type or '')}: {plain(r.engagement_reason or '')}"
+            f"[{plain(r.priority or '-')}] {plain(recommendation_action(r.action_type))}: {plain(r.engagement_reason or '')}"
             for r in detail.recommendations
         ]),
         ("Competitors", [plain(c.name) + (" (pinned)" if c.is_pinned else "") for c in detail.competitors]),

@@ -40,6 +40,7 @@ from warmline.commands.common import (
 )
 from warmline.commands.jobs_wait import job_outcome, run_job
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP
+from warmline.recommendation_names import recommendation_action
 from warmline.source_names import source_name
 from warmline.store.effects import JOB_SIGNAL_SCAN
 
@@ -250,7 +251,7 @@ def outreach_recs(lead_ref: str | None, as_json: bool) -> None:
             return
         print_table(
             ["ID", "PRIORITY", "ACTION", "COMPANY", "SOURCE", "TARGET"],
-            [[r.id, r.priority or "", r.action_type or "", r.company_name, r.source_page_label or "",
+            [[r.id, r.priority or "", recommendation_action(r.action_type), r.company_name, r.source_page_label or "",
               r.target_url or ""] for r in recs],
         )
 
