@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -20,6 +21,8 @@ from support.waiting import until
 from warmline import launch
 from warmline.commands import queueing
 from warmline.config import load_config
+from warmline_sandbox.server import start_in_thread
+from warmline_sandbox.settings import SandboxSettings
 
 
 @pytest.fixture
@@ -275,3 +278,41 @@ async def test_a_caller_that_lives_on_keeps_no_child_or_zombie(
     answer_and_wait_for_the_end(conn)
     await until(lambda: gone(pid), what="the sender's exit")
     assert child_pids() <= before
+
+
+def test_wait_on_the_console_script_path_logs_the_send(tmp_path: Path) -> None:
+    """`warmline log --wait` skips the group that configures the log file (the console
+    script's light path), so the command configures it before sending."""
+    settings = SandboxSettings(
+        db_path=tmp_path / "sandbox.sqlite3", api_keys=["k"], seed=3, companies=20, leads=2, port=0
+    )
+    server = start_in_thread(settings)
+    try:
+        data = tmp_path / "data"
+        data.mkdir()
+        env = {
+            **os.environ,
+            "WARMLINE_DATA_DIR": str(data),
+            "WARMLINE_API_KEY": "k",
+            "WARMLINE_CONFIG": str(tmp_path / "none.toml"),
+            "WARMLINE_BASE_URL": server.url,
+            "WARMLINE_LOG_DIR": str(tmp_path / "log"),
+        }
+        with open_store(data) as store:
+            store.upsert_leads([{"id": 1, "company_name": "Acme"}])
+        done = subprocess.run(
+            [sys.executable, "-m", "warmline", "log", "1", "Called Dana", "--wait"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stderr
+    assert "Delivered." in done.stdout
+    [op_id] = re.findall(r"\(op ([0-9a-f]{8})\)", done.stdout)
+    logged = (tmp_path / "log" / "warmline.log").read_text(encoding="utf-8")
+    assert re.search(rf"POST /v1/outreach/leads/1/touchpoints -> 201 .*\(op {op_id}", logged), (
+        logged
+    )

@@ -181,6 +181,12 @@ def hand_off(store: Store, config: Config, op_id: str, *, wait: bool, as_json: b
     saying which (on stderr with `as_json`). Returns how it leaves for the JSON's
     `sending`: "background", "next_sync", or None when it was tried here."""
     if wait:
+        from warmline import logfile  # deferred: command line (a send here is logged, as by `sync`)
+
+        # The console script's path skipped the group that configures the log file;
+        # `keep_level` keeps `warmline --debug log ...`'s level when the group did run.
+        for warning in logfile.configure(keep_level=True):
+            click.echo(f"Warning: {warning}", err=True)
         try_delivery(store, config, op_id, err=as_json)
         return None
     if not config.api_key:
