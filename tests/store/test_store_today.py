@@ -13,7 +13,9 @@ import pytest
 from support.store_data import FakeClock, detail_item, lead_item, rec_item
 from warmline.store import Store
 from warmline.store.clock import iso
+from warmline.store.database import Database
 from warmline.store.followups import FollowUps
+from warmline.store.schema import MIGRATIONS, migrate
 from warmline.store.today import (
     RecommendationCounts,
     reached_from_start,
@@ -359,3 +361,23 @@ def test_now_may_be_naive_local_time(store: Store, clock: FakeClock, naive: bool
     now = datetime.fromtimestamp(clock.now)
     page = today_page(store, now if naive else now.astimezone())
     assert page.today.tzinfo is not None and page.today.date() == now.date()
+
+
+def test_a_cache_of_the_version_before_gets_the_indexes_today_reads(
+    db_path: Path, clock: FakeClock
+) -> None:
+    old = Database(db_path)
+    migrate(old.conn, MIGRATIONS[:3])
+    old.close()
+    store = Store(db_path, clock=clock)
+    assert store.schema_version == len(MIGRATIONS) == 4
+    plans = {
+        "touchpoints_created": "SELECT t.lead_id FROM touchpoints t CROSS JOIN leads l ON l.id = t.lead_id"
+        " WHERE t.created_at >= '2026' AND t.id IS NOT NULL AND l.gap <= 0",
+        "recommendations_priority": "SELECT r.priority, count(*) FROM recommendations r"
+        " WHERE r.status = 'active' AND r.local_status IS NULL GROUP BY r.priority",
+    }
+    for index, sql in plans.items():
+        plan = " ".join(str(row[-1]) for row in store.conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+        assert f"COVERING INDEX {index}" in plan, plan
+    store.close()
