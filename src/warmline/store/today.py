@@ -1,7 +1,7 @@
 """Today: what happened since the rep last looked, and what to do now, in one read.
 
 The sections follow the rep's morning (`REP-DAY.md`, 08:55): jobs that finished since the
-cockpit was last open, leads that reached their target score since yesterday, warm leads
+cockpit was last closed, leads that reached their target score since yesterday, warm leads
 going cold, follow-ups due today or overdue, the recommendations waiting (by priority),
 and failed ops. The cockpit's Today screen and `warmline today [--json]` read this model,
 so the screen and a morning script never disagree.
