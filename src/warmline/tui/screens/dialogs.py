@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -25,6 +26,7 @@ from textual.widgets import Input, Label, Select, Static, TextArea
 from warmline import actions
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain
+from warmline.tui.widgets.follow_up_field import FollowUpChoice, FollowUpField
 from warmline.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
@@ -101,8 +103,30 @@ class FormDialog(ModalScreen[bool]):
         self.dismiss(False)
 
 
+@dataclass(frozen=True)
+class TextValues:
+    """A text form's values when it offers a follow-up (`follow_up_now` given)."""
+
+    text: str
+    follow_up: FollowUpChoice | None
+
+
 class TextDialog(FormDialog):
-    """Multi-line text (an activity or a note), with a live line under it (a guess, a count)."""
+    """Multi-line text (an activity or a note), with a live line under it (a guess, a count).
+
+    Given `follow_up_now` (now in the rep's zone), it also shows the follow-up the text
+    promises as the rep types (`FollowUpField`): ctrl+f drops or keeps it, a day typed
+    under it replaces it, and the form then hands `TextValues` to `submit`."""
+
+    DEFAULT_CSS = """
+    TextDialog.-follow-up TextArea { max-height: 25vh; }
+    """
+    """With the follow-up's two lines, the text gives up two on a 24-line terminal, so the
+    error and help lines stay in view."""
+
+    BINDINGS = [
+        Binding("ctrl+f", "toggle_follow_up", "Follow-up on/off", priority=True, id="dialog.follow_up"),
+    ]
 
     def __init__(
         self,
@@ -111,14 +135,41 @@ class TextDialog(FormDialog):
         *,
         initial: str = "",
         describe: Callable[[str], Text] | None = None,
+        follow_up_now: Callable[[], datetime] | None = None,
     ) -> None:
         super().__init__(title, submit)
         self._initial = initial
         self._describe = describe
+        self._follow_up_now = follow_up_now
+        if follow_up_now is not None:
+            self.add_class("-follow-up")
 
     def compose_fields(self) -> ComposeResult:
+        yield from self.compose_text()
+        yield from self.compose_follow_up()
+
+    def compose_text(self) -> ComposeResult:
         yield TextArea(self._initial, soft_wrap=True, id="dialog-text")
         yield Static("", id="dialog-live", classes="dialog-hint")
+
+    def compose_follow_up(self) -> ComposeResult:
+        if self._follow_up_now is not None:
+            yield FollowUpField(self._follow_up_now, id="dialog-follow-up")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_follow_up":
+            return self._follow_up_now is not None
+        return True
+
+    def action_toggle_follow_up(self) -> None:
+        self.query_one(FollowUpField).toggle()
+
+    def follow_up(self) -> FollowUpChoice | None:
+        """The follow-up to keep with the text, or None; ValueError when the day typed
+        cannot be read (the form shows it and sends nothing)."""
+        if self._follow_up_now is None:
+            return None
+        return self.query_one(FollowUpField).choice()
 
     def on_mount(self) -> None:
         self.query_one("#dialog-text", TextArea).focus()
@@ -131,15 +182,30 @@ class TextDialog(FormDialog):
     def _update_live(self, text: str) -> None:
         if self._describe is not None:
             self.query_one("#dialog-live", Static).update(self._describe(text))
+        if self._follow_up_now is not None:
+            self.query_one(FollowUpField).read(text)
 
     def values(self) -> str:
         return self.query_one("#dialog-text", TextArea).text.strip()
+
+    def action_send(self) -> None:
+        if self._follow_up_now is None:
+            super().action_send()
+            return
+        try:
+            follow_up = self.follow_up()
+        except ValueError as problem:
+            self.show_error(str(problem))
+            return
+        self.send(TextValues(self.values(), follow_up))
 
 
 @dataclass(frozen=True)
 class ActivityValues:
     text: str
     contact_id: int | None
+    follow_up: FollowUpChoice | None = None
+    """The follow-up the rep kept (given `follow_up_now`)."""
 
 
 class ActivityDialog(TextDialog):
@@ -158,21 +224,25 @@ class ActivityDialog(TextDialog):
         contacts: list[tuple[Text, int]],
         *,
         describe: Callable[[str], Text] | None = None,
+        follow_up_now: Callable[[], datetime] | None = None,
     ) -> None:
         """`contacts` are the lead's key contacts as (label, contact id), pinned first."""
-        super().__init__(title, submit, describe=describe)
+        super().__init__(title, submit, describe=describe, follow_up_now=follow_up_now)
         self._contacts = contacts
         if contacts:
-            self._hint = "tab: contact · ctrl+s send · escape cancel"
+            to = "contact, another day" if follow_up_now is not None else "contact"
+            self._hint = f"tab: {to} · ctrl+s send · escape cancel"
 
     def compose_fields(self) -> ComposeResult:
-        yield from super().compose_fields()
+        """The contact before the follow-up, so tab goes from the text to the contact."""
+        yield from self.compose_text()
         if self._contacts:
             yield Label("With (optional: one of the lead's key contacts)")
             yield Select(self._contacts, prompt="No contact", id="activity-contact")
         else:
             yield Static(Text("With: no key contacts known for this lead (k on the lead adds one)"),
                          classes="dialog-hint")
+        yield from self.compose_follow_up()
 
     @property
     def contact_id(self) -> int | None:
@@ -182,7 +252,12 @@ class ActivityDialog(TextDialog):
         return chosen if isinstance(chosen, int) else None
 
     def action_send(self) -> None:
-        self.send(ActivityValues(self.values(), self.contact_id))
+        try:
+            follow_up = self.follow_up()
+        except ValueError as problem:
+            self.show_error(str(problem))
+            return
+        self.send(ActivityValues(self.values(), self.contact_id, follow_up))
 
 
 LINE_HINT = "enter or ctrl+s send · escape cancel"

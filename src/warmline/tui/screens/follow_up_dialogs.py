@@ -34,7 +34,7 @@ from warmline.tui.safe import plain
 from warmline.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
-    from warmline.store.followups import FollowUp, FollowUps
+    from warmline.store.followups import FollowUp, FollowUps, Source
     from warmline.tui.app import WarmlineApp
 
 SNOOZE_DAY = 1
@@ -117,9 +117,8 @@ def _follow_ups(cockpit: WarmlineApp) -> FollowUps:
 
 def _change(cockpit: WarmlineApp, change: Callable[[FollowUps], FollowUp]) -> FollowUp | None:
     """Run one change of the follow-ups file; a refusal or an unusable file is a warning."""
-    from warmline.actions.followups import (
-        FollowUpNotFound,  # deferred: first frame (loads the actions)
-    )
+    # deferred: first frame (Today is the first screen; the actions load the HTTP stack)
+    from warmline.actions.followups import FollowUpNotFound
     from warmline.api.errors import InputError  # deferred: first frame
 
     try:
@@ -131,9 +130,8 @@ def _change(cockpit: WarmlineApp, change: Callable[[FollowUps], FollowUp]) -> Fo
 
 def mark_done(cockpit: WarmlineApp, follow_up: FollowUp) -> bool:
     """Mark `follow_up` done and say so; False when it could not be."""
-    from warmline.actions.followups import (
-        done_follow_up,  # deferred: first frame (loads the actions)
-    )
+    # deferred: first frame (Today is the first screen; the actions load the HTTP stack)
+    from warmline.actions.followups import done_follow_up
 
     changed = _change(cockpit, lambda followups: done_follow_up(followups, follow_up.id))
     if changed is not None:
@@ -143,9 +141,8 @@ def mark_done(cockpit: WarmlineApp, follow_up: FollowUp) -> bool:
 
 def snooze(cockpit: WarmlineApp, follow_up: FollowUp, until: date) -> bool:
     """Make `follow_up` due on `until` and say so; False when it could not be."""
-    from warmline.actions.followups import (
-        snooze_follow_up,  # deferred: first frame (loads the actions)
-    )
+    # deferred: first frame (Today is the first screen; the actions load the HTTP stack)
+    from warmline.actions.followups import snooze_follow_up
 
     today = rep_now(cockpit).date()
     changed = _change(
@@ -178,9 +175,8 @@ def ask_new_follow_up(
     cockpit: WarmlineApp, lead_id: int, company: str, added: Callable[[], None]
 ) -> None:
     """The dialog that adds a follow-up by hand on a lead; `added` runs once it is kept."""
-    from warmline.actions.followups import (
-        add_follow_up,  # deferred: first frame (loads the actions)
-    )
+    # deferred: first frame (Today is the first screen; the actions load the HTTP stack)
+    from warmline.actions.followups import add_follow_up
 
     def submit(due: date, at: time | None, text: str) -> str | None:
         today = rep_now(cockpit).date()
@@ -199,6 +195,37 @@ def ask_new_follow_up(
         return None
 
     cockpit.push_screen(AddFollowUpDialog(company, rep_now(cockpit), submit))
+
+
+def keep_follow_up(
+    cockpit: WarmlineApp,
+    lead_id: int,
+    company: str,
+    text: str,
+    kept: tuple[date, time | None, str | None],
+    source: Source,
+    op_id: str | None,
+) -> FollowUp | None:
+    """Store the follow-up a form kept (`kept`: its day, time and the words read) for the
+    activity or note just queued as `op_id`, and say so. The activity is queued already:
+    a follow-up that cannot be kept is a warning, never a lost activity."""
+    # deferred: first frame (Today is the first screen; the actions load the HTTP stack)
+    from warmline.actions.followups import add_follow_up
+
+    due, at, phrase = kept
+    today = rep_now(cockpit).date()
+    try:
+        made = add_follow_up(
+            _follow_ups(cockpit), lead_id, company, text, due, at,
+            source=source, op_id=op_id, phrase=phrase, today=today,
+        )  # fmt: skip
+    except (CacheUnusable, sqlite3.Error, ValueError) as problem:  # InputError is a ValueError
+        cockpit.notify_plain(
+            f"Saved, but the follow-up was not kept: {problem}", severity="warning"
+        )
+        return None
+    cockpit.notify_plain(f"Follow-up kept for {day_text(made.due, made.at, today)} ({LOCAL_ONLY}).")
+    return made
 
 
 def _cut(text: str, width: int = 60) -> str:

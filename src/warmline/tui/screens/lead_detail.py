@@ -7,6 +7,7 @@ whenever the cache changes under it (sync delivered an op or refreshed the lead)
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, TypeVarTuple
@@ -19,8 +20,8 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.actions.activity_type import activity_name
-from warmline.recommendation_names import recommendation_action
 from warmline.source_names import source_name
+from warmline.store.database import CacheUnusable
 from warmline.tui.activity_rows import hanging_rows
 from warmline.tui.charts import is_ready, score_bar
 from warmline.tui.columns import Column
@@ -35,7 +36,19 @@ from warmline.tui.screens.dialogs import (
     DealValues,
     LineDialog,
     TextDialog,
+    TextValues,
     confirm_lead_removal,
+)
+from warmline.tui.screens.follow_up_dialogs import (
+    FOLLOW_UP_BINDINGS,
+    LOCAL_ONLY,
+    ask_new_follow_up,
+    ask_snooze,
+    due_cell,
+    keep_follow_up,
+    mark_done,
+    rep_now,
+    snooze_days,
 )
 from warmline.tui.timefmt import local_datetime, logged_delivered, parse_ts, relative
 from warmline.tui.widgets.score_chart import ScoreChart
@@ -44,9 +57,11 @@ from warmline.tui.widgets.text_line import TextLine
 
 if TYPE_CHECKING:
     from warmline.store import Job, Store
+    from warmline.store.followups import FollowUp, Source
     from warmline.store.rows import Competitor, KeyContact, LeadDetail
     from warmline.store.tombstones import Tombstone
     from warmline.tui.app import Decision
+    from warmline.tui.widgets.follow_up_field import FollowUpChoice
 
 P = ParamSpec("P")
 Ts = TypeVarTuple("Ts")
@@ -119,6 +134,15 @@ class CompetitorsTable(SectionTable):
     BINDINGS = [Binding("p", "screen.pin_competitor", "Pin/unpin competitor", id="detail.pin_competitor")]
 
 
+class FollowUpsTable(SectionTable):
+    """The lead's open follow-ups (kept on this computer); `x`, `z`, `Z` (keys of the page)
+    act on the highlighted one."""
+
+    DEFAULT_CSS = """
+    FollowUpsTable { margin-bottom: 0; }
+    """
+
+
 LEAD_ACTIONS = frozenset({
     "log_activity", "add_note", "set_status", "set_target", "signal_scan",
     "generate_recommendations", "edit_deal", "add_competitor", "remove_lead", "add_contact",
@@ -135,7 +159,10 @@ ROW_ACTIONS: dict[str, Callable[[LeadDetail], Sequence[object]]] = {
 the page's, so they work wherever the focus is (`p` pins a contact without going to the
 contacts table); only in the competitors table does `p` pin the competitor instead."""
 
-SECTION_KEYS = {"sources": "1", "contacts": "2", "competitors": "3"}
+FOLLOW_UP_ROW_ACTIONS = frozenset({"follow_up_done", "follow_up_snooze", "follow_up_snooze_menu"})
+"""The follow-up keys that act on the highlighted follow-up (`FOLLOW_UP_BINDINGS`)."""
+
+SECTION_KEYS = {"sources": "1", "contacts": "2", "competitors": "3", "follow-ups": "4"}
 """The keys that move the focus to a table (`detail.go_*`), shown in its heading."""
 
 
@@ -165,6 +192,7 @@ class LeadDetailScreen(CockpitScreen):
             Binding(key, f"go('{section}')", f"Go to {section}", show=False, id=f"detail.go_{section}")
             for section, key in SECTION_KEYS.items()
         ),
+        *(replace(binding, show=False) for binding in FOLLOW_UP_BINDINGS),  # listed in their heading
     ]
 
     def __init__(self, lead_id: int) -> None:
@@ -172,6 +200,7 @@ class LeadDetailScreen(CockpitScreen):
         self.lead_id = lead_id
         self.detail: LeadDetail | None = None
         self.removed: Tombstone | None = None  # the lead's tombstone: the service removed it
+        self.follow_ups: list[FollowUp] = []  # open, from the follow-ups file (not the cache)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A lead that is not in the cache, or that the service removed, has nothing to act
@@ -179,6 +208,10 @@ class LeadDetailScreen(CockpitScreen):
         live = self.detail is not None and self.removed is None
         if action in ROW_ACTIONS:  # shown dim while its table has no row to act on
             return live and (bool(self.detail and ROW_ACTIONS[action](self.detail)) or None)
+        if action in FOLLOW_UP_ROW_ACTIONS:
+            return live and (bool(self.follow_ups) or None)
+        if action == "add_follow_up":
+            return live and self.cockpit.followups is not None
         if action == "go":
             return self.detail is not None
         return live or action not in LEAD_ACTIONS
@@ -188,6 +221,10 @@ class LeadDetailScreen(CockpitScreen):
         with Horizontal(id="detail-columns"):
             with VerticalScroll(id="detail-left"):
                 yield Static(id="detail-company", classes="detail-section")
+                yield TextLine(id="heading-follow-ups", classes="detail-heading")
+                yield FollowUpsTable(("Due", Column("Follow-up")), id="detail-follow-ups")
+                yield Static(Text(f"{LOCAL_ONLY.capitalize()} (the service has none).", style="dim"),
+                             id="detail-follow-ups-note", classes="detail-section")
                 yield Static(id="detail-score", classes="detail-section")
                 yield ScoreChart(id="detail-trend", classes="detail-section")
                 yield Static(id="detail-deal", classes="detail-section")
@@ -242,6 +279,7 @@ class LeadDetailScreen(CockpitScreen):
         self._show_notes(detail)
         self._show_activity(detail)
         self._fill_tables(detail)
+        self._show_follow_ups()
 
     def _section(self, widget_id: str, text: Text) -> None:
         self.query_one(f"#{widget_id}", Static).update(text)
@@ -314,7 +352,7 @@ class LeadDetailScreen(CockpitScreen):
             text.append("\n  ")
             text.append_text(plain(rec.priority or "-", "bold"))
             text.append(" ")
-            text.append_text(plain(recommendation_action(rec.action_type)))
+            text.append_text(plain(rec.action_type or ""))
             text.append(" · ")
             text.append_text(plain(rec.source_page_label or "", "italic"))
             if rec.engagement_reason:
@@ -379,6 +417,30 @@ class LeadDetailScreen(CockpitScreen):
         heading.append(f"{title} ({count})" if count else title, style="bold")
         heading.append(f"  {keys if count else empty}", style="dim")
         self.query_one(f"#{widget_id}", TextLine).show(heading)
+
+    def _show_follow_ups(self) -> None:
+        """The lead's open follow-ups; the section shows only when there is one (or the file
+        cannot be read), so a lead without any keeps its page as it was."""
+        today = rep_now(self.cockpit).date()
+        problem = None
+        self.follow_ups = []
+        if self.cockpit.followups is not None:
+            try:
+                self.follow_ups = self.cockpit.followups.list("open", self.lead_id, today=today)
+            except (CacheUnusable, sqlite3.Error) as exc:
+                problem = str(exc)
+        self.refresh_bindings()
+        count = len(self.follow_ups)
+        self.query_one("#heading-follow-ups").display = bool(count) or problem is not None
+        self.query_one("#detail-follow-ups").display = bool(count)
+        self.query_one("#detail-follow-ups-note").display = bool(count)
+        heading = Text(f"[{SECTION_KEYS['follow-ups']}] ", style="dim")
+        heading.append(f"Follow-ups (local, {count})" if count else "Follow-ups (local)", style="bold")
+        heading.append(f"  cannot be read: {problem}" if problem else "  x done · z/Z snooze · f add", style="dim")
+        self.query_one("#heading-follow-ups", TextLine).show(heading)
+        self.query_one(FollowUpsTable).fill([
+            (str(follow_up.id), [due_cell(follow_up, today), plain(follow_up.text)]) for follow_up in self.follow_ups
+        ])
 
     def _fill_tables(self, detail: LeadDetail) -> None:
         unloaded = "not loaded yet" if detail.detail_fetched_at is None else None
@@ -468,21 +530,47 @@ class LeadDetailScreen(CockpitScreen):
             return line
 
         def submit(values: ActivityValues) -> str | None:
-            return self._perform(actions.log_activity, self.lead_id, values.text, values.contact_id)
+            return self._queue_with_follow_up(
+                "activity", values.text, values.follow_up,
+                lambda: self.cockpit.perform(actions.log_activity, self.lead_id, values.text, values.contact_id),
+            )
 
         contacts = [(contact_label(c), c.contact_id) for c in self.detail.contacts] if self.detail else []
         self.app.push_screen(ActivityDialog(
             Text("Log activity on ") + plain(self._lead_name()), submit, contacts, describe=describe,
+            follow_up_now=lambda: rep_now(self.cockpit),
         ))
+
+    def _queue_with_follow_up(
+        self, source: Source, text: str, follow_up: FollowUpChoice | None, queue: Callable[[], str]
+    ) -> str | None:
+        """Queue the activity or note (`queue` returns its op id), then keep the follow-up the
+        rep kept in the form, linked to that op; the refusal message, or None when queued."""
+        try:
+            op_id = queue()
+        except ActionRefused as refused:
+            return str(refused)
+        if follow_up is not None:
+            keep_follow_up(self.cockpit, self.lead_id, self._lead_name(), text,
+                           (follow_up.due, follow_up.at, follow_up.phrase), source, op_id)
+        self.reload()
+        return None
 
     def action_add_contact(self) -> None:
         add_key_contact(self.cockpit, self.lead_id, self._lead_name(), self)
 
     def action_add_note(self) -> None:
+        def submit(values: TextValues) -> str | None:
+            return self._queue_with_follow_up(
+                "note", values.text, values.follow_up,
+                lambda: self.cockpit.perform(actions.add_note, self.lead_id, values.text),
+            )
+
         self.app.push_screen(TextDialog(
             Text("Note on ") + plain(self._lead_name()),
-            lambda text: self._perform(actions.add_note, self.lead_id, text),
+            submit,
             describe=lambda text: Text(f"{len(text)}/10000", style="dim"),
+            follow_up_now=lambda: rep_now(self.cockpit),
         ))
 
     def action_set_status(self, status: str) -> None:
@@ -608,3 +696,28 @@ class LeadDetailScreen(CockpitScreen):
         known = self._known_competitor()
         if known is not None:
             self._act(actions.scan_competitor, self.lead_id, known[1])
+
+    # -- follow-ups (kept on this computer: `warmline.store.followups`) ---------------------
+
+    def _follow_up(self) -> FollowUp | None:
+        """The follow-up under the cursor of the follow-ups table."""
+        key = self.query_one(FollowUpsTable).current_key
+        return next((follow_up for follow_up in self.follow_ups if str(follow_up.id) == key), None)
+
+    def action_follow_up_done(self) -> None:
+        follow_up = self._follow_up()
+        if follow_up is not None and mark_done(self.cockpit, follow_up):
+            self.reload()
+
+    def action_follow_up_snooze(self, days: int) -> None:
+        follow_up = self._follow_up()
+        if follow_up is not None and snooze_days(self.cockpit, follow_up, days):
+            self.reload()
+
+    def action_follow_up_snooze_menu(self) -> None:
+        follow_up = self._follow_up()
+        if follow_up is not None:
+            ask_snooze(self.cockpit, follow_up, self.reload)
+
+    def action_add_follow_up(self) -> None:
+        ask_new_follow_up(self.cockpit, self.lead_id, self._lead_name(), self.reload)
