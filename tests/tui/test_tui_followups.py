@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from textual.widgets import Input, TextArea
 
+import support.tui_wire_data as W
 from support.cockpit import cockpit, text_of
 from support.tui_wire_data import KESTREL
 from support.waiting import until
@@ -331,3 +332,32 @@ def test_lead_page_follow_ups(snap_compare, store: Store, size) -> None:
         await until(lambda: app.screen.query_one("#detail-follow-ups").row_count == 3, pilot=pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+async def test_follow_up_text_with_markup_and_escapes_is_shown_literally(store: Store) -> None:
+    """A follow-up's text is the rep's (or a pasted email's): never markup, never a
+    terminal escape."""
+    with follow_ups_of(store) as followups:
+        followups.add(KESTREL, "Kestrel", W.HOSTILE_MARKUP, TODAY, source="manual")
+        followups.add(KESTREL, "Kestrel", W.HOSTILE_ESCAPE, TODAY, source="manual")
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_detail(app, pilot)
+        texts = [row[1] for row in table_rows(screen)]
+        assert texts[0] == "[bold red]Markup[/] Industries"
+        assert "\x1b" not in texts[1] and "\x07" not in texts[1] and texts[1].startswith("Escape")
+
+
+async def test_a_note_longer_than_a_follow_ups_text_keeps_its_follow_up_cut(store: Store) -> None:
+    note = "Send the contract by Friday. " + "x" * 6000
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_detail(app, pilot)
+        await pilot.press("n")
+        await until(lambda: isinstance(app.screen, TextDialog), pilot=pilot)
+        await type_text(pilot, app.screen, note)
+        await pilot.press("ctrl+s")
+        await until(lambda: isinstance(app.screen, LeadDetailScreen), pilot=pilot)
+        (kept,) = open_ones(store)
+        assert kept.due == FRIDAY and kept.text == note[:5000]
+        assert store.outbox_rows()[0].payload["content"] == note

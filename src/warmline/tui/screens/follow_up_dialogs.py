@@ -208,15 +208,16 @@ def keep_follow_up(
 ) -> FollowUp | None:
     """Store the follow-up a form kept (`kept`: its day, time and the words read) for the
     activity or note just queued as `op_id`, and say so. The activity is queued already:
-    a follow-up that cannot be kept is a warning, never a lost activity."""
+    a follow-up that cannot be kept is a warning, never a lost activity. A note longer
+    than a follow-up's text may be (up to 10,000 characters against 5,000) is kept cut."""
     # deferred: first frame (Today is the first screen; the actions load the HTTP stack)
-    from warmline.actions.followups import add_follow_up
+    from warmline.actions.followups import MAX_TEXT, add_follow_up
 
     due, at, phrase = kept
     today = rep_now(cockpit).date()
     try:
         made = add_follow_up(
-            _follow_ups(cockpit), lead_id, company, text, due, at,
+            _follow_ups(cockpit), lead_id, company, text[:MAX_TEXT], due, at,
             source=source, op_id=op_id, phrase=phrase, today=today,
         )  # fmt: skip
     except (CacheUnusable, sqlite3.Error, ValueError) as problem:  # InputError is a ValueError
