@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.actions.activity_type import activity_name
+from warmline.recommendation_names import recommendation_action
 from warmline.source_names import source_name
 from warmline.store.database import CacheUnusable
 from warmline.tui.activity_rows import hanging_rows
@@ -352,7 +353,7 @@ class LeadDetailScreen(CockpitScreen):
             text.append("\n  ")
             text.append_text(plain(rec.priority or "-", "bold"))
             text.append(" ")
-            text.append_text(plain(rec.action_type or ""))
+            text.append_text(plain(recommendation_action(rec.action_type)))
             text.append(" · ")
             text.append_text(plain(rec.source_page_label or "", "italic"))
             if rec.engagement_reason:
