@@ -229,6 +229,7 @@ async def test_the_palette_offers_what_is_typed_into_on_a_form_screen(store: Sto
 
 
 SCREENS = [
+    "today",
     "leads",
     "recommendations",
     "jobs",

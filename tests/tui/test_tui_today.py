@@ -17,7 +17,9 @@ from support.waiting import until
 from warmline.store import Store
 from warmline.store.followups import FollowUps
 from warmline.tui.app import WarmlineApp
+from warmline.tui.commands import ScreenActions
 from warmline.tui.screens.follow_up_dialogs import AddFollowUpDialog, SnoozeDialog
+from warmline.tui.screens.help import HelpScreen
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.screens.outbox import OutboxScreen
@@ -348,6 +350,27 @@ async def test_the_follow_up_keys_wait_for_a_follow_up(
         )
         await highlight(app, pilot, "followup:1")
         assert app.screen.check_action("follow_up_done", ()) is True
+
+
+async def test_help_and_the_palette_list_today_s_keys(
+    store: Store, followups: FollowUps, day: str
+) -> None:
+    app = today_cockpit(store, followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await highlight(app, pilot, "followup:1")
+        offered = {title: hint for title, hint, _ in ScreenActions(app.screen)._commands()}
+        assert offered["Follow-up done"] == "key: x"
+        assert offered["Snooze follow-up a day"] == "key: z"
+        assert offered["Snooze follow-up"] == "key: Z"
+        assert offered["Add a follow-up"] == "key: f"
+        assert offered["Open"] == "key: ⏎"
+        await pilot.press("question_mark")
+        await until(lambda: isinstance(app.screen, HelpScreen), pilot=pilot, what="help")
+        assert text_of(app, "#help-title") == "Keys: Today"
+        shown = text_of(app, "#help-table")
+        for words in ("Follow-up done", "Snooze follow-up a day", "Add a follow-up", "Leads"):
+            assert words in shown, words
 
 
 async def test_counts_follow_the_cache_as_sync_brings_news(
