@@ -1,4 +1,5 @@
-"""End to end: `warmline demo` in a real terminal (tmux), the lead list read off the screen."""
+"""End to end: `warmline demo` in a real terminal (tmux): Today (the start screen), then the
+lead list (`L`) read off the screen."""
 
 from __future__ import annotations
 
@@ -49,7 +50,10 @@ def test_demo_opens_a_live_cockpit_in_a_real_terminal(tmp_path: Path) -> None:
     started = tmux(socket, "new-session", "-d", "-s", "demo", "-x", "120", "-y", "40", f"env {env_prefix} {command}")
     assert started.returncode == 0, started.stderr
     try:
-        text = wait_for(socket, rf"Leads · {LEADS} shown", timeout=120)
+        today = wait_for(socket, r"Today · .*\n(.*\n)*.*Recommendations \(\d+\)", timeout=120)
+        assert "Finished jobs (" in today and "Follow-ups due (" in today and "Failed ops (" in today
+        tmux(socket, "send-keys", "-t", "demo", "L")
+        text = wait_for(socket, rf"Leads · {LEADS} shown", timeout=60)
         lines = text.splitlines()
         header = next(i for i, line in enumerate(lines) if line.strip().startswith("Company"))
         assert "Score / target" in lines[header] and "Last activity" in lines[header]
