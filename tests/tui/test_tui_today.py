@@ -489,3 +489,17 @@ def test_today_full(snap_compare, store: Store, followups: FollowUps, day: str, 
 @pytest.mark.parametrize("size", SIZES)
 def test_today_empty(snap_compare, empty_store: Store, followups: FollowUps, size) -> None:
     assert snap_compare(today_cockpit(empty_store, followups), terminal_size=size)
+
+
+async def test_names_and_texts_are_shown_literally(store: Store, followups: FollowUps) -> None:
+    followups.add(104, W.HOSTILE_MARKUP, "[link=https://x.example]click[/link] by Friday", TODAY)
+    followups.add(105, W.HOSTILE_ESCAPE, "Call\x1b[2J back\x07", TODAY)
+    app = today_cockpit(store, followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        text = "\n".join(rows(app))
+        assert (
+            "[bold red]Markup[/] Industries [link=https://x.example]click[/link] by Friday" in text
+        )
+        assert "\x1b" not in text and "\x07" not in text
+        assert "Escape" in text and "Call" in text
