@@ -63,7 +63,7 @@ def test_deep_search_to_outreach_contacts_and_research(rep_shell: Path) -> None:
     first, second = found[0], found[1]
 
     added = json.loads(warmline("outreach", "add", str(first["id"]), str(second["id"]), "--as", "cold", "--json").stdout)
-    assert added["state"] == "done" and added["added"] == 2
+    assert added["state"] == "sent" and added["added"] == 2
     leads = json.loads(warmline("leads", "--status", "cold", "--json").stdout)
     assert {first["id"], second["id"]} <= {lead["company_id"] for lead in leads}
 
