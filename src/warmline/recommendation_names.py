@@ -1,6 +1,7 @@
 """What the rep reads for each kind of action a recommendation suggests (`action_type`): the
-one place such a name becomes words, for the lead page's recommendations and the command
-line (`warmline lead`, `warmline outreach recs`).
+one place such a name becomes words, for the lead page's recommendations, the recommendations
+queue's card, the outbox's decisions and the command line (`warmline lead`, `warmline
+outreach recs`).
 
 A module of its own, importing nothing, like `activity_names`, so a cache-only command can
 name recommendations without loading the actions and the HTTP stack.

@@ -29,7 +29,7 @@ async def test_each_op_says_what_it_is_about_not_its_ids(store: Store) -> None:
         await pilot.pause()
         assert isinstance(app.screen, OutboxScreen)
         what = what_column(app)
-        assert what[0] == card.action_type.replace("_", " ")
+        assert card.action_type == "share_content" and what[0] == "Share content"  # in words
         # the note's first words, cut by the table to what is left beside Tries and Queued
         assert what[1].startswith("Call back after the board meeting on Thursday") and what[1].endswith("…")
         assert what[2] == "lead status: warm"

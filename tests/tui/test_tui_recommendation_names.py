@@ -1,14 +1,19 @@
-"""A recommendation's action in words on the lead page (issue 13: `share_content` was shown
-as the service spells it), from the one table the command line uses too."""
+"""A recommendation's action in words on the lead page, the recommendations queue's card and
+the outbox's decisions (issue 13: `share_content` was shown as the service spells it, or as
+"share content"), from the one table the command line uses too."""
 
 from __future__ import annotations
 
 from support.cockpit import cockpit, text_of
 from support.store_data import detail_item
+from support.tables import cell_texts
 from support.waiting import until
 from warmline.recommendation_names import recommendation_action
 from warmline.store import Store
 from warmline.tui.screens.lead_detail import LeadDetailScreen
+from warmline.tui.screens.outbox import OutboxScreen
+from warmline.tui.screens.recommendations import RecommendationsScreen
+from warmline.tui.widgets.tables import RowTable
 
 
 def test_actions_are_named_in_words() -> None:
@@ -39,3 +44,40 @@ async def test_the_lead_page_names_a_recommendation_s_action_in_words(store: Sto
         )
         text = text_of(app, "#detail-recs")
         assert "share_content" not in text and "check_in" not in text
+
+
+async def test_the_recommendations_queue_names_the_card_s_action_in_words(store: Store) -> None:
+    first = store.active_recommendations()[0]
+    assert first.action_type == "share_content"
+    app = cockpit(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await until(
+            lambda: (
+                isinstance(app.screen, RecommendationsScreen)
+                and bool(app.screen.query("#recs-body"))
+            ),
+            pilot=pilot,
+        )
+        await until(lambda: "Share content" in text_of(app, "#recs-body"), pilot=pilot)
+        assert "share content" not in text_of(app, "#recs-body")
+
+
+async def test_the_outbox_names_a_decision_s_action_in_words(store: Store) -> None:
+    recs = {rec.action_type: rec for rec in store.active_recommendations()}
+    assert {"share_content", "check_in"} <= recs.keys()
+    for kind, action in (
+        ("complete_recommendation", "share_content"),
+        ("dismiss_recommendation", "check_in"),
+    ):
+        rec = recs[action]
+        store.enqueue(
+            kind, {"recommendation_id": rec.id, "lead_id": rec.lead_id}, lead_id=rec.lead_id
+        )
+    app = cockpit(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("O")
+        await until(lambda: isinstance(app.screen, OutboxScreen), pilot=pilot)
+        table = app.screen.query_one("#outbox-table", RowTable)
+        await until(lambda: table.row_count == 2, pilot=pilot)
+        assert sorted(cell_texts(table, 3)) == ["Check in", "Share content"]

@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.actions.queue import VALIDATORS
+from warmline.recommendation_names import recommendation_action
 from warmline.store import effects as kinds
 from warmline.store.outbox import DISCARDABLE
 from warmline.tui.columns import Column
@@ -65,7 +66,7 @@ def op_summary(op: Op, store: Store) -> Text:
         rec = store.cached_recommendation(rec_id)
         if rec is None:
             return Text("a card no longer in the cache", style="dim")
-        return plain((rec.action_type or "card").replace("_", " "))
+        return plain(recommendation_action(rec.action_type) or "Card")
     for field in TEXT_FIELDS:
         text = payload.get(field)
         if text:

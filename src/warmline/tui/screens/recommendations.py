@@ -20,6 +20,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import ProgressBar, Static
 
 from warmline import actions
+from warmline.recommendation_names import recommendation_action
 from warmline.tui.charts import score_bar
 from warmline.tui.clipboard import OSC52_NOTE
 from warmline.tui.refusals import ActionRefused
@@ -186,7 +187,7 @@ class RecommendationsScreen(CockpitScreen):
         card.append("\n\n")
         card.append_text(plain((rec.priority or "-").upper(), PRIORITY_STYLES.get(rec.priority or "", "")))
         card.append("  ")
-        card.append_text(plain((rec.action_type or "").replace("_", " "), "bold"))
+        card.append_text(plain(recommendation_action(rec.action_type), "bold"))
         card.append("  on  ")
         card.append_text(plain(rec.source_page_label or "a monitored source", "italic"))
         card.append("\n\nWhy now: ", style="bold")
