@@ -115,8 +115,9 @@ def test_today_prints_each_section_as_an_aligned_table(desk: Path) -> None:
     ]
     jobs, ready, cold, due, recs, failed = sections.values()
     assert jobs[0].split() == ["KEY", "KIND", "STATUS", "FINISHED", "RESULT"]
-    assert jobs[1].split()[1:6] == [
-        "deep_search",
+    assert jobs[1].split()[1:7] == [
+        "Deep",
+        "search",  # the kind in words, as the cockpit's job monitor names it
         "completed",
         "2026-11-18",
         "03:10",
@@ -158,6 +159,7 @@ def test_json_is_one_object_with_the_six_sections_and_iso_dates(desk: Path) -> N
     assert page["cold_after_days"] == 14 and page["going_cold_total"] == 1
     assert [job["remote_id"] for job in page["finished_jobs"]] == ["ds-1"]
     assert set(page["finished_jobs"][0]) >= set(JOB_FIELDS)
+    assert page["finished_jobs"][0]["kind"] == "deep_search"  # raw, for scripts; words in the table
     (ready,) = page["ready_leads"]
     assert set(ready) == {*LEAD_FIELDS, "reached_at", "last_activity_at"}
     assert ready["id"] == 1 and ready["reached_at"] == "2026-11-17T15:00:00.000Z"

@@ -205,8 +205,10 @@ def test_jobs_are_listed_with_stable_fields(env: Path) -> None:
     assert run("sync").exit_code == 0
     started = json.loads(run("jobs", "--json").output)[0]
     assert started["remote_id"] is not None and started["status"] in ("pending", "running", "completed")
+    assert started["kind"] == "deep_search"  # JSON keeps the raw kind, for scripts
     table = run("jobs")
-    assert table.exit_code == 0 and "deep_search" in table.output
+    # the table names it as the cockpit's job monitor does (warmline.job_names)
+    assert table.exit_code == 0 and "Deep search" in table.output and "deep_search" not in table.output
 
 
 def test_help_documents_the_exit_codes() -> None:

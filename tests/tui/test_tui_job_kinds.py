@@ -11,8 +11,9 @@ from support.prospecting import fill_prospecting
 from support.tables import cell_texts, no_horizontal_scroll
 from support.tui_wire_data import KESTREL
 from support.waiting import until
+from warmline.job_names import KIND_NAMES, KIND_WIDTH, kind_label, kind_short
 from warmline.store import Store
-from warmline.tui.screens.jobs import KIND_NAMES, KIND_WIDTH, JobsScreen, kind_label, kind_short
+from warmline.tui.screens.jobs import JobsScreen
 from warmline.tui.screens.prospecting.hub import ProspectingScreen
 from warmline.tui.widgets.tables import RowTable
 

@@ -66,6 +66,7 @@ from warmline.exit_codes import (
     EXIT_OFFLINE,
     EXIT_OK,
 )
+from warmline.job_names import kind_short
 from warmline.recommendation_names import recommendation_action
 from warmline.store import OpStateError
 from warmline.store.rows import plain_data
@@ -592,7 +593,7 @@ def jobs_command(as_json: bool) -> None:
         print_table(
             ["KEY", "KIND", "STATUS", "PROGRESS", "ID", "CREATED", "RESULT"],
             [
-                [j.key, j.kind, j.status, "" if j.progress is None else f"{j.progress}%", j.remote_id or "",
+                [j.key, kind_short(j.kind), j.status, "" if j.progress is None else f"{j.progress}%", j.remote_id or "",
                  (j.created_at or "")[:16].replace("T", " "), j.error or j.result_summary or ""]
                 for j in jobs
             ],

@@ -33,6 +33,7 @@ from warmline.commands.followups import open_followups
 from warmline.commands.headless import lead_json, op_json
 from warmline.exit_codes import EXIT_CODES_HELP
 from warmline.exporting import followup_json
+from warmline.job_names import kind_short
 from warmline.store.clock import epoch_of, iso
 from warmline.store.today import TodayLead, TodayPage, due_follow_ups, today_page
 
@@ -114,7 +115,7 @@ def print_today(page: TodayPage, now: datetime, cold_after_days: int) -> None:
         print_table(
             ["KEY", "KIND", "STATUS", "FINISHED", "RESULT"],
             [
-                [job.key, job.kind, job.status, _stored(job.completed_at or job.updated_at, now),
+                [job.key, kind_short(job.kind), job.status, _stored(job.completed_at or job.updated_at, now),
                  _cut(job.error or job.result_summary or "")]
                 for job in page.finished_jobs
             ],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from warmline.job_names import KIND_WIDTH, kind_label, kind_short
 from warmline.tui.columns import Column
 from warmline.tui.feed import mark_jobs_seen
 from warmline.tui.safe import plain, safe_text
@@ -27,42 +28,10 @@ from warmline.tui.widgets.tables import RowTable
 if TYPE_CHECKING:
     from warmline.store import Job, Store
 
-class KindName(NamedTuple):
-    """A job kind in words: `short` for the Kind column of the job monitor and the
-    prospecting hub (whole at 80 columns: at most `KIND_WIDTH` cells), `full` for
-    sentences and titles ("Company deep search is running")."""
-
-    short: str
-    full: str
-
-
-KIND_NAMES = {
-    "deep_search": KindName("Deep search", "Company deep search"),
-    "company_research": KindName("Research", "Company research"),
-    "contact_search": KindName("People search", "Contact search"),
-    "research_run": KindName("Research run", "Research run"),
-    "signal_scan": KindName("Signal scan", "Signal scan"),
-    "recommendations": KindName("Recs", "Recommendations"),
-    "generate_recommendations": KindName("Recs", "Recommendations"),
-}
-"""The one table of job kinds in words, for both screens that list jobs."""
-KIND_WIDTH = max(len(name.short) for name in KIND_NAMES.values())
 FINISHED = ("completed", "failed")
 SEARCH_KINDS = ("deep_search", "contact_search")
 """Jobs whose finds the rep acts on in a prospecting screen rather than only reads."""
 STATUS_STYLES = {"completed": "green", "failed": "bold red", "queued": "yellow", "pending": "yellow", "running": "cyan"}
-
-
-def kind_label(kind: str) -> str:
-    """The kind as a sentence names it ("Company deep search"); an unknown one in words."""
-    name = KIND_NAMES.get(kind)
-    return name.full if name is not None else kind.replace("_", " ").capitalize()
-
-
-def kind_short(kind: str) -> str:
-    """The kind as the Kind column shows it ("Deep search"); an unknown one in words."""
-    name = KIND_NAMES.get(kind)
-    return name.short if name is not None else kind.replace("_", " ").capitalize()
 
 
 def kind_column() -> Column:

@@ -22,6 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
+from warmline.job_names import kind_label
 from warmline.store import CacheUnusable
 from warmline.store.today import TodayLead, TodayPage, today_page
 from warmline.tui.columns import Column
@@ -37,7 +38,7 @@ from warmline.tui.screens.follow_up_dialogs import (
     mark_done,
     snooze_days,
 )
-from warmline.tui.screens.jobs import kind_label, outcome_words, results_screen, subject
+from warmline.tui.screens.jobs import outcome_words, results_screen, subject
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.timefmt import relative
 from warmline.tui.widgets.tables import HeadingTable

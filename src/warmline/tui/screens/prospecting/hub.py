@@ -12,13 +12,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from warmline.job_names import kind_label, kind_short
 from warmline.tui.columns import Column
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.jobs import (
     kind_column,
-    kind_label,
-    kind_short,
     progress_cell,
     result_cell,
     status_cell,
