@@ -37,7 +37,10 @@ def start_cockpit(config: Config) -> None:
     try:
         run_cockpit(store, sync_factory=partial(_sync_engine, store, config), keymap=config.keymap,
                     theme=config.theme, config_path=config_path(), undo_seconds=config.undo_seconds,
-                    start_screen=config.start_screen, cold_after_days=config.cold_after_days)
+                    start_screen=config.start_screen, cold_after_days=config.cold_after_days,
+                    check_cache=True)
+    except CacheUnusable as exc:  # found after the first paint by the app's check of its pages
+        _cache_unusable_exit(exc)
     except sqlite3.DatabaseError as exc:  # a damaged page met after the first paint
         _cache_unusable_exit(cache_unusable(store.path, exc))
     finally:

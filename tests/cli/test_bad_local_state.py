@@ -32,6 +32,7 @@ from pathlib import Path
 import click
 import pytest
 
+from support.damage import overwrite_page, root_page
 from warmline.cli import main
 from warmline.store import Store
 
@@ -165,22 +166,6 @@ def good_cache(root: Path) -> tuple[Path, str]:
     return root / "data" / "cache.sqlite3", op_id
 
 
-def overwrite_page(db: Path, page: int) -> None:
-    """Overwrite one page (1-based) with junk: a damage met only by queries that read it."""
-    size = sqlite3.connect(db).execute("PRAGMA page_size").fetchone()[0]
-    raw = bytearray(db.read_bytes())
-    raw[(page - 1) * size:page * size] = bytes(range(256)) * (size // 256)
-    db.write_bytes(bytes(raw))
-
-
-def root_page(db: Path, table: str) -> int:
-    conn = sqlite3.connect(db)
-    try:
-        return int(conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0])
-    finally:
-        conn.close()
-
-
 def make_states(base: Path) -> list[State]:
     states: list[State] = []
 
@@ -279,8 +264,13 @@ def run_all(runs: list[Run], prefix: list[str] | None = None) -> list[Run]:
 TERMINAL_MODES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")  # Textual entering/leaving its screen (CSI)
 
 
+LEAVE_SCREEN = "\x1b[?1049l"  # Textual leaving its alternate screen: what it drew is gone
+
+
 def error_lines(run: Run) -> list[str]:
-    text = TERMINAL_MODES.sub("", run.stderr)
+    """The lines a rep reads after the command: for the cockpit, what follows its screen
+    (a damage found after the first frame is reported once the screen is left)."""
+    text = TERMINAL_MODES.sub("", run.stderr.rpartition(LEAVE_SCREEN)[2] if LEAVE_SCREEN in run.stderr else run.stderr)
     return [line for line in text.splitlines() if line.startswith("Error:")]
 
 

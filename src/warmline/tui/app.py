@@ -36,6 +36,7 @@ from textual.screen import Screen
 
 from warmline.config import DEFAULT_THEME
 from warmline.startup import release_collection
+from warmline.store.database import CacheUnusable
 from warmline.store.followups import FollowUps
 from warmline.store.sync_vocabulary import StateKey, SyncState
 from warmline.store.today import COLD_AFTER_DAYS
@@ -128,6 +129,8 @@ class WarmlineApp(App[None]):
     BINDINGS = APP_BINDINGS
     cache_error: Exception | None = None
     """A damaged cache met by a query (see `_handle_exception`), for `run_cockpit`."""
+    cache_checked = False
+    """The check for damaged pages has run (`check_cache`)."""
 
     def _handle_exception(self, error: Exception) -> None:
         """A damaged cache (a bad page read after the first paint) closes the cockpit so that
@@ -160,8 +163,11 @@ class WarmlineApp(App[None]):
         start_screen: str = "today",
         cold_after_days: int = COLD_AFTER_DAYS,
         followups: FollowUps | None = None,
+        check_cache: bool = False,
     ) -> None:
         super().__init__()
+        self._check_cache = check_cache
+        """Look for damaged pages after the first frame (`Database.raise_if_damaged`)."""
         self.start_screen = start_screen
         """The screen the cockpit opens on: "today" (the default) or "leads" (`[ui] start_screen`)."""
         self.cold_after_days = cold_after_days
@@ -245,6 +251,8 @@ class WarmlineApp(App[None]):
             self.call_after_refresh(self._check_keymap)
         self.poll_status()
         self.set_interval(self._status_interval, self.poll_status)
+        if self._check_cache and self._store is not None:
+            self.call_after_refresh(self._start_cache_check)
         if self.sync is not None or self._sync_factory is not None:
             self.call_after_refresh(self._start_sync)
 
@@ -264,6 +272,22 @@ class WarmlineApp(App[None]):
                 "Press ? to see the ids.",
                 severity="warning",
             )
+
+    def _start_cache_check(self) -> None:
+        # A group of its own: the sync worker is exclusive in the default group and would
+        # cancel it before it ran.
+        self.run_worker(self._check_cache_pages(), name="cache-check", group="cache-check", exit_on_error=False)
+
+    async def _check_cache_pages(self) -> None:
+        """A damaged page closes the cockpit with one line (`_handle_exception`), whichever
+        screen is open; read on the second connection, so keystrokes never wait for it."""
+        try:
+            await asyncio.to_thread(lambda: self.reader().raise_if_damaged())
+        except (sqlite3.DatabaseError, CacheUnusable) as error:  # the second connection may not open
+            if self.cache_error is None:
+                self.cache_error = error
+                self.exit(return_code=1)
+        self.cache_checked = True
 
     def _start_sync(self) -> None:
         self.run_worker(self._run_sync(), name="sync", exclusive=True, exit_on_error=False)
