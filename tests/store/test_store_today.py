@@ -244,6 +244,57 @@ def test_going_cold_lists_the_quietest_and_counts_them_all(store: Store, clock: 
     assert page.going_cold[0].lead.id == 1 and page.going_cold[-1].lead.id == 100
 
 
+def last_touched(store: Store, lead_id: int) -> str | None:
+    found = store.conn.execute(
+        "SELECT last_touched_at FROM leads WHERE id = ?", (lead_id,)
+    ).fetchone()
+    return None if found[0] is None else str(found[0])
+
+
+def test_a_touchpoint_written_later_moves_the_leads_last_activity(
+    store: Store, clock: FakeClock
+) -> None:
+    # The cache keeps a lead's last activity in one column (`leads.last_touched_at`) as
+    # touchpoints are written, rather than Today reading every quiet lead's activities.
+    seed_lead(store, 1, score=20, activities=[("2026-09-01T09:00:00.000Z", 5)])
+    assert ids(today_page(store, now_in(clock)).going_cold) == [1]
+    assert last_touched(store, 1) == "2026-09-01T09:00:00.000Z"
+    # A later refresh of the detail brings a newer activity; the list line still says September.
+    seed_lead(
+        store,
+        1,
+        score=20,
+        activities=[("2026-09-01T09:00:00.000Z", 5), ("2026-11-16T09:00:00.000Z", 5)],
+        last_activity_at="2026-09-01T09:00:00.000Z",
+    )
+    assert last_touched(store, 1) == "2026-11-16T09:00:00.000Z"
+    assert today_page(store, now_in(clock)).going_cold == ()
+    # An older activity written after it does not move it back.
+    seed_lead(
+        store,
+        1,
+        score=20,
+        activities=[("2026-08-01T09:00:00.000Z", 5)],
+        last_activity_at="2026-09-01T09:00:00.000Z",
+    )
+    assert last_touched(store, 1) == "2026-11-16T09:00:00.000Z"
+
+
+def test_an_undone_activity_puts_the_lead_back_on_going_cold(
+    store: Store, clock: FakeClock
+) -> None:
+    seed_lead(store, 1, score=20, activities=[("2026-09-01T09:00:00.000Z", 5)])
+    store.set_state("online", False)
+    op_id = store.enqueue(
+        "log_activity", {"lead_id": 1, "description": "Called Dana", "contact_id": None}, lead_id=1
+    )
+    assert today_page(store, now_in(clock)).going_cold == ()
+    store.undo(op_id)
+    page = today_page(store, now_in(clock))
+    assert ids(page.going_cold) == [1]
+    assert page.going_cold[0].last_activity_at == datetime(2026, 9, 1, 10, 0, tzinfo=BERLIN)
+
+
 # --- finished jobs and the seen-time -----------------------------------------------------
 
 
@@ -370,7 +421,10 @@ def test_a_cache_of_the_version_before_gets_the_indexes_today_reads(
     migrate(old.conn, MIGRATIONS[:3])
     old.close()
     store = Store(db_path, clock=clock)
-    assert store.schema_version == len(MIGRATIONS) == 4
+    assert store.schema_version == len(MIGRATIONS) == 5
+    quiet = "SELECT count(*) FROM leads WHERE hidden = 0 AND lead_status = 'warm' AND quiet_since < '2026'"
+    plan = " ".join(str(row[-1]) for row in store.conn.execute(f"EXPLAIN QUERY PLAN {quiet}"))
+    assert "SEARCH leads USING INDEX leads_quiet" in plan, plan  # going cold: a range of it
     plans = {
         "touchpoints_created": "SELECT t.lead_id FROM touchpoints t CROSS JOIN leads l ON l.id = t.lead_id"
         " WHERE t.created_at >= '2026' AND t.id IS NOT NULL AND l.gap <= 0",
@@ -380,4 +434,35 @@ def test_a_cache_of_the_version_before_gets_the_indexes_today_reads(
     for index, sql in plans.items():
         plan = " ".join(str(row[-1]) for row in store.conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
         assert f"COVERING INDEX {index}" in plan, plan
+    store.close()
+
+
+def test_a_cache_of_the_version_before_gets_its_leads_last_activity_filled(
+    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Written by the version before the column: the list line's time for one lead, a newer
+    # touchpoint's for another, the creation for a lead with neither.
+    monkeypatch.setattr("warmline.store.MIGRATIONS", MIGRATIONS[:4])
+    before = Store(db_path, clock=clock)
+    assert before.schema_version == 4
+    seed_lead(before, 1, score=20, activities=[("2026-09-01T09:00:00.000Z", 5)])
+    seed_lead(
+        before,
+        2,
+        score=20,
+        activities=[("2026-11-16T09:00:00.000Z", 5)],
+        last_activity_at="2026-09-01T09:00:00.000Z",
+    )
+    seed_lead(before, 3, score=20, created_at="2026-08-01T09:00:00.000Z")
+    before.close()
+    monkeypatch.undo()
+    store = Store(db_path, clock=clock)
+    assert store.schema_version == 5
+    assert [last_touched(store, n) for n in (1, 2, 3)] == [
+        "2026-09-01T09:00:00.000Z",
+        "2026-11-16T09:00:00.000Z",
+        None,
+    ]
+    page = today_page(store, now_in(clock))
+    assert ids(page.going_cold) == [3, 1] and page.going_cold_total == 2
     store.close()

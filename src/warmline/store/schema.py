@@ -381,7 +381,69 @@ def _today_indexes(conn: sqlite3.Connection) -> None:
     _run_script(conn, _TODAY_INDEXES)
 
 
-MIGRATIONS: list[Migration] = [_initial_schema, _trust, _bonus_reason, _today_indexes]
+def last_touched_sql(lead: str, listed: str) -> str:
+    """The later of a lead's list line's last activity (`listed`) and its newest cached
+    touchpoint, NULL when it has neither (an empty text counts as none): the value of
+    `leads.last_touched_at` for the lead whose id is `lead`. One probe of
+    `touchpoints_lead`."""
+    newest = f"(SELECT max(t.created_at) FROM touchpoints t WHERE t.lead_id = {lead})"
+    return f"nullif(max(coalesce({listed}, ''), coalesce({newest}, '')), '')"
+
+
+_RETOUCH = "UPDATE leads SET last_touched_at = {value} WHERE id = {lead};"
+
+_LAST_TOUCHED = f"""
+-- A lead's last activity as Today's going-cold section reads it (store/today.py): the
+-- later of its list line's last_activity_at (which counts queued activities) and its
+-- newest cached touchpoint, pending ones included; NULL with neither. Kept by the triggers
+-- below, so that every writer (sync, local effects, undo, cascades) keeps it without
+-- knowing of it; `quiet_since` falls back on the lead's creation. Going cold at 10,000
+-- leads is then one range of `leads_quiet` with a LIMIT, instead of a probe of
+-- `touchpoints_lead` for every quiet warm lead.
+ALTER TABLE leads ADD COLUMN last_touched_at TEXT;
+ALTER TABLE leads ADD COLUMN quiet_since TEXT
+    GENERATED ALWAYS AS (coalesce(last_touched_at, nullif(created_at, ''))) VIRTUAL;
+UPDATE leads SET last_touched_at = {last_touched_sql("leads.id", "leads.last_activity_at")};
+CREATE INDEX leads_quiet ON leads(hidden, lead_status, quiet_since);
+CREATE TRIGGER leads_touched_insert AFTER INSERT ON leads BEGIN
+    {_RETOUCH.format(value=last_touched_sql("new.id", "new.last_activity_at"), lead="new.id")}
+END;
+CREATE TRIGGER leads_touched_update AFTER UPDATE OF last_activity_at ON leads
+WHEN old.last_activity_at IS NOT new.last_activity_at BEGIN
+    {_RETOUCH.format(value=last_touched_sql("new.id", "new.last_activity_at"), lead="new.id")}
+END;
+-- A newer touchpoint only moves the time forward: no need to read the others.
+CREATE TRIGGER touchpoints_touched_insert AFTER INSERT ON touchpoints
+WHEN coalesce(new.created_at, '') != '' BEGIN
+    UPDATE leads SET last_touched_at = new.created_at
+    WHERE id = new.lead_id AND coalesce(last_touched_at, '') < new.created_at;
+END;
+CREATE TRIGGER touchpoints_touched_update AFTER UPDATE OF created_at, lead_id ON touchpoints
+WHEN old.created_at IS NOT new.created_at OR old.lead_id IS NOT new.lead_id BEGIN
+    {_RETOUCH.format(value=last_touched_sql("old.lead_id", "last_activity_at"), lead="old.lead_id")}
+    {_RETOUCH.format(value=last_touched_sql("new.lead_id", "last_activity_at"), lead="new.lead_id")}
+END;
+-- A deleted touchpoint (an undone activity, a pending one replaced by the service's) moves
+-- the time back only when it was the newest.
+CREATE TRIGGER touchpoints_touched_delete AFTER DELETE ON touchpoints
+WHEN coalesce(old.created_at, '') != '' BEGIN
+    UPDATE leads SET last_touched_at = {last_touched_sql("old.lead_id", "last_activity_at")}
+    WHERE id = old.lead_id AND last_touched_at = old.created_at;
+END;
+"""
+
+
+def _last_touched(conn: sqlite3.Connection) -> None:
+    _run_script(conn, _LAST_TOUCHED)
+
+
+MIGRATIONS: list[Migration] = [
+    _initial_schema,
+    _trust,
+    _bonus_reason,
+    _today_indexes,
+    _last_touched,
+]
 
 
 def current_version(conn: sqlite3.Connection) -> int:

@@ -275,34 +275,25 @@ def _going_cold(
 
     A lead's last activity is the later of its list line's (which includes the local
     effect of queued activities: one logged offline a minute ago keeps the lead off this
-    list) and its newest cached touchpoint; a lead with neither counts from its creation,
-    and one with no date at all is not listed (nothing says it is quiet). Walks the warm
-    leads quiet by their list line (a range of `leads_status_activity`), then one probe of
-    `touchpoints_lead` each."""
+    list) and its newest cached touchpoint: `leads.last_touched_at`, which the cache's
+    triggers keep as either is written (`schema._LAST_TOUCHED`). A lead with neither counts
+    from its creation (`leads.quiet_since`), and one with no date at all is not listed
+    (nothing says it is quiet). So the section is a range of `leads_quiet`: counted, and
+    its first `limit` entries read in order, whatever the number of quiet leads."""
     bound = _bound(cutoff)
-    quiet = (
-        "SELECT l.id, l.last_activity_at, l.created_at,"
-        " (SELECT max(t.created_at) FROM touchpoints t WHERE t.lead_id = l.id)"
-        " FROM leads l WHERE l.hidden = 0 AND l.lead_status = 'warm' AND l.last_activity_at {}"
-    )
-    found: list[tuple[str, int, str | None]] = []
-    for lead_id, listed, made, touched in conn.execute(
-        f"{quiet.format('< ?')} UNION ALL {quiet.format('IS NULL')}", (bound,)
-    ):
-        last = max((str(at) for at in (listed, touched) if at), default=None)
-        since = last or made
-        if since and since < bound:
-            found.append((str(since), int(lead_id), last))
-    found.sort()
-    shown = found[:limit]
-    rows = {row.id: row for row in store._lead_rows(conn, [lead_id for _, lead_id, _ in shown])}
+    quiet = "FROM leads WHERE hidden = 0 AND lead_status = 'warm' AND quiet_since < ?"
+    total = int(conn.execute(f"SELECT count(*) {quiet}", (bound,)).fetchone()[0])
+    shown = conn.execute(
+        f"SELECT id, last_touched_at {quiet} ORDER BY quiet_since, id LIMIT ?", (bound, limit)
+    ).fetchall()
+    rows = {row.id: row for row in store._lead_rows(conn, [int(lead_id) for lead_id, _ in shown])}
     zone = cutoff.tzinfo
     cold = tuple(
         TodayLead(rows[lead_id], None, _when(last, zone))
-        for _, lead_id, last in shown
+        for lead_id, last in shown
         if lead_id in rows
     )
-    return cold, len(found)
+    return cold, total
 
 
 def _recommendation_counts(conn: sqlite3.Connection) -> RecommendationCounts:
