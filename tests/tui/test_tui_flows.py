@@ -270,7 +270,7 @@ async def test_a_card_without_a_comment_shows_no_comment_heading(store: Store) -
         await pilot.pause()
         assert app.screen.current.id == rec.id
         card = text_of(app, "#recs-body")
-        assert "follow" in card and "New in role" in card
+        assert "Follow" in card and "New in role" in card
         assert "Suggested comment" not in card and "(none)" not in card
         assert "y copy" not in card
         await pilot.press("space")
