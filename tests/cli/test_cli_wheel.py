@@ -50,13 +50,13 @@ class Installed:
 
 
 def _run(
-    args: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None
+    args: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None, input: str = ""
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         args,
         env=env,
         cwd=cwd,
-        stdin=subprocess.DEVNULL,
+        input=input,
         capture_output=True,
         text=True,
         timeout=CAP,
@@ -217,3 +217,29 @@ def test_the_wheels_metadata(installed: Installed) -> None:
     assert demo == sorted(DEMO_PACKAGES)
     assert not [r for r in core if r.split("<")[0].split(">")[0] in DEMO_PACKAGES]
     assert not [r for r in requires if r.startswith("respx")]
+
+
+def test_the_config_key_cache_logs_and_queue_commands_from_the_wheel(installed: Installed, tmp_path: Path) -> None:
+    """Issue #14's commands as a user of the wheel meets them (no service: a closed port)."""
+    env = _env(tmp_path, WARMLINE_LOG_DIR=str(tmp_path / "logs"), WARMLINE_NO_DETACH="1")
+    env.pop("WARMLINE_API_KEY", None)
+
+    def warmline(*args: str, input: str = "") -> subprocess.CompletedProcess[str]:
+        out = _run([str(installed.warmline), *args], env=env, cwd=tmp_path, input=input)
+        assert "Traceback" not in out.stderr, out.stderr
+        return out
+
+    assert warmline("config", "path").stdout.strip() == str(tmp_path / "config.toml")
+    assert warmline("config", "init").returncode == 0
+    assert (tmp_path / "config.toml").stat().st_mode & 0o777 == 0o600
+    assert warmline("config", "set", "service.base_url", "http://127.0.0.1:9").returncode == 0
+    assert warmline("config", "set", "ui.nonsense", "1").returncode == 2
+    assert warmline("key", "set", "--file", input="wheel-secret-key\n").returncode == 0
+    shown = warmline("config", "show")
+    assert shown.returncode == 0 and "wheel-secret-key" not in shown.stdout + shown.stderr
+    assert warmline("cache", "path").stdout.strip() == str(tmp_path / "data" / "cache.sqlite3")
+    assert warmline("logs", "--path").stdout.strip() == str(tmp_path / "logs" / "warmline.log")
+    assert warmline("completion", "fish").returncode == 0
+    # Offline with an empty cache: the lead is unknown, said in one line.
+    unknown = warmline("note", "3", "called them", "--json")
+    assert unknown.returncode == 2 and unknown.stderr.count("Error:") == 1
