@@ -11,7 +11,17 @@ import random
 import sqlite3
 from datetime import datetime, timedelta
 
-from warmline_sandbox import companies, contact_search, contacts, directory, research
+from warmline_sandbox import (
+    companies,
+    contact_search,
+    contacts,
+    deep_search,  # noqa: F401  (registers the deep search's finisher)
+    directory,
+    jobs,
+    research,
+)
+from warmline_sandbox.clock import ManualClock
+from warmline_sandbox.demo_meta import DEEP_SEARCH_META
 from warmline_sandbox.outreach import seed_outreach
 from warmline_sandbox.records import ensure_field
 from warmline_sandbox.settings import SandboxSettings
@@ -26,6 +36,9 @@ CREATE TABLE IF NOT EXISTS sandbox_meta (
 EXTRA_SAVED_COMPANIES = 15
 """Saved companies beyond those in outreach, so the demo can add new leads."""
 DEMO_TAGS = ("priority", "q1-target", "partner", "event-lead", "inbound", "expansion")
+DEMO_DEEP_SEARCH = "food producers in Germany"
+"""The query of the deep search the seed finishes shortly before the first start."""
+DEMO_DEEP_SEARCH_RESULTS = 8
 
 
 def is_seeded(conn: sqlite3.Connection) -> bool:
@@ -42,9 +55,29 @@ def seed_database(conn: sqlite3.Connection, settings: SandboxSettings, now: date
     research.seed_templates(conn, now)
     seed_saved_companies(conn, settings.leads + EXTRA_SAVED_COMPANIES, rng, pools, now)
     seed_outreach(conn, settings, rng, now=now)
+    seed_finished_deep_search(conn, now)
     conn.execute("INSERT INTO sandbox_meta (key, value) VALUES ('seeded', ?)", (now.isoformat(),))
     conn.execute("INSERT OR REPLACE INTO sandbox_meta (key, value) VALUES ('seed', ?)", (str(settings.seed),))
     return True
+
+
+def seed_finished_deep_search(conn: sqlite3.Connection, now: datetime) -> int:
+    """A deep search started 50 minutes before `now` that finished 5 minutes later, through
+    the job's own finisher (its companies are saved and tagged as a live one's). After the
+    outreach seed, so its companies do not become demo leads. Returns the job's id, also
+    kept under `DEEP_SEARCH_META`: `warmline demo` polls it on its first start, as a job
+    started elsewhere, so its Today has a finished job to announce."""
+    clock = ManualClock(now - timedelta(minutes=50))
+    job = jobs.create_job(
+        conn, "deep_search", None, {"query": DEMO_DEEP_SEARCH, "max_results": DEMO_DEEP_SEARCH_RESULTS},
+        now=clock.now(), seconds=300,
+    )
+    clock.advance(300)
+    jobs.finish_due(conn, clock, ("deep_search",))
+    conn.execute(
+        "INSERT OR REPLACE INTO sandbox_meta (key, value) VALUES (?, ?)", (DEEP_SEARCH_META, str(job["id"]))
+    )
+    return int(job["id"])
 
 
 def seed_saved_companies(

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from warmline_sandbox import jobs, seed
 from warmline_sandbox.app import create_app
 from warmline_sandbox.clock import ManualClock
+from warmline_sandbox.demo_meta import demo_deep_search_job
 from warmline_sandbox.settings import SandboxSettings
 
 SNAPSHOT = (
@@ -47,6 +49,11 @@ def test_seeded_organization_looks_alive(tmp_path: Path) -> None:
         industries = conn.execute("SELECT COUNT(DISTINCT industry) FROM directory").fetchone()[0]
         templates = conn.execute("SELECT COUNT(*) FROM research_templates").fetchone()[0]
         unique_domains = conn.execute("SELECT COUNT(DISTINCT domain) FROM directory").fetchone()[0]
+        demo_search = jobs.get_job(conn, demo_deep_search_job(conn) or 0, kind="deep_search")
     app.state.db.close()
-    assert saved == 6 + 15 and with_research > 0 and templates == 3
+    # The leads' companies, 15 more, and those of the deep search that finished before the start.
+    assert demo_search is not None and demo_search["status"] == "completed"
+    found = demo_search["result"]["company_ids"]
+    assert 0 < len(found) <= seed.DEMO_DEEP_SEARCH_RESULTS
+    assert saved == 6 + 15 + len(found) and with_research > 0 and templates == 3
     assert industries == 16 and unique_domains == 800

@@ -29,6 +29,7 @@ from warmline.commands.common import (
     open_config,
     open_store,
 )
+from warmline.commands.demo_day import first_start, make_morning
 from warmline.commands.sandbox import require_demo_extra
 from warmline.exit_codes import EXIT_BAD_INPUT
 from warmline.startup import hold_collection
@@ -124,6 +125,10 @@ def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_secon
             config = dataclasses.replace(open_config(), base_url=url, api_key=api_key, data_dir=root / "cache")
             click.echo(f"Server at {url}. Syncing the demo data...", err=True)
             asyncio.run(_first_sync(config))
+            if first_start(root):
+                from datetime import datetime  # deferred: command line
+
+                asyncio.run(make_morning(config, root / "sandbox.sqlite3", root, datetime.now().astimezone()))
             open_cockpit(config)
     finally:
         if throwaway:

@@ -21,7 +21,16 @@ from warmline_sandbox.outreach import engagement, leads, log, people, scans
 from warmline_sandbox.settings import SandboxSettings
 
 READY_LEADS = 2
-"""How many warm leads are seeded at or above their target score ("ready for outreach")."""
+"""How many warm leads are seeded at or above their target score ("ready for outreach").
+They reach it with activities of the last day (`READY_WITHIN`), so the demo's Today
+announces them as ready since yesterday."""
+READY_WITHIN = timedelta(hours=20)
+"""A ready lead's final push starts at most this long before `now`: after the start of
+the rep's yesterday in any time zone (which is at least 24 h before `now`)."""
+PROMISE = "Called {first}; promised to send the security questionnaire answers tomorrow"
+"""Logged on the first warm lead that is not ready, 24-28 h before `now`: the rep's
+yesterday after 04:00 of their day (the day before, earlier), in any zone, so the
+follow-up `warmline demo` reads from it is due today (or overdue)."""
 
 _COLD_ACTIVITIES = (
     "Liked {first}'s post about the new warehouse",
@@ -68,11 +77,14 @@ def seed_outreach(
         (settings.leads,),
     ).fetchall()
     ready_left = READY_LEADS
+    promise_left = 1
     for index, company in enumerate(company_rows):
         status = "warm" if index % 9 in (1, 3, 5, 7) else "cold"
         ready = status == "warm" and ready_left > 0
         ready_left -= int(ready)
-        _seed_lead(conn, settings, rng, dict(company), status, ready, now)
+        promise = status == "warm" and not ready and promise_left > 0
+        promise_left -= int(promise)
+        _seed_lead(conn, settings, rng, dict(company), status, ready, now, promise=promise)
     return len(company_rows)
 
 
@@ -84,6 +96,8 @@ def _seed_lead(
     status: str,
     ready: bool,
     now: datetime,
+    *,
+    promise: bool = False,
 ) -> None:
     start = now - timedelta(days=rng.randint(20, 90), hours=rng.randint(0, 23))
     lead_id = leads.insert_lead(
@@ -98,6 +112,8 @@ def _seed_lead(
         _run_job(conn, scans.start_scan, lead_id, settings, clock)
         _run_job(conn, engagement.start_generation, lead_id, settings, clock)
     _seed_history(conn, rng, lead_id, status, company["name"], contacts, clock, now, ready)
+    if promise:
+        _seed_promise(conn, rng, lead_id, contacts, now)
     for stale in engagement.active_recommendations(conn, lead_id):
         engagement.dismiss(conn, lead_id, stale["id"], now - timedelta(days=1))
     if scanned and rng.random() < 0.35:
@@ -148,22 +164,39 @@ def _seed_history(
     span = (now - clock.now()).total_seconds()
     count = rng.randint(3, 7) if status == "warm" else rng.randint(2, 6)
     times = sorted(clock.now() + timedelta(seconds=rng.uniform(0, span)) for _ in range(count))
+    last = times[-1]
     for when in times:
         lead = leads.require_lead(conn, lead_id)
-        if not ready and lead["warming_score"] >= lead["target_score"] - 25:
+        if lead["warming_score"] >= lead["target_score"] - 25:
             break
         _seed_activity(conn, rng, lead_id, templates, company_name, contacts, when)
-    last = times[-1]
+        last = when
+    # A ready lead is pushed over its target by the last day's activities.
+    last = max(last, now - READY_WITHIN + timedelta(minutes=rng.randint(0, 480)))
     for _ in range(100):
         lead = leads.require_lead(conn, lead_id)
         if not ready or lead["warming_score"] >= lead["target_score"]:
             break
-        last = min(last + timedelta(hours=rng.randint(1, 12)), now - timedelta(minutes=1))
+        last = min(last + timedelta(minutes=rng.randint(30, 150)), now - timedelta(minutes=1))
         _seed_activity(conn, rng, lead_id, templates, company_name, contacts, last)
     lead = leads.require_lead(conn, lead_id)
     if not ready and lead["warming_score"] >= lead["target_score"]:
         target = min(100, lead["warming_score"] + rng.randint(3, 15))
         leads.update_lead(conn, lead_id, now, target_score=target)
+
+
+def _seed_promise(
+    conn: sqlite3.Connection, rng: random.Random, lead_id: int, contacts: list[dict[str, Any]], now: datetime
+) -> None:
+    """Yesterday's `PROMISE` on a lead that is not to be ready: when its points take the
+    lead to its target, the target moves up as `_seed_history` moves it."""
+    contact = rng.choice(contacts) if contacts else None
+    text = PROMISE.format(first=contact["first_name"] if contact else "the buyer")
+    when = now - timedelta(hours=24, minutes=rng.randint(0, 239))
+    log.log_activity(conn, lead_id, text, contact["id"] if contact else None, when)
+    lead = leads.require_lead(conn, lead_id)
+    if lead["warming_score"] >= lead["target_score"]:
+        leads.update_lead(conn, lead_id, now, target_score=min(100, lead["warming_score"] + rng.randint(3, 15)))
 
 
 def _seed_activity(
