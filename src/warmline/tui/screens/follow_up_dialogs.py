@@ -171,6 +171,48 @@ def ask_snooze(cockpit: WarmlineApp, follow_up: FollowUp, snoozed: Callable[[], 
     cockpit.push_screen(SnoozeDialog(follow_up.text, rep_now(cockpit)), picked)
 
 
+class FollowUpActions:
+    """The actions behind `FOLLOW_UP_BINDINGS`, for a screen that lists follow-ups (the lead
+    page, Today). The screen says which follow-up is under the cursor and which lead `f`
+    adds one to; done and snooze change the follow-ups file at once (nothing is queued)
+    and the screen reads its page again, as the cache's version it watches does not move."""
+
+    if TYPE_CHECKING:
+
+        @property
+        def cockpit(self) -> WarmlineApp: ...
+
+        def reload(self) -> None: ...
+
+    def _follow_up(self) -> FollowUp | None:
+        """The follow-up under the cursor, if any."""
+        raise NotImplementedError
+
+    def _follow_up_lead(self) -> tuple[int, str] | None:
+        """The lead (id, company name) a follow-up added by hand is for, if any."""
+        raise NotImplementedError
+
+    def action_follow_up_done(self) -> None:
+        follow_up = self._follow_up()
+        if follow_up is not None and mark_done(self.cockpit, follow_up):
+            self.reload()
+
+    def action_follow_up_snooze(self, days: int) -> None:
+        follow_up = self._follow_up()
+        if follow_up is not None and snooze_days(self.cockpit, follow_up, days):
+            self.reload()
+
+    def action_follow_up_snooze_menu(self) -> None:
+        follow_up = self._follow_up()
+        if follow_up is not None:
+            ask_snooze(self.cockpit, follow_up, self.reload)
+
+    def action_add_follow_up(self) -> None:
+        lead = self._follow_up_lead()
+        if lead is not None:
+            ask_new_follow_up(self.cockpit, lead[0], lead[1], self.reload)
+
+
 def ask_new_follow_up(
     cockpit: WarmlineApp, lead_id: int, company: str, added: Callable[[], None]
 ) -> None:

@@ -43,13 +43,10 @@ from warmline.tui.screens.dialogs import (
 from warmline.tui.screens.follow_up_dialogs import (
     FOLLOW_UP_BINDINGS,
     LOCAL_ONLY,
-    ask_new_follow_up,
-    ask_snooze,
+    FollowUpActions,
     due_cell,
     keep_follow_up,
-    mark_done,
     rep_now,
-    snooze_days,
 )
 from warmline.tui.timefmt import local_datetime, logged_delivered, parse_ts, relative
 from warmline.tui.widgets.score_chart import ScoreChart
@@ -167,7 +164,7 @@ SECTION_KEYS = {"sources": "1", "contacts": "2", "competitors": "3", "follow-ups
 """The keys that move the focus to a table (`detail.go_*`), shown in its heading."""
 
 
-class LeadDetailScreen(CockpitScreen):
+class LeadDetailScreen(FollowUpActions, CockpitScreen):
     """The lead's page. Keys act on the lead; table keys act on the focused row."""
 
     CSS_PATH = STYLES / "lead_detail.tcss"  # loaded when the screen is first shown, not at start-up
@@ -705,20 +702,5 @@ class LeadDetailScreen(CockpitScreen):
         key = self.query_one(FollowUpsTable).current_key
         return next((follow_up for follow_up in self.follow_ups if str(follow_up.id) == key), None)
 
-    def action_follow_up_done(self) -> None:
-        follow_up = self._follow_up()
-        if follow_up is not None and mark_done(self.cockpit, follow_up):
-            self.reload()
-
-    def action_follow_up_snooze(self, days: int) -> None:
-        follow_up = self._follow_up()
-        if follow_up is not None and snooze_days(self.cockpit, follow_up, days):
-            self.reload()
-
-    def action_follow_up_snooze_menu(self) -> None:
-        follow_up = self._follow_up()
-        if follow_up is not None:
-            ask_snooze(self.cockpit, follow_up, self.reload)
-
-    def action_add_follow_up(self) -> None:
-        ask_new_follow_up(self.cockpit, self.lead_id, self._lead_name(), self.reload)
+    def _follow_up_lead(self) -> tuple[int, str] | None:
+        return self.lead_id, self._lead_name()

@@ -31,12 +31,9 @@ from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.follow_up_dialogs import (
     FOLLOW_UP_BINDINGS,
     LOCAL_ONLY,
-    ask_new_follow_up,
-    ask_snooze,
+    FollowUpActions,
     day_text,
     due_cell,
-    mark_done,
-    snooze_days,
 )
 from warmline.tui.screens.jobs import outcome_words, results_screen, subject
 from warmline.tui.screens.lead_list import LeadListScreen
@@ -71,7 +68,7 @@ def _on_today(binding: Binding) -> Binding:
     return binding if binding.action == "follow_up_done" else replace(binding, show=False)
 
 
-class TodayScreen(CockpitScreen):
+class TodayScreen(FollowUpActions, CockpitScreen):
     """What happened since the rep last looked and what to do now; enter opens a row."""
 
     DEFAULT_CSS = """
@@ -434,26 +431,5 @@ class TodayScreen(CockpitScreen):
             return follow_up.lead_id, follow_up.company
         return None
 
-    # Follow-ups are local (`warmline.store.followups`): these change the follow-ups file
-    # at once, nothing is queued, and the page is read again at once (the cache's version,
-    # which the app watches, does not move).
-
-    def action_follow_up_done(self) -> None:
-        follow_up = self._follow_up()
-        if follow_up is not None and mark_done(self.cockpit, follow_up):
-            self.reload()
-
-    def action_follow_up_snooze(self, days: int) -> None:
-        follow_up = self._follow_up()
-        if follow_up is not None and snooze_days(self.cockpit, follow_up, days):
-            self.reload()
-
-    def action_follow_up_snooze_menu(self) -> None:
-        follow_up = self._follow_up()
-        if follow_up is not None:
-            ask_snooze(self.cockpit, follow_up, self.reload)
-
-    def action_add_follow_up(self) -> None:
-        lead = self._lead()
-        if lead is not None:
-            ask_new_follow_up(self.cockpit, lead[0], lead[1], self.reload)
+    def _follow_up_lead(self) -> tuple[int, str] | None:
+        return self._lead()
