@@ -107,7 +107,7 @@ def _seed_lead(
     for contact in rng.sample(contacts, k=min(len(contacts), rng.randint(0, 2))):
         people.pin_contact(conn, lead_id, contact["id"], True)
     clock = ManualClock(start + timedelta(days=1))
-    scanned = rng.random() < 0.85
+    scanned = rng.random() < 0.85 or ready  # a ready lead has sources and suggestions to act on
     if scanned:
         _run_job(conn, scans.start_scan, lead_id, settings, clock)
         _run_job(conn, engagement.start_generation, lead_id, settings, clock)
@@ -116,7 +116,7 @@ def _seed_lead(
         _seed_promise(conn, rng, lead_id, contacts, now)
     for stale in engagement.active_recommendations(conn, lead_id):
         engagement.dismiss(conn, lead_id, stale["id"], now - timedelta(days=1))
-    if scanned and rng.random() < 0.35:
+    if scanned and (rng.random() < 0.35 or ready):  # a ready lead always has fresh suggestions
         # Fresh suggestions from this morning, so the triage queue has work in it.
         fresh = ManualClock(now - timedelta(hours=3))
         _run_job(conn, engagement.start_generation, lead_id, settings, fresh)
