@@ -16,7 +16,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -32,6 +31,7 @@ from warmline.records import (
 )
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
+from warmline.tui.screens.base import DialogScreen
 from warmline.tui.screens.dialogs import LineDialog
 from warmline.tui.screens.prospecting.common import reachable, service_client
 from warmline.tui.screens.prospecting.directory import record_problem
@@ -67,26 +67,13 @@ def choice_line(choice: ContactChoice) -> Text:
     return line
 
 
-class ContactPickDialog(ModalScreen[ContactChoice | str | None]):
+class ContactPickDialog(DialogScreen[ContactChoice | str | None]):
     """Type to filter the company's contacts; enter pins the highlighted one, or, on the
     last line, opens the new-contact form with what was typed. Dismisses with the chosen
     contact, the typed text (new contact), or None (escape)."""
 
     DEFAULT_CSS = """
-    ContactPickDialog { align: center middle; }
-    ContactPickDialog > Vertical {
-        width: 80%;
-        max-width: 90;
-        height: auto;
-        max-height: 90%;
-        border: round $primary;
-        background: $surface;
-        padding: 0 1;
-    }
-    ContactPickDialog .dialog-title { text-style: bold; color: $primary; }
-    ContactPickDialog .dialog-hint { color: $foreground-muted; }
     ContactPickDialog #pick-options { height: auto; max-height: 12; }
-    ContactPickDialog > KeyBar { dock: bottom; }
     """
 
     BINDINGS = [

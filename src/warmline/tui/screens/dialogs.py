@@ -20,12 +20,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Select, Static, TextArea
 
 from warmline import actions
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain
+from warmline.tui.screens.base import DialogScreen
 from warmline.tui.widgets.follow_up_field import FollowUpChoice, FollowUpField
 from warmline.tui.widgets.key_bar import KeyBar
 
@@ -36,27 +36,13 @@ Submit = Callable[[Any], "str | None"]
 """Runs the action with the form's values; returns an error message, or None when done."""
 
 
-class FormDialog(ModalScreen[bool]):
+class FormDialog(DialogScreen[bool]):
     """A titled form; ctrl+s sends, escape cancels; dismisses True once submitted."""
 
     DEFAULT_CSS = """
-    FormDialog { align: center middle; }
-    FormDialog > Vertical {
-        width: 80%;
-        max-width: 90;
-        height: auto;
-        max-height: 90%;
-        border: round $primary;
-        background: $surface;
-        padding: 0 1;
-    }
-    FormDialog .dialog-title { text-style: bold; color: $primary; }
-    FormDialog .dialog-hint { color: $foreground-muted; }
-    FormDialog .dialog-error { color: $error; text-style: bold; }
     FormDialog TextArea { height: 8; }
     FormDialog Horizontal { height: auto; }
     FormDialog Horizontal > Input { width: 1fr; }
-    FormDialog > KeyBar { dock: bottom; }
     """
 
     BINDINGS = [
@@ -359,7 +345,7 @@ class DealDialog(FormDialog):
         )
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class ConfirmDialog(DialogScreen[bool]):
     """A yes/no question; `y` confirms, `n` or escape declines.
 
     The box has a width of its own: its lines fill their container, so a box sized to
@@ -367,16 +353,7 @@ class ConfirmDialog(ModalScreen[bool]):
     """
 
     DEFAULT_CSS = """
-    ConfirmDialog { align: center middle; }
-    ConfirmDialog > Vertical {
-        width: 80%;
-        max-width: 80;
-        height: auto;
-        border: round $warning;
-        background: $surface;
-        padding: 1 2;
-    }
-    ConfirmDialog > KeyBar { dock: bottom; }
+    ConfirmDialog > Vertical { max-width: 80; max-height: 100%; border: round $warning; padding: 1 2; }
     """
 
     BINDINGS = [

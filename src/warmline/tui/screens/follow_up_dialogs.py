@@ -26,11 +26,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from warmline.store.database import CacheUnusable
 from warmline.tui.safe import plain
+from warmline.tui.screens.base import DialogScreen
 from warmline.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
@@ -276,25 +276,13 @@ def _cut(text: str, width: int = 60) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
-class SnoozeDialog(ModalScreen[date | None]):
+class SnoozeDialog(DialogScreen[date | None]):
     """When a follow-up is due instead: `1` a day, `2` a week, `3` type a day (the parser's
     words or ISO 8601, enter to keep it); escape leaves it as it was. Dismisses with the
     new day, or None."""
 
     DEFAULT_CSS = """
-    SnoozeDialog { align: center middle; }
-    SnoozeDialog > Vertical {
-        width: 80%;
-        max-width: 70;
-        height: auto;
-        border: round $primary;
-        background: $surface;
-        padding: 0 1;
-    }
-    SnoozeDialog .dialog-title { text-style: bold; color: $primary; }
-    SnoozeDialog .dialog-hint { color: $foreground-muted; }
-    SnoozeDialog .dialog-error { color: $error; text-style: bold; }
-    SnoozeDialog > KeyBar { dock: bottom; }
+    SnoozeDialog > Vertical { max-width: 70; }
     """
 
     AUTO_FOCUS = ""  # no auto focus: 1 and 2 are choices, not typing; 3 goes to the day field
@@ -357,26 +345,14 @@ class SnoozeDialog(ModalScreen[date | None]):
         self.dismiss(day)
 
 
-class AddFollowUpDialog(ModalScreen[bool]):
+class AddFollowUpDialog(DialogScreen[bool]):
     """A follow-up added by hand on a lead: the day (the parser's words or ISO 8601, read
     live) and what to do. Enter in the last field or ctrl+s keeps it; escape cancels.
 
     `submit(due, at, text)` stores it and returns an error to show, or None when kept."""
 
     DEFAULT_CSS = """
-    AddFollowUpDialog { align: center middle; }
-    AddFollowUpDialog > Vertical {
-        width: 80%;
-        max-width: 80;
-        height: auto;
-        border: round $primary;
-        background: $surface;
-        padding: 0 1;
-    }
-    AddFollowUpDialog .dialog-title { text-style: bold; color: $primary; }
-    AddFollowUpDialog .dialog-hint { color: $foreground-muted; }
-    AddFollowUpDialog .dialog-error { color: $error; text-style: bold; }
-    AddFollowUpDialog > KeyBar { dock: bottom; }
+    AddFollowUpDialog > Vertical { max-width: 80; }
     """
 
     BINDINGS = [

@@ -22,7 +22,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Static
 
 from warmline.api.errors import ApiError, OfflineError, PlanLimitError
@@ -43,7 +42,7 @@ from warmline.store.outreach import outreach_status
 from warmline.tui.columns import Column
 from warmline.tui.refusals import refusals
 from warmline.tui.safe import plain
-from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.base import CockpitScreen, DialogScreen
 from warmline.tui.screens.dialogs import LineDialog
 from warmline.tui.screens.prospecting.common import (
     LEAD_COLUMN,
@@ -427,18 +426,12 @@ class LookupScreen(CockpitScreen):
         )
 
 
-class EarlierLookups(ModalScreen[dict[str, Any] | None]):
+class EarlierLookups(DialogScreen[dict[str, Any] | None]):
     """The lookups whose answers the cache holds, newest first; enter picks one."""
 
     DEFAULT_CSS = """
-    EarlierLookups { align: center middle; }
-    EarlierLookups > Vertical {
-        width: 80%; max-width: 100; height: auto; max-height: 80%;
-        border: round $primary; background: $surface; padding: 0 1;
-    }
+    EarlierLookups > Vertical { max-width: 100; max-height: 80%; }
     EarlierLookups #earlier-table { height: auto; max-height: 20; }
-    EarlierLookups .dialog-hint { color: $foreground-muted; }
-    EarlierLookups > KeyBar { dock: bottom; }
     """
 
     BINDINGS = [Binding("escape", "dismiss_none", "Cancel", id="earlier.cancel")]
