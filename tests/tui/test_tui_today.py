@@ -398,6 +398,23 @@ async def test_counts_follow_the_cache_as_sync_brings_news(
         assert "Today · Sun 22 Nov · 2 follow-ups due · 2 failed" in text_of(app, "#screen-title")
 
 
+async def test_a_follow_up_added_from_another_terminal_shows_up(
+    store: Store, followups: FollowUps
+) -> None:
+    app = today_cockpit(store, followups, status_interval=0.05)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        before = heading(app, "Follow-ups due")
+        with FollowUps(followups.path.parent) as other:  # another process's connection
+            other.add(KESTREL, "Kestrel", "Call back about the pilot", TODAY, source="manual")
+        await until(
+            lambda: heading(app, "Follow-ups due") != before,
+            pilot=pilot,
+            what="the other terminal's follow-up counted",
+        )
+        assert any("Call back about the pilot" in row for row in rows(app))
+
+
 async def test_an_empty_day_says_so(empty_store: Store, followups: FollowUps) -> None:
     app = today_cockpit(empty_store, followups)
     async with app.run_test(size=(120, 40)) as pilot:

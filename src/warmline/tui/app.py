@@ -192,7 +192,7 @@ class WarmlineApp(App[None]):
         if store is not None and status_source is None:
             status_source = partial(status_from_store, store, clock)
         if store is not None and revision_source is None:
-            revision_source = store.data_version
+            revision_source = partial(cockpit_revision, store, followups)
         self._status_source = status_source
         self._revision_source = revision_source
         self._revision: Hashable = None
@@ -634,6 +634,18 @@ class WarmlineApp(App[None]):
     ) -> None:
         """A notification shown literally: it may quote service text or a server message."""
         self.notify(safe_text(message, multiline=True), severity=severity, markup=False, timeout=timeout)
+
+
+def cockpit_revision(store: Store, followups: FollowUps | None) -> Hashable:
+    """What the open screen follows: the cache's version and the follow-ups file's, so a
+    follow-up added from another terminal (`warmline log ... by Friday`, `warmline
+    followups add`) shows on Today and the lead page as the cache's news does. A follow-ups
+    file that cannot be read counts as unchanged (Today says why it shows none)."""
+    try:
+        kept = followups.data_version() if followups is not None else None
+    except (CacheUnusable, sqlite3.Error):
+        kept = None
+    return store.data_version(), kept
 
 
 def run_cockpit(store: Store, sync: SyncHandle | None = None, **options: Any) -> None:
