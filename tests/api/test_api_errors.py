@@ -22,7 +22,7 @@ from warmline.api import errors as e
         (400, {"success": False, "message": "Validation failed", "errors": [{"field": "content", "message": "too long"}]}, e.ValidationFailed, "Validation failed: content: too long"),
         (422, {"detail": [{"loc": ["body", "target_score"], "msg": "Input should be a valid integer"}]}, e.ValidationFailed, "The service rejected the request: target_score: Input should be a valid integer"),
         (400, {"error": "contact_ids must not be empty"}, e.ValidationFailed, "contact_ids must not be empty"),
-        (500, b"<html>Internal Server Error</html>", e.ServerError, "The service failed (HTTP 500): <html>Internal Server Error</html>"),
+        (500, b"<html>Internal Server Error</html>", e.ServerError, "The service failed (HTTP 500): Internal Server Error"),
         (503, {"success": False, "message": "Service unavailable", "errors": None}, e.ServerError, "The service failed (HTTP 503): Service unavailable"),
         (418, "teapot", e.ApiError, "Unexpected answer from the service (HTTP 418): teapot"),
     ],
