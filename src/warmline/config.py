@@ -120,6 +120,9 @@ class Config:
     """The screen the cockpit opens on: "today" or "leads" (`START_SCREENS`)."""
     cold_after_days: int = DEFAULT_COLD_AFTER_DAYS
     """A warm lead with no activity for this many days is going cold (Today)."""
+    service_fields: dict[str, dict[str, str]] = field(default_factory=dict)
+    """`[service.fields]`: request field names of a service that reads them otherwise
+    (`warmline.api.request_fields`)."""
     source: Path | None = None
     key_source: str | None = None
     """Where the key came from: KEY_FROM_ENV, _COMMAND, _KEYRING or _FILE; None without one."""
@@ -153,6 +156,7 @@ class Settings:
     annotate_late_activities: bool = False
     start_screen: str | None = None
     cold_after_days: int = DEFAULT_COLD_AFTER_DAYS
+    service_fields: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def load_config(
@@ -184,6 +188,7 @@ def load_config(
         annotate_late_activities=settings.annotate_late_activities,
         start_screen=settings.start_screen or "today",
         cold_after_days=settings.cold_after_days,
+        service_fields=settings.service_fields,
         source=path if path.exists() else None,
         key_source=key_source,
     )
@@ -223,6 +228,7 @@ def check_settings(raw: dict[str, Any], path: Path) -> Settings:
     command = _string(service, "api_key_cmd", path)
     if command:  # "" is unset: how `warmline config set service.api_key_cmd ""` removes it
         _command_words(command, path)
+    service_fields = _service_fields(service, path)
     return Settings(
         base_url=_string(service, "base_url", path),
         api_key=_string(service, "api_key", path),
@@ -236,12 +242,29 @@ def check_settings(raw: dict[str, Any], path: Path) -> Settings:
         annotate_late_activities=annotate,
         start_screen=start_screen,
         cold_after_days=cold_after_days,
+        service_fields=service_fields,
     )
+
+
+def _service_fields(service: Mapping[str, Any], path: Path) -> dict[str, dict[str, str]]:
+    """`[service.fields]`, checked against the operations and fields it may rename."""
+    # deferred: first frame (warmline.api is loaded before it only by a config with the table)
+    from warmline.api.request_fields import RequestFields, RequestFieldsError
+
+    raw = service.get("fields")
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: [service.fields] must be a table")
+    try:
+        return RequestFields(raw).as_config()
+    except RequestFieldsError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
 
 
 KNOWN_SETTINGS: dict[str, tuple[str, ...]] = {
     "": ("data_dir", "service", "ui", "keys", "sync"),
-    "service": ("base_url", "api_key", "api_key_cmd", "keyring"),
+    "service": ("base_url", "api_key", "api_key_cmd", "keyring", "fields"),
     "ui": ("theme", "start_screen", "cold_after_days"),
     "sync": ("concurrency", "undo_seconds", "annotate_late_activities"),
 }
@@ -460,6 +483,10 @@ EXAMPLE_CONFIG = """\
 # keyring = false
 
 # Which one is used: WARMLINE_API_KEY, then api_key_cmd, then the keyring, then api_key.
+
+# Request fields the spec does not show, named as your service reads them, per operation
+# (`warmline service check --write LEAD` tells which it ignores; docs/wire.md lists them).
+# fields = { change_lead_status = { lead_status = "status" } }
 
 [ui]
 # "warmline-dark" or "warmline-light", or a theme of yours in themes/ beside this file.

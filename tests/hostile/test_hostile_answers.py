@@ -18,7 +18,7 @@ from support.hostile_server import (
     json_reply,
     nested_json,
 )
-from warmline.api import ServiceClient, models
+from warmline.api import ServiceClient
 from warmline.api.client import MAX_ANSWER_BYTES
 from warmline.api.errors import (
     AmbiguousError,
@@ -30,9 +30,10 @@ from warmline.api.errors import (
 )
 from warmline.api.jsonbounds import MAX_JSON_DEPTH, json_depth
 from warmline.api.limits import LIST_PAGES_MAX
+from warmline.api.paging import PAGE, ListWalk, PageInfo
 from warmline.store import Store
 from warmline.sync.blocking import run_inline
-from warmline.sync.refresh import Refresher, all_pages
+from warmline.sync.refresh import Refresher
 
 KEY = "hostile-key"
 LEADS = "/v1/outreach/leads"
@@ -125,17 +126,15 @@ async def test_a_list_claiming_a_million_pages_is_refused_at_its_first_page_and_
     assert [lead.id for lead in store.lead_page(limit=10)] == [501]
 
 
-async def test_a_list_that_never_ends_stops_at_the_page_limit_without_yielding_it() -> None:
-    asked: list[int] = []
-
-    async def fetch(number: int) -> models.Page[models.LeadListItem]:
-        asked.append(number)
-        # Always "page 1 of 2", whatever page was asked: it never ends.
-        pagination = models.Pagination(page=1, per_page=1, total=None, total_pages=2)
-        return models.Page[models.LeadListItem](items=[models.LeadListItem(id=number)], pagination=pagination)
-
-    pages = []
+def test_a_list_that_never_ends_stops_at_the_page_limit_without_yielding_it() -> None:
+    """Always "page 1 of 2", whatever page was asked: it never ends. The walk refuses the
+    last page before its caller (`ServiceClient.walk`) yields it."""
+    walk = ListWalk("lead list", 1)
+    asked: list[dict] = []
+    params: dict | None = walk.first_params()
     with pytest.raises(TooManyPagesError, match=f"did not end within {LIST_PAGES_MAX} pages"):
-        async for page in all_pages(fetch, "lead list"):
-            pages.append(page)
-    assert len(asked) == LIST_PAGES_MAX and len(pages) == LIST_PAGES_MAX - 1
+        while params is not None:
+            asked.append(params)
+            params = walk.see(PageInfo(PAGE, page=1, total_pages=2), [len(asked)], 0)
+    assert len(asked) == LIST_PAGES_MAX
+    assert walk.problem() is not None

@@ -250,7 +250,7 @@ async def test_a_whole_lead_list_drops_a_lead_the_service_no_longer_has(engine: 
 async def test_a_lead_list_cut_or_inconsistent_removes_no_cached_lead(
     engine: SyncEngine, transport: Rewriting, store: Store, rewrite: Rewrite
 ) -> None:
-    engine.refresher.per_page = 2  # the sandbox's 4 leads on 2 pages
+    engine.refresher.per_page = 1  # each status of the sandbox's 4 leads on 2 pages
     await _cache_a_lead_the_service_lacks(engine, store)
     before = _lead_ids(store)
     transport.rules[(LEADS_PATH, 2)] = rewrite

@@ -16,14 +16,14 @@ import logging
 import re
 import socket
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, TypeVar
 
 import httpx
 from pydantic import BaseModel
 
 from warmline import __version__
-from warmline.api import jsonbounds, limits, models
+from warmline.api import dialect, jsonbounds, limits, models
 from warmline.api.auth import BearerAuth, Secret, check_base_url, display_url
 from warmline.api.errors import (
     AmbiguousError,
@@ -36,20 +36,31 @@ from warmline.api.errors import (
     NotFoundError,
     OfflineError,
     RateLimitedError,
+    RouteMissingError,
     UnresponsiveReadError,
     UnresponsiveSendError,
     error_from_response,
 )
+from warmline.api.paging import SINGLE, ListWalk, read_paging
 from warmline.api.paths import (
     Family,
     FamilyMemory,
     run_start_path,
-    run_status_path,
+    run_status_paths,
     template_list_path,
     template_path,
 )
-from warmline.api.payload import parse, parse_list, parse_page, unwrap_list, unwrap_object
+from warmline.api.payload import (
+    UnreadAnswerError,
+    parse,
+    parse_items,
+    parse_list,
+    parse_page,
+    unwrap_list,
+    unwrap_object,
+)
 from warmline.api.ratelimit import RateLimiter
+from warmline.api.request_fields import RequestFields
 from warmline.api.servertime import ServerClock
 
 log = logging.getLogger("warmline.api")
@@ -57,6 +68,9 @@ log = logging.getLogger("warmline.api")
 M = TypeVar("M", bound=BaseModel)
 
 RESEARCH = "research"
+RUN_STATUS = "research run status"
+LIST_NAMES = {"leads": "lead list", "companies": "company list", "contacts": "contact list"}
+"""What a walked list is called in messages ("The service's lead list claims ...")."""
 
 REQUEST_DEADLINE = 30.0
 """Seconds one request may take in all, from sending to the last byte of the answer. httpx's
@@ -139,7 +153,9 @@ class ServiceClient:
     A request waits for the limiter at most `max_rate_wait` seconds (None: as long as it
     takes); beyond that it raises `RateLimitedError` without sending, so a caller such as
     the outbox can reschedule instead of blocking. `deadline` bounds each request whole
-    (default `REQUEST_DEADLINE`, read when the client is made).
+    (default `REQUEST_DEADLINE`, read when the client is made). `request_fields` names
+    the request fields the spec does not show as this service reads them
+    (`[service.fields]` in the config; `request_fields.RequestFields`).
     """
 
     def __init__(
@@ -154,6 +170,7 @@ class ServiceClient:
         clock: Callable[[], float] = time.time,
         max_rate_wait: float | None = 30.0,
         deadline: float | None = None,
+        request_fields: RequestFields | None = None,
     ) -> None:
         self._max_rate_wait = max_rate_wait
         self.deadline = REQUEST_DEADLINE if deadline is None else deadline
@@ -169,6 +186,9 @@ class ServiceClient:
         self._exchange: tuple[float, float] = (self._created_at, self._created_at)
         self.limiter = limiter if limiter is not None else RateLimiter(clock=clock)
         self.families = FamilyMemory(prefer_family)
+        # The paging style each list answered in (`paging.STYLES`), found by `walk`.
+        self.paging: dict[str, str] = {}
+        self.request_fields = request_fields if request_fields is not None else RequestFields()
         self._http = httpx.AsyncClient(
             base_url=self._base_url,
             auth=BearerAuth(self._key),
@@ -226,7 +246,26 @@ class ServiceClient:
         needs_key: bool = True,
         timeout: float | None = None,
     ) -> Any:
-        """Send one request and return its decoded JSON body, or raise an `ApiError`.
+        """Send one request and return its decoded JSON body, or raise an `ApiError`."""
+        answer, _ = await self._exchange_json(
+            method, path, body=body, params=params, idempotency_key=idempotency_key,
+            needs_key=needs_key, timeout=timeout,
+        )
+        return answer
+
+    async def _exchange_json(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: Any = None,
+        params: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+        needs_key: bool = True,
+        timeout: float | None = None,
+    ) -> tuple[Any, httpx.Headers]:
+        """Send one request and return its decoded JSON body and the answer's headers (a
+        `Link` header pages some lists), or raise an `ApiError`.
 
         `timeout` (seconds, for each of connecting and waiting for the answer) replaces the
         client's own for this request, and bounds it whole to twice that. The answer is
@@ -300,9 +339,9 @@ class ServiceClient:
                 status=response.status_code,
             )
         if not content.strip():
-            return {}
+            return {}, response.headers
         try:
-            return jsonbounds.loads(content)
+            return jsonbounds.loads(content), response.headers
         except jsonbounds.TooDeepError:
             raise AnswerTooDeepError(
                 f"The service's answer to {method} {path} nests deeper than {jsonbounds.MAX_JSON_DEPTH} levels;"
@@ -380,7 +419,11 @@ class ServiceClient:
     ) -> M:
         what = f"{method} {path}"
         answer = await self._request(method, path, body=body, idempotency_key=idempotency_key)
-        return parse(model, unwrap_object(answer, what, key=key, marker=marker), what)
+        try:
+            return parse(model, unwrap_object(answer, what, key=key, marker=marker), what)
+        except BadResponseError as exc:
+            # A 2xx is delivery, whatever the body: the caller confirms by reading again.
+            raise UnreadAnswerError(str(exc), answer, status=exc.status) from None
 
     async def _get_list(self, path: str, model: type[M], *keys: str) -> list[M]:
         what = f"GET {path}"
@@ -394,8 +437,39 @@ class ServiceClient:
         return parse_page(model, body, f"GET {path}", page, per_page, key)
 
     async def _get_tags(self, path: str) -> list[str]:
-        items = unwrap_list(await self._request("GET", path), f"GET {path}", "tags")
-        return [str(tag) for tag in items]
+        items = dialect.tag_names(unwrap_list(await self._request("GET", path), f"GET {path}", "tags"))
+        return [str(tag) for tag in items] if isinstance(items, list) else []
+
+    async def walk(
+        self, path: str, model: type[M], key: str, filters: Mapping[str, Any] | None = None, *, size: int = 200
+    ) -> AsyncIterator[tuple[list[M], ListWalk]]:
+        """Every page of a list to its end, whatever paging style the service uses
+        (`paging.ListWalk`): yields each page's readable records with the walk, whose
+        `problem()` after the last page says whether the whole list was seen. The style
+        found is remembered for this path (`self.paging`)."""
+        what = f"GET {path}"
+        state = ListWalk(LIST_NAMES.get(key, f"{key} list"), size, self.paging.get(path))
+        params: dict[str, Any] | None = state.first_params()
+        while params is not None:
+            body, headers = await self._exchange_json("GET", path, params={**(filters or {}), **params})
+            items, skipped = parse_items(model, unwrap_list(body, what, key), what)
+            params = state.see(read_paging(body, headers, path), [getattr(i, "id", None) for i in items], skipped)
+            if state.style is not None and state.style != SINGLE:
+                self.paging[path] = state.style
+            yield ([] if state.repeated else items), state
+
+    def walk_leads(self, status: str, *, size: int = 200) -> AsyncIterator[tuple[list[models.LeadListItem], ListWalk]]:
+        """The leads of one status (`cold`/`warm`), asked for by name: a service's default
+        may hold one status only (docs/wire.md, "Dialects we accept")."""
+        name = self.request_fields.name("list_leads", "status")
+        return self.walk("/v1/outreach/leads", models.LeadListItem, "leads",
+                         {name: limits.check_lead_status(status)}, size=size)
+
+    def walk_companies(self, *, size: int = 200) -> AsyncIterator[tuple[list[models.Company], ListWalk]]:
+        return self.walk("/v1/companies", models.Company, "companies", size=size)
+
+    def walk_contacts(self, *, size: int = 200) -> AsyncIterator[tuple[list[models.Contact], ListWalk]]:
+        return self.walk("/v1/contacts", models.Contact, "contacts", size=size)
 
     # ------------------------------------------------------------------ health
 
@@ -613,8 +687,8 @@ class ServiceClient:
         if roles:
             body["roles"] = limits.check_contact_roles(roles)
         return await self._send_object(
-            "POST", "/v1/contacts/search", models.ContactSearchJob, "job_id", body=body,
-            idempotency_key=idempotency_key,
+            "POST", "/v1/contacts/search", models.ContactSearchJob, "job_id",
+            body=self.request_fields.body("start_contact_search", body), idempotency_key=idempotency_key,
         )
 
     async def get_contact_search(self, job_id: int) -> models.ContactSearchJob:
@@ -684,7 +758,20 @@ class ServiceClient:
         run_id = self._check_template_id(run_id, field="run_id")
 
         async def attempt(family: Family) -> models.ResearchRun:
-            return await self._get_object(run_status_path(family, run_id), models.ResearchRun, "run_id")
+            paths = run_status_paths(family, run_id)
+            known = self.families.known(RUN_STATUS)
+            ordered = sorted(range(len(paths)), key=lambda i: 0 if f"{family}:{i}" == known else 1)
+            missing: RouteMissingError | None = None
+            for index in ordered:
+                try:
+                    run = await self._get_object(paths[index], models.ResearchRun, "run_id")
+                except RouteMissingError as exc:
+                    missing = exc
+                    continue
+                self.families.remember(RUN_STATUS, f"{family}:{index}")
+                return run
+            assert missing is not None
+            raise missing
 
         return await self.families.run(RESEARCH, attempt)
 
@@ -728,7 +815,9 @@ class ServiceClient:
         idempotency_key: str | None = None,
     ) -> models.AddLeadsResult:
         ids = limits.check_id_list("company_ids", company_ids)
-        body = {"company_ids": ids, "lead_status": limits.check_lead_status(lead_status)}
+        body = self.request_fields.body(
+            "add_to_outreach", {"company_ids": ids, "lead_status": limits.check_lead_status(lead_status)}
+        )
         return await self._send_object(
             "POST", "/v1/outreach/leads", models.AddLeadsResult, "added", body=body,
             idempotency_key=idempotency_key,
@@ -740,7 +829,7 @@ class ServiceClient:
         ids = limits.check_id_list("lead_ids", lead_ids)
         return await self._send_object(
             "DELETE", "/v1/outreach/leads", models.RemoveLeadsResult, "removed",
-            body={"lead_ids": ids}, idempotency_key=idempotency_key,
+            body=self.request_fields.body("remove_lead", {"lead_ids": ids}), idempotency_key=idempotency_key,
         )
 
     async def set_lead_status(
@@ -748,7 +837,8 @@ class ServiceClient:
     ) -> models.LeadStatusResult:
         return await self._lead_send(
             "PATCH", lead_id, "/status", models.LeadStatusResult, "lead_status",
-            {"lead_status": limits.check_lead_status(lead_status)}, idempotency_key,
+            self.request_fields.body("change_lead_status", {"lead_status": limits.check_lead_status(lead_status)}),
+            idempotency_key,
         )
 
     async def set_target_score(
@@ -780,7 +870,8 @@ class ServiceClient:
         limits.check_id("page_id", page_id)
         return await self._lead_send(
             "PATCH", lead_id, f"/monitoring-pages/{page_id}", models.MonitoringPage, "id",
-            {"is_selected": _check_flag("is_selected", is_selected)}, idempotency_key, key="page",
+            self.request_fields.body("toggle_monitoring_page", {"is_selected": _check_flag("is_selected", is_selected)}),
+            idempotency_key, key="page",
         )
 
     async def get_recommendations(self, lead_id: int) -> models.RecommendationList:
@@ -870,7 +961,7 @@ class ServiceClient:
         idempotency_key: str | None = None,
     ) -> models.DealResult:
         """Update only the given deal fields of a warm lead (a cold lead answers 409)."""
-        body = limits.check_deal(deal_value, deal_currency, won, lost, closed_reason)
+        body = self.request_fields.body("update_deal", limits.check_deal(deal_value, deal_currency, won, lost, closed_reason))
         return await self._lead_send(
             "PATCH", lead_id, "/deal", models.DealResult, "id", body, idempotency_key
         )
@@ -878,7 +969,10 @@ class ServiceClient:
     async def add_competitor(
         self, lead_id: int, name: str, domain: str | None = None, *, idempotency_key: str | None = None
     ) -> models.Competitor:
-        body = _drop_none({"name": limits.check_competitor_name(name), "domain": limits.check_competitor_domain(domain)})
+        body = self.request_fields.body(
+            "add_competitor",
+            _drop_none({"name": limits.check_competitor_name(name), "domain": limits.check_competitor_domain(domain)}),
+        )
         return await self._lead_send(
             "POST", lead_id, "/competitors", models.Competitor, "id", body, idempotency_key,
             key="competitor",
@@ -899,7 +993,8 @@ class ServiceClient:
         limits.check_id("competitor_id", competitor_id)
         return await self._lead_send(
             "PATCH", lead_id, f"/competitors/{competitor_id}", models.Competitor, "id",
-            {"is_pinned": _check_flag("is_pinned", is_pinned)}, idempotency_key, key="competitor",
+            self.request_fields.body("pin_competitor", {"is_pinned": _check_flag("is_pinned", is_pinned)}),
+            idempotency_key, key="competitor",
         )
 
     async def _lead_send(

@@ -11,17 +11,24 @@ Tolerance rules, because much of the spec is "not shown" (see docs/wire.md):
 - Timestamps become aware UTC datetimes: a trailing `Z`, an offset, or no zone at all
   (assumed UTC) are all accepted.
 - Enumerations the spec leaves open (job statuses, priorities, action types, activity
-  kinds) are plain strings; the UI maps the values it knows.
+  kinds) are plain strings, read into our words where we know the service's
+  (`warmline.api.dialect`: `HIGH` is `high`, `check-in` is `check_in`, `done` is
+  `completed`); a word we do not know is kept as written and the UI shows it as it is.
+- Fields the spec does not show may come under other names (`website`, `job_title`,
+  camelCase): each record's model names its kind (`__record__`) and renames the aliases of
+  `dialect.FIELD_ALIASES` before validation.
+- What the service left out stays out: callers dump with `exclude_unset`
+  (`warmline.sync.requests.dump`), so a default here never overwrites what the cache knows.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from warmline.api import limits
+from warmline.api import dialect, limits
 
 
 def _as_utc(value: datetime) -> datetime:
@@ -59,12 +66,31 @@ MonitoringScore = Annotated[
 Progress = Annotated[int, _clamper(0, 100, whole=True)]
 Similarity = Annotated[float, _clamper(0.0, 1.0, whole=False)]
 TextId = Annotated[str, BeforeValidator(_id_text)]
+JobStatus = Annotated[str, BeforeValidator(dialect.job_status)]
+Tags = Annotated[list[str], BeforeValidator(dialect.tag_names)]
+CustomFields = Annotated[dict[str, Any], BeforeValidator(dialect.custom_field_map)]
+LeadStatus = Annotated[str, BeforeValidator(dialect.LEAD_STATUS)]
+Priority = Annotated[str, BeforeValidator(dialect.PRIORITY)]
+ActionType = Annotated[str, BeforeValidator(dialect.ACTION_TYPE)]
+ActivityType = Annotated[str, BeforeValidator(dialect.ACTIVITY_TYPE)]
+Role = Annotated[str, BeforeValidator(dialect.CONTACT_ROLE)]
+PageType = Annotated[str, BeforeValidator(dialect.PAGE_TYPE)]
+RecommendationStatus = Annotated[str, BeforeValidator(dialect.RECOMMENDATION_STATUS)]
 
 
 class WireModel(BaseModel):
-    """Base of every model: keeps unknown fields, accepts field names as given."""
+    """Base of every model: keeps unknown fields, accepts field names as given, and reads
+    the other names a service may use for them (`__record__`, `dialect.FIELD_ALIASES`)."""
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
+    __record__: ClassVar[str | None] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _our_names(cls, data: Any) -> Any:
+        if cls.__record__ is None or not isinstance(data, dict):
+            return data
+        return dialect.rename_fields(data, cls.__record__, cls.model_fields)
 
 
 T = TypeVar("T")
@@ -92,10 +118,17 @@ class Page(BaseModel, Generic[T]):
 
 
 class Health(WireModel):
+    __record__ = "health"
+
     status: str | None = None
     version: str | None = None
     time: UtcDatetime | None = None
     authenticated: bool | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _status_word(cls, data: Any) -> Any:
+        return dialect.health_status(data)
 
 
 class CustomField(WireModel):
@@ -107,6 +140,8 @@ class CustomField(WireModel):
 
 
 class Company(WireModel):
+    __record__ = "company"
+
     id: int
     name: str = ""
     domain: str | None = None
@@ -115,8 +150,8 @@ class Company(WireModel):
     region: str | None = None
     size: str | None = None
     description: str | None = None
-    tags: list[str] = Field(default_factory=list)
-    custom_fields: dict[str, Any] = Field(default_factory=dict)
+    tags: Tags = Field(default_factory=list)
+    custom_fields: CustomFields = Field(default_factory=dict)
     source: str | None = None
     ai_tag: str | None = None
     created_at: UtcDatetime | None = None
@@ -124,17 +159,19 @@ class Company(WireModel):
 
 
 class Contact(WireModel):
+    __record__ = "contact"
+
     id: int
     company_id: int | None = None
     first_name: str | None = None
     last_name: str | None = None
     email: str | None = None
     title: str | None = None
-    role: str | None = None
+    role: Role | None = None
     social_url: str | None = None
     phone: str | None = None
-    tags: list[str] = Field(default_factory=list)
-    custom_fields: dict[str, Any] = Field(default_factory=dict)
+    tags: Tags = Field(default_factory=list)
+    custom_fields: CustomFields = Field(default_factory=dict)
     created_at: UtcDatetime | None = None
     updated_at: UtcDatetime | None = None
 
@@ -149,6 +186,8 @@ class Deleted(WireModel):
 
 
 class LookupResult(WireModel):
+    __record__ = "lookup_result"
+
     name: str = ""
     domain: str | None = None
     industry: str | None = None
@@ -161,6 +200,8 @@ class LookupResult(WireModel):
 
 
 class LookupResponse(WireModel):
+    __record__ = "lookup"
+
     companies: list[LookupResult] = Field(default_factory=list)
     total: int = 0
     saved_count: int = 0
@@ -170,8 +211,10 @@ class LookupResponse(WireModel):
 class DeepSearchJob(WireModel):
     """A company deep search, as started and as polled."""
 
+    __record__ = "deep_search"
+
     job_id: int
-    status: str = "pending"
+    status: JobStatus = "pending"
     query: str | None = None
     target_count: int | None = None
     progress: Progress | None = None
@@ -197,9 +240,11 @@ class ResearchFindings(WireModel):
 class CompanyResearch(WireModel):
     """Deep research of one company (overview paths), as started and as polled."""
 
+    __record__ = "company_research"
+
     search_id: int
     company_id: int | None = None
-    status: str = "pending"
+    status: JobStatus = "pending"
     progress: Progress | None = None
     created_at: UtcDatetime | None = None
     completed_at: UtcDatetime | None = None
@@ -207,19 +252,23 @@ class CompanyResearch(WireModel):
 
 
 class FoundContact(WireModel):
+    __record__ = "contact"
+
     id: int
     first_name: str | None = None
     last_name: str | None = None
     title: str | None = None
-    role: str | None = None
+    role: Role | None = None
     email: str | None = None
     social_url: str | None = None
     company_id: int | None = None
 
 
 class ContactSearchJob(WireModel):
+    __record__ = "contact_search"
+
     job_id: int
-    status: str = "pending"
+    status: JobStatus = "pending"
     company_id: int | None = None
     progress: Progress | None = None
     created_at: UtcDatetime | None = None
@@ -250,12 +299,14 @@ class ResearchTemplate(WireModel):
 
 class ResearchResult(WireModel):
     company_id: int
-    fields: dict[str, Any] = Field(default_factory=dict)
+    fields: CustomFields = Field(default_factory=dict)
 
 
 class ResearchRun(WireModel):
+    __record__ = "research_run"
+
     run_id: TextId
-    status: str = "pending"
+    status: JobStatus = "pending"
     template_id: TextId | None = None
     company_ids: list[int] = Field(default_factory=list)
     progress: Progress | None = None
@@ -265,10 +316,12 @@ class ResearchRun(WireModel):
 
 
 class LeadListItem(WireModel):
+    __record__ = "lead"
+
     id: int
     company_id: int | None = None
     company_name: str = ""
-    lead_status: str = "cold"
+    lead_status: LeadStatus = "cold"
     warming_score: WarmingScore = 0
     target_score: TargetScore | None = None
     activity_count: int = 0
@@ -279,6 +332,8 @@ class LeadListItem(WireModel):
 
 
 class LeadCompany(WireModel):
+    __record__ = "company"
+
     id: int | None = None
     name: str | None = None
     domain: str | None = None
@@ -290,27 +345,33 @@ class LeadCompany(WireModel):
 
 
 class MonitoringPage(WireModel):
+    __record__ = "page"
+
     id: int
     url: str | None = None
     label: str | None = None
-    page_type: str | None = None
+    page_type: PageType | None = None
     score: MonitoringScore | None = None
     is_selected: bool = False
     last_checked_at: UtcDatetime | None = None
 
 
 class LeadContact(WireModel):
+    __record__ = "contact"
+
     id: int
     first_name: str | None = None
     last_name: str | None = None
     title: str | None = None
-    role: str | None = None
+    role: Role | None = None
     email: str | None = None
     social_url: str | None = None
     is_selected: bool = False
 
 
 class Competitor(WireModel):
+    __record__ = "competitor"
+
     id: int
     name: str = ""
     domain: str | None = None
@@ -320,29 +381,33 @@ class Competitor(WireModel):
 
 
 class Touchpoint(WireModel):
+    __record__ = "touchpoint"
+
     id: int
     description: str = ""
-    detected_type: str | None = None
+    detected_type: ActivityType | None = None
     contact_id: int | None = None
     bonus_points: int = 0
     created_at: UtcDatetime | None = None
 
 
 class Recommendation(WireModel):
+    __record__ = "recommendation"
+
     id: int
     lead_id: int | None = None
-    action_type: str | None = None
+    action_type: ActionType | None = None
     target_url: str | None = None
     suggested_comment: str | None = None
-    priority: str | None = None
+    priority: Priority | None = None
     engagement_reason: str | None = None
     source_page_label: str | None = None
-    status: str | None = None
+    status: RecommendationStatus | None = None
     created_at: UtcDatetime | None = None
 
 
 class LeadDetail(LeadListItem):
-    signal_scan_status: str | None = None
+    signal_scan_status: JobStatus | None = None
     company: LeadCompany | None = None
     monitoring_pages: list[MonitoringPage] = Field(default_factory=list)
     contacts: list[LeadContact] = Field(default_factory=list)
@@ -372,19 +437,23 @@ class RemoveLeadsResult(WireModel):
 
 
 class LeadStatusResult(WireModel):
-    id: int
-    lead_status: str
+    __record__ = "lead"
+
+    id: int | None = None
+    lead_status: LeadStatus | None = None
 
 
 class TargetScoreResult(WireModel):
-    id: int
-    target_score: TargetScore
+    id: int | None = None
+    target_score: TargetScore | None = None
 
 
 class SignalScan(WireModel):
     """A lead's signal scan, as started and as polled; `status` is `none` before any scan."""
 
-    status: str = "none"
+    __record__ = "signal_scan"
+
+    status: JobStatus = "none"
     lead_id: int | None = None
     progress: Progress | None = None
     pages_found: int | None = None
@@ -400,14 +469,16 @@ class RecommendationProgress(WireModel):
 
 
 class RecommendationList(WireModel):
+    __record__ = "recommendations"
+
     recommendations: list[Recommendation] = Field(default_factory=list)
     count: int = 0
     progress: RecommendationProgress = Field(default_factory=RecommendationProgress)
-    generation_status: str | None = None
+    generation_status: JobStatus | None = None
 
 
 class GenerationStarted(WireModel):
-    status: str = "pending"
+    status: JobStatus = "pending"
     message: str | None = None
 
 
@@ -426,19 +497,23 @@ class BonusInfo(WireModel):
 
 
 class TouchpointResult(WireModel):
-    touchpoint: Touchpoint
-    detected_type: str | None = None
+    touchpoint: Touchpoint | None = None
+    detected_type: ActivityType | None = None
     bonus_info: BonusInfo | None = None
     warming_score: WarmingScore | None = None
 
 
 class Note(WireModel):
+    __record__ = "note"
+
     id: int
     content: str = ""
     created_at: UtcDatetime | None = None
 
 
 class DealResult(WireModel):
+    __record__ = "deal"
+
     id: int | None = None
     deal_value: float | None = None
     deal_currency: str | None = None

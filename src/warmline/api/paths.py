@@ -35,10 +35,17 @@ def run_start_path(family: Family, template_id: str | None) -> str:
     return f"/v1/research-templates/{template_id}/run"
 
 
-def run_status_path(family: Family, run_id: str) -> str:
+def run_status_paths(family: Family, run_id: str) -> tuple[str, ...]:
+    """Where a run's status may be read, most likely first. The overview names
+    `/v1/research-templates/runs/:runId`; the detailed family's is "not shown", so the
+    plural (as the overview has it) and the singular of its start path are both tried."""
     if family == "detailed":
-        return f"/v1/research/runs/{run_id}"
-    return f"/v1/research-templates/runs/{run_id}"
+        return (f"/v1/research/runs/{run_id}", f"/v1/research/run/{run_id}")
+    return (f"/v1/research-templates/runs/{run_id}",)
+
+
+def run_status_path(family: Family, run_id: str) -> str:
+    return run_status_paths(family, run_id)[0]
 
 
 class FamilyMemory:
@@ -48,14 +55,26 @@ class FamilyMemory:
         if prefer not in FAMILIES:
             raise ValueError(f"prefer must be one of {', '.join(FAMILIES)} (got {prefer!r})")
         self._prefer = prefer
-        self._known: dict[str, Family] = {}
+        self._known: dict[str, str] = {}
 
-    def known(self, group: str) -> Family | None:
-        """The family that last worked for `group`, None before any success."""
+    def known(self, group: str) -> str | None:
+        """What last worked for `group` (a family, or a path's index), None before any success."""
         return self._known.get(group)
 
+    def remember(self, group: str, choice: str) -> None:
+        """Keep `choice` as what works for `group` (the run status path, say)."""
+        self._known[group] = choice
+
+    def as_state(self) -> dict[str, str]:
+        """What this memory knows, to store per service (`restore` reads it back)."""
+        return dict(self._known)
+
+    def restore(self, state: object) -> None:
+        if isinstance(state, dict):
+            self._known.update({str(k): str(v) for k, v in state.items() if isinstance(v, str)})
+
     def order(self, group: str) -> list[Family]:
-        first = self._known.get(group, self._prefer)
+        first = next((f for f in FAMILIES if f == self._known.get(group)), self._prefer)
         return [first, *(f for f in FAMILIES if f != first)]
 
     async def run(self, group: str, attempt: Callable[[Family], Awaitable[T]]) -> T:

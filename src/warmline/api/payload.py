@@ -7,6 +7,7 @@ into `BadResponseError` with a message naming the operation.
 
 from __future__ import annotations
 
+import logging
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -15,6 +16,23 @@ from warmline.api.errors import BadResponseError
 from warmline.api.models import Page, Pagination
 
 M = TypeVar("M", bound=BaseModel)
+
+log = logging.getLogger("warmline.api")
+
+LIST_KEYS = ("data", "items", "results")
+"""Where a list may sit in an answer besides the operation's own name (`leads`, `notes`)."""
+
+
+class UnreadAnswerError(BadResponseError):
+    """A mutation was answered 2xx, but the answer did not carry what we hoped to read
+    (`{"success": true, "message": "..."}` where the spec shows no response).
+
+    Delivered all the same: the outbox takes it as done and confirms the effect by reading
+    the service again (`warmline.sync.confirm`); `body` is the answer as it came."""
+
+    def __init__(self, message: str, body: object, *, status: int | None = None) -> None:
+        super().__init__(message, status=status)
+        self.body = body
 
 
 def unwrap_object(
@@ -38,17 +56,31 @@ def unwrap_object(
 
 
 def unwrap_list(body: object, what: str, *keys: str) -> list[Any]:
-    """The list an operation returns: the body itself, `data`, one of `keys`, or `items`."""
+    """The list an operation returns: the body itself, `data`, one of `keys`, `items` or
+    `results`."""
     if isinstance(body, list):
         return body
     if isinstance(body, dict):
-        for key in ("data", *keys, "items"):
+        for key in (*keys, *LIST_KEYS):
             value = body.get(key)
             if isinstance(value, list):
                 return value
             if key == "data" and isinstance(value, dict):
                 return unwrap_list(value, what, *keys)
+    if isinstance(body, dict) and _holds_nothing(body, (*keys, *LIST_KEYS)):
+        return []  # `{"success": true, "pagination": {...}}`: a sparse answer leaves [] out
     raise BadResponseError(f"The service's answer to {what} held no list")
+
+
+_PAGING_KEYS = frozenset({"pagination", "paging", "meta", "links"})
+
+
+def _holds_nothing(body: dict[str, Any], names: tuple[str, ...]) -> bool:
+    """True for an answer with no list, no object but its paging, and nothing under a name a
+    list goes by: an empty list left out (a string where the list goes is not that)."""
+    if not body or any(body.get(name) is not None for name in names):
+        return False  # an empty body is no answer at all
+    return not any(isinstance(v, list | dict) for k, v in body.items() if k not in _PAGING_KEYS)
 
 
 def parse(model: type[M], data: Any, what: str) -> M:
@@ -64,13 +96,32 @@ def parse(model: type[M], data: Any, what: str) -> M:
 
 
 def parse_list(model: type[M], items: list[Any], what: str) -> list[M]:
-    return [parse(model, item, what) for item in items]
+    """Every readable item; one that cannot be read is skipped with a warning naming it,
+    so one odd record never hides the page (`skipped` says how many were)."""
+    return parse_items(model, items, what)[0]
+
+
+def parse_items(model: type[M], items: list[Any], what: str) -> tuple[list[M], int]:
+    """The readable items and how many were skipped (a listing with skips is not whole)."""
+    read: list[M] = []
+    skipped = 0
+    for index, item in enumerate(items):
+        try:
+            read.append(parse(model, item, what))
+        except BadResponseError as exc:
+            skipped += 1
+            ident = item.get("id") if isinstance(item, dict) else None
+            which = f"item {index + 1}" + (f" (id {ident!r})" if ident is not None else "")
+            log.warning("skipped %s of %s: %s", which, what, exc)
+    return read, skipped
 
 
 def parse_page(
     model: type[M], body: Any, what: str, page: int, per_page: int, *keys: str
 ) -> Page[M]:
-    """A page of items; without a `pagination` object the answer is taken as the only page."""
+    """One page of items (`list_leads` and the like: a page asked for by number); without a
+    `pagination` object the answer is taken as the only page. Walking a whole list is
+    `ServiceClient.walk`, which reads every paging style."""
     items = parse_list(model, unwrap_list(body, what, *keys), what)
     raw = None
     if isinstance(body, dict):

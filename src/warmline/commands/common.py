@@ -126,11 +126,16 @@ def make_client(config: Config, timeout: float | None = None) -> ServiceClient:
     logfile.hide(config.api_key)  # whatever quotes it, the key never reaches the log
     if not config.api_key:
         raise CommandError(f"No API key is configured: set {ENV_API_KEY}, or {KEY_FIX}", EXIT_AUTH)
+    from warmline.api.request_fields import RequestFields  # deferred: command line
+
+    fields = RequestFields(config.service_fields)
     try:
         if timeout is None:
-            return ServiceClient(config.base_url, config.api_key)
+            return ServiceClient(config.base_url, config.api_key, request_fields=fields)
         # A quick send (after `log`, `note`...) is bounded whole, not only per read.
-        return ServiceClient(config.base_url, config.api_key, timeout=timeout, deadline=2 * timeout)
+        return ServiceClient(
+            config.base_url, config.api_key, timeout=timeout, deadline=2 * timeout, request_fields=fields
+        )
     except ValueError as exc:  # a base URL we refuse (plain http to a remote host...)
         raise CommandError(str(exc), EXIT_BAD_INPUT) from None
 

@@ -21,8 +21,10 @@ sent with `Idempotency-Key: <op id>`. The outcome decides the next state (docs/s
   backoff, never before the server's Retry-After / rate-limit reset (`not_before`);
 - offline (not sent): back to the queue as it was; the pass stops, since offline is a
   state the engine probes out of, not a reason to back each op off;
-- may have been applied (connection lost after sending, 500, unreadable success):
-  `mark_ambiguous`, reconciled on a later pass;
+- may have been applied (connection lost after sending, 500): `mark_ambiguous`,
+  reconciled on a later pass;
+- any 2xx, whatever its body: delivered, and then confirmed (`confirm`): a set-to-value op
+  whose change the service does not show (answer or re-read) fails with the likely cause;
 - refused for good (validation, not found, already dismissed, plan limit): `mark_failed`
   with the server's message; set aside, the lead's later ops go on;
 - the lead itself is gone ("Outreach lead not found"): `mark_lead_gone` fails the op and
@@ -49,12 +51,14 @@ from warmline.api.errors import (
     RecommendationGoneError,
     UnresponsiveSendError,
 )
+from warmline.api.payload import UnreadAnswerError
 from warmline.store import Store
 from warmline.store.clock import EpochClock, system_clock
 from warmline.store.effects import COMPLETE_RECOMMENDATION, DISMISS_RECOMMENDATION
 from warmline.store.rows import AMBIGUOUS, PENDING, Op
 from warmline.sync.backoff import Backoff, plan_retry
 from warmline.sync.blocking import Blocking, Notify, in_thread
+from warmline.sync.confirm import Refused, confirm
 from warmline.sync.reconcile import already_applied
 from warmline.sync.requests import ANNOTATED_KINDS, Answer, payload_to_send, send
 
@@ -370,7 +374,12 @@ class Flusher:
                     return Outcome(op, RECONCILED, answer=answer)
             first_sent = op.first_sent_at or self._first_sent.pop(op.op_id, None)
             payload = payload_to_send(op, first_sent, self.annotate_late)
-            return Outcome(op, DONE, answer=await send(self.client, op.kind, payload, op.op_id))
+            try:
+                answer = await send(self.client, op.kind, payload, op.op_id)
+            except UnreadAnswerError as exc:
+                log.info("op %s %s: answered 2xx without what we read (%s); confirming", op.op_id, op.kind, exc)
+                answer = {}
+            return await self._confirmed(op, answer)
         except asyncio.CancelledError:
             self.store.mark_ambiguous(op.op_id, self.clock(), "interrupted while sending")
             raise
@@ -380,6 +389,18 @@ class Flusher:
             log.exception("unexpected error delivering %s %s", op.kind, op.op_id)
             message = f"internal error: {exc.__class__.__name__}: {exc}"
             return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=self._later(op))
+
+    async def _confirmed(self, op: Op, answer: Answer) -> Outcome:
+        """A 2xx is delivery; whether the change shows decides done or failed (`confirm`).
+        A re-read that fails leaves the delivery as answered: the 2xx stands."""
+        try:
+            verdict = await confirm(self.client, self.store, op, answer)
+        except ApiError as exc:
+            log.info("op %s %s delivered; could not read it back (%s)", op.op_id, op.kind, exc)
+            return Outcome(op, DONE, answer=answer)
+        if isinstance(verdict, Refused):
+            return Outcome(op, FAILED, message=verdict.message)
+        return Outcome(op, DONE, answer=verdict.answer)
 
     def _classify(self, op: Op, exc: ApiError) -> Outcome:
         now = self.clock()

@@ -13,15 +13,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from typing import TypeVar
 
 from pydantic import BaseModel
 
 from warmline.api import ServiceClient
 from warmline.api.errors import LeadNotFoundError, NotFoundError
-from warmline.api.limits import LIST_PAGES_MAX, check_list_pages
-from warmline.api.models import Page, Pagination
+from warmline.api.paging import ListWalk
 from warmline.store import Store
 from warmline.sync.blocking import Blocking, Notify, in_thread
 from warmline.sync.requests import Answer, dump
@@ -29,87 +28,34 @@ from warmline.sync.requests import Answer, dump
 log = logging.getLogger("warmline.sync")
 
 PER_PAGE = 200
-# A server that never says it is on the last page, or claims 10^6 of them, must not keep us
-# paging (or hold what it sent): `limits.LIST_PAGES_MAX`, then `TooManyPagesError`.
-MAX_PAGES = LIST_PAGES_MAX
+"""Records asked for a page; a service may give fewer (`paging.ListWalk` follows on)."""
+LEAD_STATUSES = ("cold", "warm")
 
 M = TypeVar("M", bound=BaseModel)
-PageFetch = Callable[[int], Awaitable[Page[M]]]
-"""`fetch(page_number)`: one page of a list of `M` (leads, companies, contacts)."""
 
 
-async def all_pages(fetch: PageFetch[M], what: str = "list") -> AsyncIterator[list[Answer]]:
-    """Every page of a paginated list, as dicts, until the pagination says it was the last.
-
-    Raises `TooManyPagesError` before yielding a page of a list that claims more than
-    MAX_PAGES pages or has not ended by then: the caller must not take such a list."""
-    page = 1
-    while True:
-        result = await fetch(page)
-        more = result.has_next and bool(result.items)
-        check_list_pages(what, page, result.pagination.total_pages, more)
-        yield [dump(item) for item in result.items]
-        if not more:
-            return
-        page += 1
-
-
-class Listing:
-    """One walk over a whole paginated list, watched page by page (`watch` wraps the page
-    fetch), to tell afterwards whether it showed the whole list.
-
-    A full list also says which cached rows the service no longer has, and those are
-    dropped; a walk that says it wrongly would empty the cache. So rows are dropped only
-    after a walk that is complete and consistent (`problem()` is None): it ended on a page
-    that says it is the last, every page was the one asked for, no record came twice, every
-    record has an id, and as many records came as the list's `total` says (the same on
-    every page). A walk that
-    fails on some page raises before anything is dropped. Either way the rows read are
-    kept (upserted), and nothing else in the cache changes."""
+class WalkLog:
+    """Whether each walk of one refresh saw its whole list (`ListWalk.problem`)."""
 
     def __init__(self) -> None:
-        self.ids: list[int | None] = []
-        self._last: Pagination | None = None  # of the last page read
-        self._last_has_next = False
-        self._problem: str | None = None
-        self._totals: set[int] = set()
+        self.problems: list[str] = []
 
-    def watch(self, fetch: PageFetch[M]) -> PageFetch[M]:
-        async def watched(number: int) -> Page[M]:
-            page = await fetch(number)
-            self._see(number, page)
-            return page
+    async def records(self, walk: AsyncIterator[tuple[list[M], ListWalk]]) -> AsyncIterator[list[Answer]]:
+        """The pages of `walk` as dicts; its problem, if any, noted when it ends."""
+        state: ListWalk | None = None
+        async for items, walked in walk:
+            state = walked
+            yield [dump(item) for item in items]
+        problem = "no page was read" if state is None else state.problem()
+        if problem is not None:
+            what = "list" if state is None else state.what
+            self.problems.append(f"{what}: {problem}")
 
-        return watched
-
-    def _see(self, number: int, page: Page[M]) -> None:
-        self._last, self._last_has_next = page.pagination, page.has_next
-        if page.pagination.page != number and self._problem is None:
-            self._problem = f"page {number} came back as page {page.pagination.page}"
-        self.ids.extend(getattr(item, "id", None) for item in page.items)
-        if page.pagination.total is not None:
-            self._totals.add(page.pagination.total)
-
-    def problem(self) -> str | None:
-        """Why this walk cannot tell which rows the service no longer has; None if it can."""
-        last = self._last
-        if last is None:
-            return "no page was read"
-        if self._problem is not None:
-            return self._problem
-        if self._last_has_next:
-            return f"it stopped at page {last.page} of {last.total_pages}"
-        if any(record_id is None for record_id in self.ids):
-            return "records without an id"
-        distinct = len(set(self.ids))
-        if distinct != len(self.ids):
-            return f"{len(self.ids) - distinct} record(s) came twice (the list changed while it was read?)"
-        if len(self._totals) > 1:
-            return f"its total changed while it was read ({min(self._totals)} to {max(self._totals)})"
-        total = last.total
-        if total is not None and total != distinct:
-            return f"it claims {total} records but listed {distinct}"
-        return None
+    def whole(self, what: str) -> bool:
+        """True when every walk noted here saw its whole list, so unlisted rows may go."""
+        for problem in self.problems:
+            log.warning("the %s read was not the whole list (%s): no cached row was dropped", what, problem)
+        return not self.problems
 
 
 class Refresher:
@@ -137,16 +83,24 @@ class Refresher:
             self._notify(topic, lead_id)
 
     async def leads(self) -> int:
-        """The whole lead list (both statuses). Written in one go, because a full list also
-        tells which cached leads the server no longer has."""
-        items: list[Answer] = []
+        """The whole lead list, both statuses, each asked for by name: a service's
+        unfiltered default may hold one status only, and a filter default is never taken as
+        the whole list. Written in one go, because a full list also tells which cached leads
+        the server no longer has; that needs both walks whole, and each lead in the walk of
+        its own status (else the service ignored our filter and we cannot tell)."""
+        items: dict[int, Answer] = {}
         asked_at = self.store.clock()  # a lead removed after this stays removed
-        listing = Listing()
-        async for page in all_pages(listing.watch(lambda n: self.client.list_leads(None, n, self.per_page)), "lead list"):
-            items.extend(page)
-        # Only a whole list may remove cached leads (`Listing`); else the leads read are kept.
-        full = "all" if self._whole(listing, "lead list") else None
-        count = await self._blocking(self.store.upsert_leads, items, full, asked_at)
+        walks = WalkLog()
+        strays: set[str] = set()
+        for status in LEAD_STATUSES:
+            async for page in walks.records(self.client.walk_leads(status, size=self.per_page)):
+                for item in page:
+                    if item.get("lead_status", status) != status:
+                        strays.add(f"{item.get('lead_status')} leads came in the {status} list (the filter was not applied)")
+                    items.setdefault(int(item["id"]), item)
+        walks.problems.extend(sorted(strays))
+        full = "all" if walks.whole("lead list") else None
+        count = await self._blocking(self.store.upsert_leads, list(items.values()), full, asked_at)
         self._changed("leads")
         return count
 
@@ -198,23 +152,26 @@ class Refresher:
 
     async def companies(self) -> int:
         """Every saved company; cached ones the server no longer lists are dropped, after a
-        whole list only (`Listing`): a walk cut or inconsistent drops nothing."""
-        seen: list[int] = []
-        listing = Listing()
-        async for page in all_pages(listing.watch(lambda n: self.client.list_companies(n, self.per_page)), "company list"):
-            await self._blocking(self.store.upsert_companies, page)
-            seen.extend(item["id"] for item in page)
-        if self._whole(listing, "company list"):
-            await self._blocking(self._drop_unlisted, "companies", seen, self.store.delete_companies)
-        self._changed("companies")
-        return len(seen)
+        whole list only (`ListWalk.problem`): a walk cut or inconsistent drops nothing."""
+        return await self._records("companies", self.client.walk_companies(size=self.per_page),
+                                   self.store.upsert_companies, self.store.delete_companies)
 
-    def _whole(self, listing: Listing, what: str) -> bool:
-        """True when `listing` showed the whole list, so unlisted rows may be dropped."""
-        problem = listing.problem()
-        if problem is not None:
-            log.warning("the %s read was not the whole list (%s): no cached row was dropped", what, problem)
-        return problem is None
+    async def _records(
+        self,
+        entity: str,
+        walk: AsyncIterator[tuple[list[M], ListWalk]],
+        upsert: Callable[[list[Answer]], int],
+        delete: Callable[[list[int]], None],
+    ) -> int:
+        seen: list[int] = []
+        walks = WalkLog()
+        async for page in walks.records(walk):
+            await self._blocking(upsert, page)
+            seen.extend(item["id"] for item in page)
+        if walks.whole(f"{entity[:-1]} list"):
+            await self._blocking(self._drop_unlisted, entity, seen, delete)
+        self._changed(entity)
+        return len(seen)
 
     def _drop_unlisted(self, entity: str, seen: list[int], delete: Callable[[list[int]], None]) -> None:
         listed = set(seen)
@@ -231,16 +188,9 @@ class Refresher:
 
     async def contacts(self) -> int:
         """Every contact; cached ones the server no longer lists are dropped, after a whole
-        list only (`Listing`)."""
-        seen: list[int] = []
-        listing = Listing()
-        async for page in all_pages(listing.watch(lambda n: self.client.list_contacts(n, self.per_page)), "contact list"):
-            await self._blocking(self.store.upsert_contacts, page)
-            seen.extend(item["id"] for item in page)
-        if self._whole(listing, "contact list"):
-            await self._blocking(self._drop_unlisted, "contacts", seen, self.store.delete_contacts)
-        self._changed("contacts")
-        return len(seen)
+        list only."""
+        return await self._records("contacts", self.client.walk_contacts(size=self.per_page),
+                                   self.store.upsert_contacts, self.store.delete_contacts)
 
     async def templates(self) -> int:
         templates = [dump(t) for t in await self.client.list_research_templates()]

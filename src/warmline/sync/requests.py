@@ -66,8 +66,12 @@ def request_of(sender: Callable[[ServiceClient, R, str], Awaitable[Answer]]) -> 
 
 
 def dump(model: BaseModel) -> Answer:
-    """A model as JSON-ready data, unknown server fields included."""
-    return model.model_dump(mode="json")
+    """A model as JSON-ready data: what the service sent (unknown fields included), and
+    nothing it left out. A model's defaults must never reach the store as if the service
+    had said them: the store merges only the fields an answer carries, so a sparse answer
+    (a list item of the spec's fields only, `{success, message}` to a mutation) keeps what
+    the cache knows instead of blanking it."""
+    return model.model_dump(mode="json", exclude_unset=True)
 
 
 def annotated_description(
