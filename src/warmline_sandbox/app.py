@@ -1,10 +1,11 @@
 """`create_app(settings)`: one sandbox server, ready to serve or to test in-process.
 
-Middleware, outermost first: rate limit (headers on every answer), unexpected errors
-(a 500 envelope, so it gets those headers too), faults, idempotency, then FastAPI's own
-error handling and the routes. The outreach part comes from
-`warmline_sandbox.outreach`, which exports `router`, `SCHEMA` (its tables) and
-`seed_outreach` (called by `seed.py`).
+Middleware, outermost first: dialects (only when some are asked for: they translate
+requests and answers, `warmline_sandbox.dialect_middleware`), rate limit (headers on
+every answer), unexpected errors (a 500 envelope, so it gets those headers too), faults,
+idempotency, the dialects' own answers, then FastAPI's own error handling and the
+routes. The outreach part comes from `warmline_sandbox.outreach`, which exports
+`router`, `SCHEMA` (its tables) and `seed_outreach` (called by `seed.py`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ from warmline_sandbox import (
 from warmline_sandbox.auth import generate_key, known_keys, register_key
 from warmline_sandbox.clock import Clock, SystemClock
 from warmline_sandbox.db import Database, init_schema, iso
+from warmline_sandbox.dialect_asgi import PresetAnswerMiddleware
+from warmline_sandbox.dialect_middleware import DialectMiddleware
+from warmline_sandbox.dialects import check_dialects
 from warmline_sandbox.errors import UnexpectedErrorMiddleware, install_error_handlers
 from warmline_sandbox.faults import FaultInjector, FaultMiddleware
 from warmline_sandbox.idempotency import IdempotencyMiddleware
@@ -101,6 +105,7 @@ def open_database(settings: SandboxSettings, clock: Clock) -> Database:
 
 
 def create_app(settings: SandboxSettings, clock: Clock | None = None) -> FastAPI:
+    dialects = check_dialects(settings.dialects)  # before anything is opened
     clock = clock or SystemClock()
     db = open_database(settings, clock)
     app = FastAPI(title="Sales Intelligence Service (sandbox)", version="1.0", description=DESCRIPTION)
@@ -111,6 +116,8 @@ def create_app(settings: SandboxSettings, clock: Clock | None = None) -> FastAPI
         app.state.api_keys = known_keys(conn)
 
     install_error_handlers(app)
+    if dialects:
+        app.add_middleware(PresetAnswerMiddleware)
     if settings.idempotency:
         app.add_middleware(IdempotencyMiddleware, db=db, clock=clock)
     if settings.faults.active:
@@ -118,6 +125,8 @@ def create_app(settings: SandboxSettings, clock: Clock | None = None) -> FastAPI
     app.add_middleware(UnexpectedErrorMiddleware)
     limit, window = settings.rate_limit
     app.add_middleware(RateLimitMiddleware, limiter=RateLimiter(limit, window, clock))
+    if dialects:
+        app.add_middleware(DialectMiddleware, dialects=dialects, router=app.router, db=db)
 
     for router in PLATFORM_ROUTERS:
         app.include_router(router)

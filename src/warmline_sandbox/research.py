@@ -150,6 +150,18 @@ def start_run(
             "company_ids": ids, "created_at": job["created_at"]}
 
 
+def run_number(conn: sqlite3.Connection, run_id: str) -> int | None:
+    """A run's number (its job's id): the integer a dialect shows for its `run_id`."""
+    row = conn.execute("SELECT job_id FROM research_runs WHERE run_id = ?", (run_id,)).fetchone()
+    return int(row["job_id"]) if row else None
+
+
+def run_id_of(conn: sqlite3.Connection, number: int) -> str | None:
+    """The `run_id` of the run with this number, if there is one."""
+    row = conn.execute("SELECT run_id FROM research_runs WHERE job_id = ?", (number,)).fetchone()
+    return str(row["run_id"]) if row else None
+
+
 def observe_run(conn: sqlite3.Connection, run_id: str, clock: Clock) -> dict[str, Any]:
     row = conn.execute("SELECT job_id FROM research_runs WHERE run_id = ?", (run_id,)).fetchone()
     job = jobs.observe(conn, row["job_id"], clock, kind="research_run") if row else None

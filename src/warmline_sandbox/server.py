@@ -2,7 +2,8 @@
 
 `run(settings)` serves in the foreground (the `warmline sandbox` command): it binds the
 socket first (so `--port 0` picks a free port), prints `Sandbox listening on URL` and
-`API key: KEY` as the first two lines of stdout, then serves until interrupted.
+`API key: KEY` as the first two lines of stdout (then `Dialects: ...` when it speaks
+some), then serves until interrupted.
 `start_in_thread(settings)` serves in a background thread, for `warmline demo` and
 end-to-end tests that want a real loopback port in their own process.
 """
@@ -61,7 +62,10 @@ def run(settings: SandboxSettings, out: TextIO | None = None) -> None:
     server = _server(settings, None)
     sock = bind(settings.host, settings.port)
     print(f"Sandbox listening on {base_url(sock, settings.host)}", file=out)
-    print(f"API key: {settings.api_keys[0]}", file=out, flush=True)
+    print(f"API key: {settings.api_keys[0]}", file=out)
+    if settings.dialects:
+        print(f"Dialects: {', '.join(settings.dialects)}", file=out)
+    out.flush()
     try:
         server.run(sockets=[sock])
     finally:

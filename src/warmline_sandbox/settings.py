@@ -114,3 +114,5 @@ class SandboxSettings:
     quotas: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_QUOTAS))
     host: str = "127.0.0.1"
     port: int = 8765
+    dialects: tuple[str, ...] = ()
+    """Other readings of the spec to serve (`warmline_sandbox.dialects`); empty = standard."""

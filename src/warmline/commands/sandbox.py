@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from warmline.commands.common import CommandError
-from warmline.exit_codes import EXIT_ERROR
+from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_ERROR
 
 DEMO_MODULES = ("fastapi", "uvicorn", "faker")
 """The top-level modules of the `demo` extra's packages (pyproject.toml)."""
@@ -108,6 +108,18 @@ def _faults(_ctx: click.Context, _param: click.Parameter, value: str | None) -> 
         raise click.BadParameter(str(exc)) from exc
 
 
+def _dialects(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[str, ...]:
+    """The `--dialect` list, checked; a bad one is one line naming the dialects."""
+    if value is None:
+        return ()
+    from warmline_sandbox.dialects import DialectError, parse_dialects  # deferred: sandbox
+
+    try:
+        return parse_dialects(value)
+    except DialectError as exc:
+        raise CommandError(f"--dialect: {exc}", EXIT_BAD_INPUT) from exc
+
+
 @click.command("sandbox")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535), help="Port (0 = any free port).")
@@ -127,6 +139,10 @@ def _faults(_ctx: click.Context, _param: click.Parameter, value: str | None) -> 
 @click.option("--faults", default=None, callback=_faults,
               help="Injected faults, e.g. latency=200ms,error=0.2,drop=0.1,burst429=0.05.")
 @click.option("--no-idempotency", is_flag=True, help="Ignore Idempotency-Key headers.")
+@click.option("--dialect", "dialects", metavar="NAME[,NAME...]", default=None, callback=_dialects,
+              help="Serve other readings of what the spec does not show (default: standard): page-limit,"
+                   " offset, cursor, link, bare, sparse, words, names, errors, overview-only, detailed-only,"
+                   " cold-default, request-names, or all (every variation of the answers at once).")
 def sandbox(
     host: str,
     port: int,
@@ -139,6 +155,7 @@ def sandbox(
     rate_limit: tuple[int, float],
     faults: object,
     no_idempotency: bool,
+    dialects: tuple[str, ...],
 ) -> None:
     """Serve the reference Sales Intelligence Service on HOST:PORT (prints URL and key first).
 
@@ -166,6 +183,7 @@ def sandbox(
         idempotency=not no_idempotency,
         host=host,
         port=port,
+        dialects=dialects,
     )
     try:
         run(settings)
