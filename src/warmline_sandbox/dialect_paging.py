@@ -66,25 +66,18 @@ class Window:
 
 
 def translate_query(dialect: str, resource: str, pairs: Pairs) -> tuple[Pairs, Window]:
-    """The standard query (filters kept, `page` and `per_page` set) and the window to cut.
+    """The standard query (the client's filters, `page` and `per_page`) and the window of
+    its answer the dialect's answer shows.
 
     Raises `PagingError` for a parameter of the dialect that is not a valid number.
     """
-    given = dict(pairs)
     filters = [(name, value) for name, value in pairs if name not in DIALECT_PARAMS[dialect]]
-    cap = CAPS[dialect]
+    given = dict(pairs)
     if dialect == "link":
-        asked = given.get("per_page")
-        number = _integer_or_none(asked)
-        size = min(number, cap) if number is not None and number >= 1 else cap
-        # A per_page that is no positive number goes on as it is: the standard route refuses it.
-        sent = asked if asked is not None and (number is None or number < 1) else str(size)
-        standard = [pair for pair in filters if pair[0] != "page"] + _page_param(given) + [("per_page", sent)]
-        return standard, Window(dialect, resource, size, filters=_without(filters, "page"))
-    size = min(_number(given, "limit", cap, minimum=1), cap)
+        return _link_query(resource, given, filters)
+    size = min(_number(given, "limit", CAPS[dialect], minimum=1), CAPS[dialect])
     if dialect == "page-limit":
-        standard = [pair for pair in filters if pair[0] != "page"] + _page_param(given) + [("per_page", str(size))]
-        return standard, Window(dialect, resource, size, filters=_without(filters, "page"))
+        return _paged(filters, given, size), Window(dialect, resource, size, filters=_without_page(filters))
     offset = (
         _number(given, "offset", 0, minimum=0, maximum=OFFSET_MAX) if dialect == "offset"
         else decode_cursor(given.get("cursor"), resource)
@@ -94,12 +87,30 @@ def translate_query(dialect: str, resource: str, pairs: Pairs) -> tuple[Pairs, W
     return standard, Window(dialect, resource, size, offset=offset, skip=skip, filters=tuple(filters))
 
 
+def _link_query(resource: str, given: dict[str, str], filters: Pairs) -> tuple[Pairs, Window]:
+    """`link`: the standard parameters with `per_page` capped. One that is no positive
+    number goes on as it is, so the standard route refuses it in its own words."""
+    cap = CAPS["link"]
+    asked = given.get("per_page")
+    number = _integer_or_none(asked)
+    if asked is None or (number is not None and number >= 1):
+        size = cap if number is None else min(number, cap)
+        return _paged(filters, given, size), Window("link", resource, size, filters=_without_page(filters))
+    standard = [*_without_page(filters), *_page_param(given), ("per_page", asked)]
+    return standard, Window("link", resource, cap, filters=_without_page(filters))
+
+
+def _paged(filters: Pairs, given: dict[str, str], size: int) -> Pairs:
+    """The client's filters and page (when it sent one) with our page size."""
+    return [*_without_page(filters), *_page_param(given), ("per_page", str(size))]
+
+
 def _page_param(given: dict[str, str]) -> Pairs:
     return [("page", given["page"])] if "page" in given else []
 
 
-def _without(pairs: Pairs, name: str) -> tuple[tuple[str, str], ...]:
-    return tuple(pair for pair in pairs if pair[0] != name)
+def _without_page(pairs: Pairs) -> tuple[tuple[str, str], ...]:
+    return tuple(pair for pair in pairs if pair[0] != "page")
 
 
 def _integer_or_none(text: str | None) -> int | None:

@@ -545,3 +545,80 @@ async def test_all_is_every_variation_of_the_answers_at_once(serve: Callable[...
     health = (await client.get("/v1/health")).json()
     assert health == {"success": True, "healthy": True, "server_time": "2026-11-22T09:00:00+00:00",
                       "api_version": "1", "authenticated": 1}
+
+
+# ------------------------------------------------------------------ every operation, every dialect
+
+TOUR_DIALECTS = ["standard", "page-limit", "offset", "cursor", "link", "bare", "sparse", "words", "names", "errors", "overview-only", "detailed-only",
+                 "cold-default", "request-names", "all,request-names",
+                 "link,bare,sparse,words,names,errors,detailed-only,request-names"]
+
+
+@pytest.mark.parametrize("dialects", TOUR_DIALECTS)
+async def test_every_operation_answers_with_rate_headers_and_no_server_error(
+    serve: Callable[..., Served], dialects: str
+) -> None:
+    standard = serve().client
+    detail = (await standard.get("/v1/outreach/leads/2")).json()["data"]
+    page, competitor = detail["monitoring_pages"][0]["id"], detail["competitors"][0]["id"]
+    contact, rec = detail["contacts"][0]["id"], detail["recommendations"][0]["id"]
+    served = serve(dialects)
+    client = served.client
+    lead = "/v1/outreach/leads/2"
+    calls: list[tuple[str, str, dict[str, Any]]] = [
+        ("GET", "/v1/health", {}),
+        ("GET", "/v1/companies", {"params": {"limit": 3, "page": 2, "offset": 7, "per_page": 4, "search": "a"}}),
+        ("GET", "/v1/contacts", {"params": {"limit": "x", "per_page": "x", "offset": "x", "cursor": "zz"}}),
+        ("GET", "/v1/outreach/leads", {"params": {"status": "warm"}}),
+        ("POST", "/v1/companies", {"json": {"name": "A", "website": "a.test", "tags": [{"id": 1, "name": "x"}, "y"],
+                                            "custom_fields": [{"key": "k", "value": 1}]}}),
+        ("POST", "/v1/companies", {"content": b"not json", "headers": {"content-type": "application/json"}}),
+        ("POST", "/v1/companies", {"json": [1, 2]}),
+        ("PUT", "/v1/companies/1", {"json": {"employee_range": "1-10"}}),
+        ("GET", "/v1/companies/1", {}), ("GET", "/v1/companies/1/tags", {}), ("GET", "/v1/companies/fields", {}),
+        ("POST", "/v1/contacts", {"json": {"first_name": "D", "role": "decision_maker", "job_title": "CEO"}}),
+        ("PUT", "/v1/contacts/1", {"json": {"role": "decision-maker"}}),
+        ("GET", "/v1/contacts/1/tags", {}), ("GET", "/v1/contacts/fields", {}),
+        ("DELETE", "/v1/contacts/2", {}), ("DELETE", "/v1/companies/999", {}),
+        ("POST", "/v1/companies/lookup", {"json": {"query": "dental clinics", "save": 1, "broaden_search": 0}}),
+        ("POST", "/v1/companies/deep-search", {"json": {"query": "dental clinics", "max_results": 3}}),
+        ("POST", "/v1/contacts/search", {"json": {"company_id": 1, "roles": ["decision_maker"]}}),
+        ("POST", "/v1/companies/1/deep-search", {"json": {"focus": "pricing"}}),
+        ("GET", "/v1/research/templates", {}), ("GET", "/v1/research-templates", {}),
+        ("POST", "/v1/research/run", {"json": {"template_name": "ICP fit", "company_ids": [1, 2]}}),
+        ("POST", "/v1/research-templates/nope/run", {"json": {"company_ids": [1]}}),
+        ("GET", "/v1/research/runs/99999999999999999999999", {}), ("GET", "/v1/research/run/x", {}),
+        ("POST", "/v1/outreach/leads", {"json": {"company_ids": [5, 6, 1], "lead_status": "cold"}}),
+        ("GET", lead, {}),
+        ("PATCH", "/v1/outreach/leads/1/status", {"json": {"status": "warm"}}),
+        ("PATCH", "/v1/outreach/leads/3/status", {"json": {"lead_status": "warm"}}),
+        ("PATCH", "/v1/outreach/leads/abc/status", {"json": {}}),
+        ("PATCH", "/v1/outreach/leads/1/target-score", {"json": {"target_score": 40}}),
+        ("POST", "/v1/outreach/leads/1/signal-scan", {}), ("GET", "/v1/outreach/leads/1/signal-scan", {}),
+        *[("PATCH", f"{lead}/monitoring-pages/{page_id}", {"json": body})
+          for body in ({"is_selected": False}, {"enabled": 1}, {"is_enabled": True}, {}, {"foo": 1})
+          for page_id in (page, 99999, "²")],
+        ("GET", f"{lead}/recommendations", {}), ("POST", f"{lead}/recommendations/generate", {}),
+        ("POST", f"{lead}/recommendations/{rec}/complete", {}), ("POST", f"{lead}/recommendations/{rec}/dismiss", {}),
+        ("POST", f"{lead}/touchpoints", {"json": {"description": "Sent a LinkedIn message", "contact_id": contact}}),
+        ("GET", f"{lead}/notes", {}), ("POST", f"{lead}/notes", {"json": {"content": "hi"}}),
+        ("PATCH", f"{lead}/contacts/{contact}", {"json": {"is_selected": 0}}),
+        *[("PATCH", f"{lead}/deal", {"json": body}) for body in (
+            {"deal_value": 10, "currency": "usd", "won": 1}, {"deal_currency": "gbp"}, {"won": True, "lost": True})],
+        ("PATCH", "/v1/outreach/leads/1/deal", {"json": {"deal_value": 5}}),
+        ("POST", f"{lead}/competitors", {"json": {"name": "C", "website": "c.test"}}),
+        ("POST", f"{lead}/competitors/{competitor}/scan", {}),
+        *[("PATCH", f"{lead}/competitors/{competitor_id}", {"json": body})
+          for body in ({"pinned": True}, {"is_pinned": 1}, {}) for competitor_id in (competitor, 999)],
+        ("DELETE", "/v1/outreach/leads", {"json": {"lead_ids": [4]}}),
+        ("GET", "/v1/nowhere", {}), ("DELETE", "/v1/health", {}), ("GET", "/", {}), ("GET", "/openapi.json", {}),
+        *[("POST", f"{lead}/notes", {"json": {"content": text}, "headers": {"Idempotency-Key": "k1"}})
+          for text in ("x", "x", "y")],
+    ]
+    for method, path, options in calls:
+        answer = await client.request(method, path, **options)
+        assert answer.status_code < 500, (method, path, answer.text)
+        if path.startswith("/v1/"):
+            assert all(name in answer.headers for name in RATE_HEADERS), (method, path)
+        if answer.status_code == 200 and path.startswith("/v1/") and path != "/v1/health":
+            served.clock.advance(1)  # jobs move along between the calls
