@@ -30,6 +30,7 @@ from warmline.commands import (
     queueing,
     records,
     sandbox,
+    service,
     today,
 )
 from warmline.commands.line import CONTEXT_SETTINGS, CommandLine
@@ -57,6 +58,7 @@ def top_level_commands() -> list[click.Command]:
         *queueing.COMMANDS,
         *records.COMMANDS,
         *sandbox.COMMANDS,
+        *service.COMMANDS,
         *today.COMMANDS,
     ]
 
