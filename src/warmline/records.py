@@ -20,7 +20,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from warmline.api.errors import InputError
+from warmline.api.errors import InputError, UnreadAnswerError
 from warmline.record_kinds import Entity, record_kind
 from warmline.store import Store
 from warmline.sync.requests import dump
@@ -125,16 +125,39 @@ async def save_record(
     kind = record_kind(entity)
     body = kind.check(fields, record_id is None)
     key = idempotency_key or str(uuid.uuid4())
-    if record_id is None:
-        answer = await kind.create(client, body, key)
-    else:
-        if "custom_fields" in body:
-            current = await kind.fetch(client, record_id)
-            body["custom_fields"] = {**current.custom_fields, **body["custom_fields"]}
-        answer = await kind.update(client, record_id, body, key)
-    record = dump(answer)
+    try:
+        if record_id is None:
+            answer = await kind.create(client, body, key)
+        else:
+            if "custom_fields" in body:
+                current = await kind.fetch(client, record_id)
+                body["custom_fields"] = {**current.custom_fields, **body["custom_fields"]}
+            answer = await kind.update(client, record_id, body, key)
+        record = dump(answer)
+    except UnreadAnswerError as exc:  # a 2xx without the record: done, read it back below
+        record = {"id": _answer_id(exc.body)} if _answer_id(exc.body) is not None else {}
+    if any(name not in record for name in body if name not in ("tags", "custom_fields")):
+        # A sparse answer ("Company created", an id at most): the record as the service
+        # now has it, so the cache never stores a blank where the rep typed a value.
+        found = record.get("id", record_id)
+        if not isinstance(found, int):
+            raise UnreadAnswerError(
+                f"The service saved the {kind.noun} but did not say its id; "
+                f"`warmline {entity} --refresh` lists it", None,
+            )
+        record = dump(await kind.fetch(client, found))
     kind.upsert(store, [record])
     return record
+
+
+def _answer_id(body: object) -> int | None:
+    """The record id a minimal answer carries (`{success, message, id}` or under `data`)."""
+    for holder in (body, body.get("data") if isinstance(body, Mapping) else None):
+        if isinstance(holder, Mapping):
+            value = holder.get("id")
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+    return None
 
 
 async def delete_record(

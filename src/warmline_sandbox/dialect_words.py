@@ -1,10 +1,10 @@
 """The `words` dialect: other words for the values the spec does not list.
 
-Statuses the spec leaves open (a running or failed job, research runs, signal scans),
+Statuses the spec leaves open (a running or failed job or run, signal scans),
 priorities, action types, the professional-network activity kind, the decision-maker
 role, booleans as 1/0, tags as objects, custom fields as key/value lists and integer
-research run ids. Values the spec fixes stay: `pending` and `completed` of deep and
-contact searches, the signal scan's `none`, lead statuses, recommendation states,
+research run ids. Values the spec fixes stay: `pending` and `completed` of every job
+and run, the signal scan's `none`, `monitoring_active` as a boolean, lead statuses, recommendation states,
 `success`. Requests accept the dialect's words as well as ours.
 """
 
@@ -18,7 +18,9 @@ from warmline_sandbox import dialect_ops as ops
 from warmline_sandbox.dialect_ops import Op
 
 SEARCH_STATUSES = {"running": "processing", "failed": "error"}
-RESEARCH_STATUSES = {"pending": "queued", "running": "processing", "completed": "done", "failed": "error"}
+RESEARCH_STATUSES = SEARCH_STATUSES
+"""The spec's transitions send every job, research runs included, from `pending` to
+`completed`: only the words of running and failed are the dialect's."""
 SCAN_STATUSES = {"pending": "scanning", "running": "scanning", "completed": "done", "failed": "error"}
 
 STATUS_WORDS: dict[Op, dict[str, str]] = {
@@ -55,8 +57,9 @@ VALUE_WORDS: dict[str, dict[str, str]] = {
 }
 """Fields whose values have other words wherever they appear (each name means one thing)."""
 
-BOOLEANS = frozenset({"is_selected", "is_pinned", "monitoring_active", "authenticated", "deleted"})
-"""Boolean fields written 1/0 (`success` stays true)."""
+BOOLEANS = frozenset({"is_selected", "is_pinned", "authenticated", "deleted"})
+"""Boolean fields the spec does not type, written 1/0 (`success` and the list item's
+`monitoring_active`, which the spec types as boolean, stay true/false)."""
 
 REQUEST_BOOLEANS = frozenset({"is_selected", "is_pinned", "won", "lost", "save", "broaden_search"})
 """Boolean request fields that accept 1/0 too."""

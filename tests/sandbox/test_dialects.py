@@ -433,14 +433,14 @@ async def test_words_for_job_statuses_and_integer_run_ids(serve: Callable[..., S
     served.clock.advance(5)
     assert (await client.get(f"/v1/companies/deep-search/{search['job_id']}")).json()["status"] == "processing"
     run = (await client.post("/v1/research/run", json={"template_name": "ICP fit", "company_ids": [1]})).json()
-    assert isinstance(run["run_id"], int) and run["status"] == "queued"
+    assert isinstance(run["run_id"], int) and run["status"] == "pending"  # fixed by the spec
     scan = (await client.post("/v1/outreach/leads/1/signal-scan")).json()
     assert scan["status"] == "scanning"
     served.clock.advance(11)
     polled = (await client.get(f"/v1/research/runs/{run['run_id']}")).json()
-    assert (polled["run_id"], polled["status"]) == (run["run_id"], "done")
+    assert (polled["run_id"], polled["status"]) == (run["run_id"], "completed")
     overview = (await client.get(f"/v1/research-templates/runs/{run['run_id']}")).json()
-    assert overview["status"] == "done"
+    assert overview["status"] == "completed"
     assert (await client.get(f"/v1/companies/deep-search/{search['job_id']}")).json()["status"] == "completed"
     assert (await client.get("/v1/outreach/leads/1/signal-scan")).json()["status"] == "done"
     assert (await client.get("/v1/research/runs/999999")).status_code == 404

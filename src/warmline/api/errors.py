@@ -184,6 +184,18 @@ class BadResponseError(ApiError):
         return True
 
 
+class UnreadAnswerError(BadResponseError):
+    """A mutation was answered 2xx, but the answer did not carry what we hoped to read
+    (`{"success": true, "message": "..."}` where the spec shows no response).
+
+    Delivered all the same: the outbox takes it as done and confirms the effect by reading
+    the service again (`warmline.sync.confirm`); `body` is the answer as it came."""
+
+    def __init__(self, message: str, body: object, *, status: int | None = None) -> None:
+        super().__init__(message, status=status)
+        self.body = body
+
+
 class AnswerTooLargeError(BadResponseError):
     """The answer was larger than `client.MAX_ANSWER_BYTES`: reading stopped there."""
 

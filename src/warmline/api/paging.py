@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -183,8 +183,9 @@ class ListWalk:
             return self._end_probe(ids)
         if self.pages > 1 and info.style != self.style:
             # Later pages are read in the first page's style: the last page of a Link walk
-            # has no next link, and pages found by the probe say nothing of where they are.
-            info = PageInfo(LINK) if self.style == LINK else PageInfo(PAGE)
+            # has no next link, a sparse last cursor page leaves out its null next_cursor,
+            # and pages found by the probe say nothing of where they are.
+            info = replace(info, style=self.style or PAGE)
         if self.pages == 1:
             self.style = info.style
         self.repeated = bool(ids) and self._seen.issuperset(ids)

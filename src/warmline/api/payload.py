@@ -12,27 +12,17 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from warmline.api.errors import BadResponseError
+from warmline.api.errors import BadResponseError, UnreadAnswerError
 from warmline.api.models import Page, Pagination
 
 M = TypeVar("M", bound=BaseModel)
 
 log = logging.getLogger("warmline.api")
 
+__all__ = ["UnreadAnswerError", "parse", "parse_items", "parse_list", "parse_page", "unwrap_list", "unwrap_object"]
+
 LIST_KEYS = ("data", "items", "results")
 """Where a list may sit in an answer besides the operation's own name (`leads`, `notes`)."""
-
-
-class UnreadAnswerError(BadResponseError):
-    """A mutation was answered 2xx, but the answer did not carry what we hoped to read
-    (`{"success": true, "message": "..."}` where the spec shows no response).
-
-    Delivered all the same: the outbox takes it as done and confirms the effect by reading
-    the service again (`warmline.sync.confirm`); `body` is the answer as it came."""
-
-    def __init__(self, message: str, body: object, *, status: int | None = None) -> None:
-        super().__init__(message, status=status)
-        self.body = body
 
 
 def unwrap_object(

@@ -49,9 +49,9 @@ from warmline.api.errors import (
     OfflineError,
     RateLimitedError,
     RecommendationGoneError,
+    UnreadAnswerError,
     UnresponsiveSendError,
 )
-from warmline.api.payload import UnreadAnswerError
 from warmline.store import Store
 from warmline.store.clock import EpochClock, system_clock
 from warmline.store.effects import COMPLETE_RECOMMENDATION, DISMISS_RECOMMENDATION

@@ -168,7 +168,7 @@ class Refresher:
         async for page in walks.records(walk):
             await self._blocking(upsert, page)
             seen.extend(item["id"] for item in page)
-        if walks.whole(f"{entity[:-1]} list"):
+        if walks.whole(entity):
             await self._blocking(self._drop_unlisted, entity, seen, delete)
         self._changed(entity)
         return len(seen)
