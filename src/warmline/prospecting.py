@@ -300,6 +300,20 @@ async def deliver_start(engine: SyncEngine, store: Store, op_id: str) -> Job:
     return job
 
 
+WAIT_DEADLINE = 30 * 60.0
+"""Seconds `--wait` follows a job at most (a deep search of 100 companies takes minutes)."""
+
+
+class JobWaitTimeout(Exception):
+    """A job followed with `--wait` had not ended by the deadline; it goes on in the background."""
+
+    def __init__(self, job: Job, deadline: float) -> None:
+        super().__init__(
+            f"still {job.status} after {deadline / 60:.0f} min; it goes on, and `warmline jobs` shows it"
+        )
+        self.job = job
+
+
 async def wait_for_job(
     engine: SyncEngine,
     store: Store,
@@ -308,12 +322,17 @@ async def wait_for_job(
     on_update: Progress | None = None,
     sleep: Sleep = asyncio.sleep,
     clock: Callable[[], float] = time.time,
+    deadline: float | None = None,
 ) -> Job:
     """Deliver a queued job start if needed, then poll the job until it ends; returns it.
 
     Polls go through the engine's job poller, at the interval it schedules (5-10 s, the
     spec's), so waiting here costs the service no more than the cockpit's own polling.
+    The wait is bounded (`deadline` seconds, `WAIT_DEADLINE` by default): past it
+    `JobWaitTimeout` says how the job stands, and the job goes on being polled by sync.
     """
+    deadline = WAIT_DEADLINE if deadline is None else deadline
+    give_up = clock() + deadline
     job = job_for_op(store, op_id)
     while job is None or job.remote_id is None:
         job = await deliver_start(engine, store, op_id)
@@ -325,6 +344,8 @@ async def wait_for_job(
     if on_update is not None:
         on_update(job)
     while job.active:
+        if clock() >= give_up:
+            raise JobWaitTimeout(job, deadline)
         wait = (job.next_poll_at or clock()) - clock()
         await sleep(min(max(0.0, wait), POLL_MAX))
         report = await engine.poll_jobs()
@@ -349,7 +370,9 @@ __all__ = [
     "LOOKUP",
     "RESEARCH_RUN",
     "RESULT_FIELDS",
+    "WAIT_DEADLINE",
     "CompanyRef",
+    "JobWaitTimeout",
     "SavedResults",
     "StartRefused",
     "cached_lookup",

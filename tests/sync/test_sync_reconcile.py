@@ -65,8 +65,21 @@ async def generate(client: ServiceClient) -> tuple[str, dict[str, Any], str]:
     return "generate_recommendations", {"lead_id": WARM}, "/generate"
 
 
+async def scan_competitor(client: ServiceClient) -> tuple[str, dict[str, Any], str]:
+    competitor = (await client.get_lead(WARM)).competitors[0]
+    return "scan_competitor", {"lead_id": WARM, "competitor_id": competitor.id}, "/scan"
+
+
+async def add_outreach(client: ServiceClient) -> tuple[str, dict[str, Any], str]:
+    leads = {lead.company_id for lead in (await client.list_leads(None, 1, 200)).items}
+    company = next(c.id for c in (await client.list_companies(1, 200)).items if c.id not in leads)
+    return "add_to_outreach", {"company_ids": [company], "lead_status": "cold"}, "/outreach/leads"
+
+
 @pytest.mark.parametrize(
-    "case", [status, pin_contact, toggle_page, pin_competitor, deal, complete, competitor, remove, scan, generate]
+    "case",
+    [status, pin_contact, toggle_page, pin_competitor, deal, complete, competitor, remove, scan, generate,
+     scan_competitor, add_outreach],
 )
 async def test_applied_but_unanswered_is_adopted_without_a_resend(
     case: Case, engine: SyncEngine, store: Store, client: ServiceClient, transport: FaultyTransport, clock: FakeClock
@@ -94,3 +107,19 @@ async def test_an_unapplied_set_is_sent_again(
     clock.advance(600)
     assert (await engine.flush()).delivered == 1
     assert (await client.get_lead(1)).target_score == 33 and store.get_op(op_id).state == "done"
+
+
+@pytest.mark.parametrize("case", [scan_competitor, add_outreach])
+async def test_a_scan_or_an_add_that_did_not_happen_is_sent_again(
+    case: Case, engine: SyncEngine, store: Store, client: ServiceClient, transport: FaultyTransport, clock: FakeClock
+) -> None:
+    """The other direction: the probe finds no effect, so the op is sent again (once)."""
+    kind, payload, path = await case(client)
+    op_id = store.enqueue(kind, payload, payload.get("lead_id"))
+    transport.only_mutations = True
+    transport.fail_next("drop_before")
+    assert (await engine.flush()).ambiguous == 1
+    clock.advance(600)
+    assert (await engine.flush()).delivered == 1
+    mutations = [e for e in transport.sent() if e[0] != "GET" and path in e[1]]
+    assert len(mutations) == 1 and store.get_op(op_id).state == "done"  # the first never arrived

@@ -216,6 +216,10 @@ class ServiceClient:
         key = self._key.reveal() if self._key else ""
         return hashlib.sha256(f"{self._base_url}\n{key}".encode()).hexdigest()[:16]
 
+    def now(self) -> float:
+        """This client's clock (epoch seconds), the one its waits are measured on."""
+        return self._clock()
+
     @property
     def quiet_for(self) -> float:
         """Seconds (on this client's clock) since the service last answered any request,

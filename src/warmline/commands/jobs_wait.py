@@ -76,7 +76,7 @@ def run_job(store: Store, config: Config, op_id: str, what: str, wait: bool, as_
     so a slow service only means the next sync sends it.
     """
     from warmline.api.errors import AuthError, OfflineError  # deferred: command line
-    from warmline.prospecting import StartRefused  # deferred: command line
+    from warmline.prospecting import JobWaitTimeout, StartRefused  # deferred: command line
 
     if not config.api_key:
         if wait:
@@ -92,6 +92,8 @@ def run_job(store: Store, config: Config, op_id: str, what: str, wait: bool, as_
         if wait:
             raise CommandError(f"Queued; offline, so it will start when online: {exc}", EXIT_OFFLINE) from None
         say(as_json, "Queued; offline now, it will start when online (`warmline sync`).")
+    except JobWaitTimeout as exc:
+        raise CommandError(f"The {what} {exc.job.remote_id} is {plain(str(exc))}", EXIT_ERROR) from None
     except AuthError as exc:
         raise CommandError(
             f"Queued; the service refused the API key ({plain(exc)}): {key_fix(config.key_source)}", EXIT_AUTH

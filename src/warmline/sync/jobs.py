@@ -23,7 +23,8 @@ from warmline.api import ServiceClient
 from warmline.api.errors import ApiError, AuthError, NotFoundError, OfflineError
 from warmline.store import Store
 from warmline.store import effects as k
-from warmline.store.clock import EpochClock, system_clock
+from warmline.store.clock import EpochClock, epoch_of, system_clock
+from warmline.store.jobs import is_terminal
 from warmline.store.rows import Job
 from warmline.sync.blocking import Blocking, Notify, in_thread
 from warmline.sync.refresh import Refresher
@@ -63,10 +64,42 @@ async def _signal_scan(client: ServiceClient, job: Job) -> Answer:
     return dump(await client.get_signal_scan(_lead_of(job)))
 
 
+GENERATION_QUIET = 180.0
+"""Seconds a generation is waited for on a service that does not report its progress (the
+spec has no generation status): new recommendations end it at once; none by then ends it
+as completed with a message saying none came."""
+JOB_POLL_DEADLINE = 24 * 3600.0
+"""Seconds a job is polled at most: a service that never says a job ended (a status we
+never learn to read as an end) must not be polled for ever. Past it the job is recorded as
+expired, with the last status the service gave, and no longer polled."""
+SERVER_SKEW = 120.0
+"""How far the service's clock may lag ours when its cards' times are compared with the
+job's start (as `reconcile.CLOCK_SKEW`)."""
+
+
+def _started(job: Job) -> float | None:
+    """When the job was started, on our clock (epoch seconds)."""
+    return epoch_of(job.created_at)
+
+
 async def _generation(client: ServiceClient, job: Job) -> Answer:
     listing = await client.get_recommendations(_lead_of(job))
-    # A server that does not report generation progress: the list is the result.
-    return {**dump(listing), "status": listing.generation_status or "completed"}
+    answer = dump(listing)
+    if listing.generation_status is not None:
+        return {**answer, "status": listing.generation_status}
+    # The spec has no generation status: the cards made since the start are the result.
+    started = _started(job)
+    fresh = started is None or any(
+        rec.created_at is not None and rec.created_at.timestamp() >= started - SERVER_SKEW
+        for rec in listing.recommendations
+    )
+    if fresh:
+        return {**answer, "status": "completed"}
+    waited = client.now() - started if started is not None else 0.0
+    if waited >= GENERATION_QUIET:
+        return {**answer, "status": "completed",
+                "message": f"no new recommendations after {GENERATION_QUIET / 60:.0f} min"}
+    return {**answer, "status": "running", "message": "waiting for new recommendations"}
 
 
 def _lead_of(job: Job) -> int:
@@ -167,12 +200,26 @@ class JobPoller:
             await self._blocking(self.store.set_next_poll, job.key, next_at)
             return
         report.polled += 1
+        started = _started(job)
+        if started is not None and self.clock() - started > JOB_POLL_DEADLINE and job.active:
+            answer = {**answer, **self._expired(answer)}
         stored = await self._record(job, remote_id, answer, next_at)
         if job.active and not stored.active:
             report.ended += 1
             if stored.status.lower() == "completed":
                 report.completed += 1
                 await self._follow_up(stored, answer, report)
+
+    @staticmethod
+    def _expired(answer: Answer) -> Answer:
+        """A job still not ended after `JOB_POLL_DEADLINE`: no longer polled, and why."""
+        last = answer.get("status")
+        if isinstance(last, str) and is_terminal(last):
+            return {}
+        hours = JOB_POLL_DEADLINE / 3600
+        return {"status": "expired",
+                "error": f"the service did not say it ended within {hours:.0f} h (last status: {last}); "
+                         "no longer polled"}
 
     async def _record(self, job: Job, remote_id: str, answer: Answer, next_at: float | None) -> Job:
         return await self._blocking(

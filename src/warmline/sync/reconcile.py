@@ -14,9 +14,11 @@ supports keys also deduplicates).
 - Set-to-value ops (status, target, pins, toggles, deal, recommendation close, removal):
   if the server already shows the value, sending is skipped.
 - Job starts: a signal scan started after our first send is ours; so is a recommendation
-  generation under way, or recommendations created since our first send. Deep searches, contact searches, research runs and
-  company research have nothing readable to match, so they are resent: against a server
-  without idempotency support that is at-least-once (docs/sync.md says so).
+  generation under way, or recommendations created since our first send. A competitor
+  scanned since our first send was scanned by us; companies that are all leads were added.
+  Deep searches, contact searches, research runs, company research and adding found
+  contacts have nothing readable to match, so they are resent under the same key: against
+  a server without idempotency support that is at-least-once (docs/sync.md says so).
 """
 
 from __future__ import annotations
@@ -34,9 +36,11 @@ from warmline.store.rows import Op
 from warmline.sync.payloads import (
     AddCompetitor,
     AddNote,
+    AddToOutreach,
     ChangeLeadStatus,
     CloseRecommendation,
     LogActivity,
+    OnCompetitor,
     OnLead,
     PinCompetitor,
     PinContact,
@@ -265,6 +269,29 @@ async def _lead_removed(client: ServiceClient, store: Store, op: Op, p: RemoveLe
     return None
 
 
+async def _competitor_scanned(client: ServiceClient, store: Store, op: Op, p: OnCompetitor) -> Answer | None:
+    """A competitor scanned at or after our first send was scanned by us."""
+    detail = await client.get_lead(p["lead_id"])
+    competitor = _by_id(detail.competitors, p["competitor_id"])
+    since = _since(client, op)
+    scanned = competitor.last_scanned_at if competitor is not None else None
+    if scanned is None or (since is not None and scanned.timestamp() < since):
+        return None
+    return {"competitor": dump(competitor), "reconciled": True} if competitor is not None else None
+
+
+async def _added_to_outreach(client: ServiceClient, store: Store, op: Op, p: AddToOutreach) -> Answer | None:
+    """Every company of the op is a lead (of either status): adding them is done."""
+    wanted = set(p["company_ids"])
+    found: dict[int, Answer] = {}
+    for status in ("cold", "warm"):
+        async for items, _walk in client.walk_leads(status):
+            found.update({lead.company_id: dump(lead) for lead in items if lead.company_id in wanted})
+    if set(found) != wanted:
+        return None
+    return {"added": len(found), "leads": list(found.values()), "reconciled": True}
+
+
 # --- job starts ------------------------------------------------------------------------------
 
 
@@ -303,6 +330,8 @@ PROBES: dict[str, Probe] = {
     k.COMPLETE_RECOMMENDATION: probe_of(_recommendation_closed),
     k.DISMISS_RECOMMENDATION: probe_of(_recommendation_closed),
     k.REMOVE_LEAD: probe_of(_lead_removed),
+    k.SCAN_COMPETITOR: probe_of(_competitor_scanned),
+    k.ADD_TO_OUTREACH: probe_of(_added_to_outreach),
     k.START_SIGNAL_SCAN: probe_of(_scan_started),
     k.GENERATE_RECOMMENDATIONS: probe_of(_generation_started),
 }
