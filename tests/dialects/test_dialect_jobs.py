@@ -60,3 +60,21 @@ async def test_a_job_whose_status_is_never_an_end_expires_after_the_deadline(tmp
         assert not job.active and job.status == "expired"
         assert job.error is not None and "last status: thinking" in job.error
     store.close()
+
+
+async def test_what_was_learned_of_a_dialect_is_remembered_per_service(tmp_path: Path) -> None:
+    """A new process against the same service starts from the paging style and research
+    family an earlier one found; nothing is asked twice to find them again."""
+    async with make_world(tmp_path, "cursor,overview-only") as world:
+        await world.engine.refresh_directory()
+        assert world.client.paging["/v1/companies"] == "cursor"
+        assert world.client.families.known("research") == "overview"
+        async with ServiceClient("http://127.0.0.1", KEY, transport=httpx.ASGITransport(app=world.app),
+                                 clock=world.clock) as later:
+            SyncEngine(world.store, later, clock=world.clock, blocking=run_inline)
+            assert later.paging["/v1/companies"] == "cursor"
+            assert later.families.known("research") == "overview"
+        async with ServiceClient("http://127.0.0.1", "another-key", transport=httpx.ASGITransport(app=world.app),
+                                 clock=world.clock) as elsewhere:
+            SyncEngine(world.store, elsewhere, clock=world.clock, blocking=run_inline)
+            assert elsewhere.paging == {}  # another service (or key): learned afresh

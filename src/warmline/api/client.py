@@ -41,7 +41,7 @@ from warmline.api.errors import (
     UnresponsiveSendError,
     error_from_response,
 )
-from warmline.api.paging import SINGLE, ListWalk, read_paging
+from warmline.api.paging import SINGLE, STYLES, ListWalk, read_paging
 from warmline.api.paths import (
     Family,
     FamilyMemory,
@@ -215,6 +215,20 @@ class ServiceClient:
         stored."""
         key = self._key.reveal() if self._key else ""
         return hashlib.sha256(f"{self._base_url}\n{key}".encode()).hexdigest()[:16]
+
+    def dialect_state(self) -> dict[str, Any]:
+        """What this client learned of the service's dialect (paging style per list, the
+        research path family and run status path), to remember per service in the cache."""
+        return {"paging": dict(self.paging), "paths": self.families.as_state()}
+
+    def restore_dialect(self, state: object) -> None:
+        """Start from what an earlier run learned of this service (`dialect_state`)."""
+        if not isinstance(state, dict):
+            return
+        paging = state.get("paging")
+        if isinstance(paging, dict):
+            self.paging.update({str(k): v for k, v in paging.items() if v in STYLES})
+        self.families.restore(state.get("paths"))
 
     def now(self) -> float:
         """This client's clock (epoch seconds), the one its waits are measured on."""

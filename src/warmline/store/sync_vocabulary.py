@@ -55,6 +55,9 @@ class StateKey(StrEnum):
     SERVER_CLOCK = "server_clock"
     """The service's clock offset last learned, so a new process reconciles in the
     server's time even before (or without) an answer that carries the time."""
+    SERVICE_DIALECT = "service_dialect"
+    """What the client learned of the service's dialect (paging styles, research paths),
+    with the `service_id` it came from: a new process starts from it."""
     JOBS_SEEN_AT = "tui.jobs_seen_at"
     """When the rep last looked at the job monitor: later finished jobs are announced."""
     THEME = "tui.theme"

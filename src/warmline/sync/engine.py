@@ -209,6 +209,8 @@ class SyncEngine:
         self._restore_rate_limit()
         self._stored_clock: Estimate | None = None
         self._restore_server_clock()
+        self._stored_dialect: object = None
+        self._restore_dialect()
 
     def _restore_rate_limit(self) -> None:
         """A wait the server asked for outlives a restart: it was stored with the status.
@@ -252,6 +254,22 @@ class SyncEngine:
         if isinstance(offset, int | float) and isinstance(uncertainty, int | float):
             self._stored_clock = Estimate(float(offset), float(uncertainty))
             self.client.server_clock.seed(self._stored_clock)
+
+    def _restore_dialect(self) -> None:
+        """What an earlier run learned of this service's dialect, as a start."""
+        stored = self.store.get_state(StateKey.SERVICE_DIALECT)
+        if isinstance(stored, dict) and stored.get("service") == self.client.service_id:
+            self.client.restore_dialect(stored.get("dialect"))
+            self._stored_dialect = stored.get("dialect")
+
+    async def _remember_dialect(self) -> None:
+        """Store what the client learned of the dialect when it changed."""
+        learned = self.client.dialect_state()
+        if learned == self._stored_dialect:
+            return
+        self._stored_dialect = learned
+        value = {"service": self.client.service_id, "dialect": learned}
+        await self._blocking(self.store.set_state, StateKey.SERVICE_DIALECT, value)
 
     async def _remember_server_clock(self) -> None:
         """Store the learned offset when it moved (a write per answer would be waste)."""
@@ -543,6 +561,7 @@ class SyncEngine:
         self._failing.pop(part, None)
         await self._blocking(self.status.update, last_sync_at=self.clock(), failing=self._failing_summary())
         await self._remember_server_clock()
+        await self._remember_dialect()
         return result
 
     def _failing_summary(self) -> str | None:
