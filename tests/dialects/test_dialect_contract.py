@@ -112,6 +112,8 @@ async def test_every_outreach_op_is_delivered_once_and_shows_on_the_server(world
     actions.generate_recommendations(store, with_pages)
     actions.start_signal_scan(store, warm)
     actions.remove_leads(store, [spare])
+    newcomer = world.one("SELECT id FROM companies WHERE id NOT IN (SELECT company_id FROM outreach_leads) ORDER BY id")
+    actions.add_to_outreach(store, [newcomer], "cold")
     await world.deliver()
 
     competitor = world.one("SELECT id FROM outreach_competitors WHERE lead_id = ? AND name = 'Rival GmbH'", (cold,))
@@ -135,8 +137,11 @@ async def test_every_outreach_op_is_delivered_once_and_shows_on_the_server(world
     assert world.one("SELECT status FROM outreach_recommendations WHERE id = ?", (complete_id,)) == "completed"
     assert world.one("SELECT status FROM outreach_recommendations WHERE id = ?", (dismiss_id,)) == "dismissed"
     assert world.one("SELECT count(*) FROM outreach_leads WHERE id = ?", (spare,)) == 0
+    assert world.one("SELECT lead_status FROM outreach_leads WHERE company_id = ?", (newcomer,)) == "cold"
     rival = world.server("SELECT count(*), max(is_pinned), max(last_scanned_at) FROM outreach_competitors WHERE name = 'Rival GmbH'")[0]
     assert rival[0] == 1 and rival[1] == 1 and rival[2] is not None
+    await engine.refresh_leads()
+    assert newcomer in {lead.company_id for lead in store.lead_page(limit=100)}
     # What the rep sees agrees: the cache holds the server's records, nothing pending.
     detail = store.lead_detail(cold)
     assert detail is not None and detail.lead.lead_status == "warm" and detail.lead.target_score == 61

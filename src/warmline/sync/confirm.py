@@ -8,7 +8,9 @@ name answers 200 and changes nothing. So each set-to-value op is checked:
 - the answer shows the value: confirmed;
 - the answer shows another value: refused, with the likely cause named;
 - the answer does not say: the lead is read again (the op's reconciliation probe,
-  `reconcile.already_applied`); the value there confirms the op, another value fails it.
+  `reconcile.already_applied`); the value there confirms the op, another value fails it,
+  and a lead that does not carry the field at all (a sparse reading) leaves the 2xx
+  standing: nothing contradicts it.
 
 An append (activity, note, competitor) answered without its record is looked up the same
 way, so the cache gets the service's record (and its id); if it is not there yet, the
@@ -85,19 +87,12 @@ def _competitor_pin(op: Op, answer: Answer) -> Verdict:
     return _field(_record(answer, "competitor"), "is_pinned", op.payload["is_pinned"])
 
 
-_DEAL_FIELDS = {
-    "deal_value": "deal_value",
-    "deal_currency": "deal_currency",
-    "won": "won_at",
-    "lost": "closed_at",
-    "closed_reason": "closed_reason",
-}
 
 
 def _deal(op: Op, answer: Answer) -> Verdict:
     """Every deal field the op names, as the answer shows it (won/lost by their dates)."""
     verdicts: list[Verdict] = []
-    for ours, shown in _DEAL_FIELDS.items():
+    for ours, shown in _DEAL_SHOWN.items():
         wanted = op.payload.get(ours)
         if wanted is None:
             continue
@@ -181,6 +176,33 @@ def refusal(check: Check, op: Op) -> str:
     return f"The service accepted the request but {check.what(op)}{hint}"
 
 
+_DEAL_SHOWN = {"deal_value": "deal_value", "deal_currency": "deal_currency", "won": "won_at",
+               "lost": "closed_at", "closed_reason": "closed_reason"}
+_CHILD_FLAGS = {
+    k.PIN_CONTACT: ("contacts", "contact_id", "is_selected"),
+    k.TOGGLE_MONITORING_PAGE: ("monitoring_pages", "page_id", "is_selected"),
+    k.PIN_COMPETITOR: ("competitors", "competitor_id", "is_pinned"),
+}
+
+
+async def _unshown(client: ServiceClient, op: Op) -> bool:
+    """True when the lead as the service gives it does not carry the field `op` changed at
+    all (a sparse reading leaves out what it does not know): then nothing contradicts the
+    2xx, and the change is taken as answered."""
+    lead_id = op.payload.get("lead_id")
+    if op.kind not in (k.SET_TARGET_SCORE, k.UPDATE_DEAL, *_CHILD_FLAGS) or not isinstance(lead_id, int):
+        return False
+    detail = await client.get_lead(lead_id)
+    if op.kind == k.SET_TARGET_SCORE:
+        return "target_score" not in detail.model_fields_set
+    if op.kind == k.UPDATE_DEAL:
+        named = [shown for ours, shown in _DEAL_SHOWN.items() if op.payload.get(ours) is not None]
+        return any(shown not in detail.model_fields_set for shown in named)
+    array, key, flag = _CHILD_FLAGS[op.kind]
+    record = next((r for r in getattr(detail, array) if r.id == op.payload.get(key)), None)
+    return record is not None and flag not in record.model_fields_set
+
+
 async def confirm(client: ServiceClient, store: Store, op: Op, answer: Answer) -> Confirmed | Refused:
     """Whether the service shows `op`'s change after answering it with a 2xx (`answer`).
 
@@ -197,6 +219,6 @@ async def confirm(client: ServiceClient, store: Store, op: Op, answer: Answer) -
     found = await already_applied(client, store, op)
     if found is not None:
         return Confirmed({**answer, **found})
-    if check.what is None:
-        return Confirmed(answer)  # an append not listed yet: the 2xx stands
+    if check.what is None or await _unshown(client, op):
+        return Confirmed(answer)  # an append not listed yet, or a field never shown: the 2xx stands
     return Refused(refusal(check, op))
