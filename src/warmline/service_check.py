@@ -588,30 +588,48 @@ def _target_step(client: ServiceClient, detail: models.LeadDetail) -> Step[int] 
                 lambda value: client.set_target_score(detail.id, value))
 
 
-def _page_step(client: ServiceClient, detail: models.LeadDetail) -> Step[bool] | RoundTrip:
-    if not detail.monitoring_pages:
-        return _skipped("monitoring source", "toggle_monitoring_page", "is_selected", "the lead has no monitoring source")
-    page = detail.monitoring_pages[0]
+@dataclass(frozen=True)
+class FlagShape:
+    """One flag of a lead's records that `--write` flips and puts back."""
+
+    array: str  # the detail's list of records: "monitoring_pages", "competitors"
+    name: str  # for the report: "monitoring source", "competitor pin"
+    label: str  # a step's label, with the record's id: "monitoring source {id}"
+    missing: str  # why the step is skipped without such a record
+    operation: str
+    field: str
+
+
+PAGE_FLAG = FlagShape("monitoring_pages", "monitoring source", "monitoring source {id}",
+                      "the lead has no monitoring source", "toggle_monitoring_page", "is_selected")
+COMPETITOR_FLAG = FlagShape("competitors", "competitor pin", "competitor {id} pin",
+                            "the lead has no competitor", "pin_competitor", "is_pinned")
+
+
+def _flag_step(
+    detail: models.LeadDetail, shape: FlagShape, send: Callable[[int, bool], Awaitable[object]]
+) -> Step[bool] | RoundTrip:
+    """Flip one flag of the lead's first record of a kind (a source, a competitor) and back."""
+    records: Sequence[Any] = getattr(detail, shape.array)
+    if not records:
+        return _skipped(shape.name, shape.operation, shape.field, shape.missing)
+    first = records[0]
 
     def read(lead: models.LeadDetail) -> bool | None:
-        return next((p.is_selected for p in lead.monitoring_pages if p.id == page.id), None)
+        return next((getattr(r, shape.field) for r in getattr(lead, shape.array) if r.id == first.id), None)
 
-    return Step(f"monitoring source {page.id}", "toggle_monitoring_page", "is_selected", page.is_selected,
-                not page.is_selected, read,
-                lambda value: client.set_monitoring_page(detail.id, page.id, value))
+    original = getattr(first, shape.field)
+    return Step(shape.label.format(id=first.id), shape.operation, shape.field, original, not original, read,
+                lambda value: send(first.id, value))
+
+
+def _page_step(client: ServiceClient, detail: models.LeadDetail) -> Step[bool] | RoundTrip:
+    return _flag_step(detail, PAGE_FLAG, lambda page_id, value: client.set_monitoring_page(detail.id, page_id, value))
 
 
 def _competitor_step(client: ServiceClient, detail: models.LeadDetail) -> Step[bool] | RoundTrip:
-    if not detail.competitors:
-        return _skipped("competitor pin", "pin_competitor", "is_pinned", "the lead has no competitor")
-    competitor = detail.competitors[0]
-
-    def read(lead: models.LeadDetail) -> bool | None:
-        return next((c.is_pinned for c in lead.competitors if c.id == competitor.id), None)
-
-    return Step(f"competitor {competitor.id} pin", "pin_competitor", "is_pinned", competitor.is_pinned,
-                not competitor.is_pinned, read,
-                lambda value: client.pin_competitor(detail.id, competitor.id, value))
+    return _flag_step(detail, COMPETITOR_FLAG,
+                      lambda competitor_id, value: client.pin_competitor(detail.id, competitor_id, value))
 
 
 def _deal_step(client: ServiceClient, detail: models.LeadDetail) -> Step[str] | RoundTrip:

@@ -264,9 +264,9 @@ def test_every_public_client_method_is_covered() -> None:
     assert public - NOT_OPERATIONS == {op.id for op in OPS}
 
 
-NOT_OPERATIONS = {"walk", "walk_leads", "walk_companies", "walk_contacts", "now"}
-"""Whole-list walks (many requests each, tested in tests/api/test_api_paging.py) and the
-client's clock."""
+NOT_OPERATIONS = {"walk", "walk_leads", "walk_companies", "walk_contacts", "now", "dialect_state", "restore_dialect"}
+"""Whole-list walks (many requests each, tested in tests/api/test_api_paging.py), the
+client's clock and what it learned of the service (tests/dialects/test_dialect_jobs.py)."""
 
 
 async def test_mutation_without_idempotency_key_sends_none(client: ServiceClient, service) -> None:

@@ -253,22 +253,10 @@ class ServiceClient:
 
     # ------------------------------------------------------------------ the one request path
 
-    async def _request(
-        self,
-        method: str,
-        path: str,
-        *,
-        body: Any = None,
-        params: Mapping[str, Any] | None = None,
-        idempotency_key: str | None = None,
-        needs_key: bool = True,
-        timeout: float | None = None,
-    ) -> Any:
-        """Send one request and return its decoded JSON body, or raise an `ApiError`."""
-        answer, _ = await self._exchange_json(
-            method, path, body=body, params=params, idempotency_key=idempotency_key,
-            needs_key=needs_key, timeout=timeout,
-        )
+    async def _request(self, method: str, path: str, **options: Any) -> Any:
+        """Send one request and return its decoded JSON body, or raise an `ApiError`
+        (`_exchange_json` without the headers; the same options)."""
+        answer, _ = await self._exchange_json(method, path, **options)
         return answer
 
     async def _exchange_json(
