@@ -7,9 +7,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
+
 from support.dialects import World, make_world
+from support.sync_helpers import KEY
 from warmline import actions
+from warmline.api import ServiceClient
 from warmline.api.request_fields import RequestFields
+from warmline.sync import SyncEngine
+from warmline.sync.blocking import run_inline
 
 THEIR_NAMES = RequestFields({
     "change_lead_status": {"lead_status": "status"},
@@ -78,3 +84,21 @@ async def test_our_names_work_against_the_standard_reading(tmp_path: Path) -> No
         await _queue_the_four(world)
         await world.deliver()
         assert [op for op in world.store.outbox_rows() if op.state != "done"] == []
+
+
+async def test_failed_ops_retried_once_the_names_are_set_go_through(tmp_path: Path) -> None:
+    """The rep's path: the ops fail, [service.fields] is set, `R` (retry) sends them again.
+    The sandbox keeps Idempotency-Keys, so the renamed body goes under a key of its own."""
+    async with make_world(tmp_path, "request-names") as world:
+        ids = await _queue_the_four(world)
+        for _ in range(3):
+            await world.engine.flush(ignore_backoff=True)
+        assert world.store.sync_status().failed == 4
+        async with ServiceClient("http://127.0.0.1", KEY, transport=httpx.ASGITransport(app=world.app),
+                                 clock=world.clock, request_fields=THEIR_NAMES) as fixed:
+            engine = SyncEngine(world.store, fixed, clock=world.clock, blocking=run_inline)
+            assert actions.retry_all(world.store) == 4
+            await engine.flush(ignore_backoff=True)
+        assert [op.state for op in world.store.outbox_rows()].count("failed") == 0
+        assert world.one("SELECT lead_status FROM outreach_leads WHERE id = ?", (ids["cold"],)) == "warm"
+        assert world.one("SELECT deal_currency FROM outreach_leads WHERE id = ?", (ids["warm"],)) == "CHF"

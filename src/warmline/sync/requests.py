@@ -9,6 +9,8 @@ key (`{"note": ...}`, `{"competitor": ...}`), the sender puts the key back, so t
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Awaitable, Callable
 from datetime import datetime, tzinfo
 from typing import TypeVar, cast
@@ -260,10 +262,22 @@ SENDERS: dict[str, Sender] = {
 """The request behind each kind of queued action (every kind in `effects.KINDS`)."""
 
 
+def idempotency_key(client: ServiceClient, kind: str, op_id: str) -> str:
+    """The op id, or, when `[service.fields]` renames this kind's request fields, the op id
+    and a short mark of the renames: the same op sent under other names is another request
+    body, which an idempotent service would refuse under the first one's key (a rep who
+    fixes the names after "it may name this field differently" retries the failed op)."""
+    renamed = client.request_fields.renamed(kind)
+    if not renamed:
+        return op_id
+    mark = hashlib.sha256(json.dumps(renamed, sort_keys=True).encode()).hexdigest()[:8]
+    return f"{op_id}.{mark}"
+
+
 async def send(client: ServiceClient, kind: str, payload: Payload, op_id: str) -> Answer:
-    """Send one queued action with its op id as the Idempotency-Key; returns the answer."""
+    """Send one queued action under its Idempotency-Key (`idempotency_key`); returns the answer."""
     try:
         sender = SENDERS[kind]
     except KeyError:
         raise LookupError(f"no request is known for queued action kind {kind!r}") from None
-    return await sender(client, payload, op_id)
+    return await sender(client, payload, idempotency_key(client, kind, op_id))

@@ -176,7 +176,10 @@ class OutboxScreen(CockpitScreen):
             panel.display = False
             return
         panel.display = True
-        text = Text().append("The service said: ", style="bold")
+        # Our own lines about the service ("The service accepted the request but ...") say
+        # who spoke; the service's own messages get the prefix.
+        said = "" if op.last_error.startswith("The service ") else "The service said: "
+        text = Text().append(said, style="bold")
         text.append_text(plain(op.last_error, multiline=True))
         if op.state == "failed":
             text.append("\nR retry · e edit · D discard (reverts it here)", style="dim")
