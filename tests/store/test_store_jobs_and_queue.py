@@ -120,8 +120,8 @@ def test_every_field_of_the_status_is_read_back_from_the_keys_already_in_caches(
     # The key strings are stored in every rep's cache: renaming one would need a migration.
     assert {key.value for key in StateKey} == {
         "online", "syncing", "auth_failed", "service_failing", "last_sync_at", "rate_limited_until",
-        "last_error", "rate_limit_service", "rate_limit_cleared_at", "server_clock", "tui.jobs_seen_at",
-        "tui.theme", "tui.cockpit_last_seen",
+        "last_error", "rate_limit_service", "rate_limit_cleared_at", "server_clock", "service_dialect",
+        "tui.jobs_seen_at", "tui.theme", "tui.cockpit_last_seen",
     }
     written = {
         "online": True, "syncing": True, "auth_failed": True, "service_failing": "lead list (HTTP 503)",

@@ -68,10 +68,11 @@ GENERATION_QUIET = 180.0
 """Seconds a generation is waited for on a service that does not report its progress (the
 spec has no generation status): new recommendations end it at once; none by then ends it
 as completed with a message saying none came."""
-JOB_POLL_DEADLINE = 24 * 3600.0
+JOB_POLL_DEADLINE = 72 * 3600.0
 """Seconds a job is polled at most: a service that never says a job ended (a status we
 never learn to read as an end) must not be polled for ever. Past it the job is recorded as
-expired, with the last status the service gave, and no longer polled."""
+expired, with the last status the service gave, and no longer polled. Generous, so that a
+clock set a day ahead does not end a running job."""
 SERVER_SKEW = 120.0
 """How far the service's clock may lag ours when its cards' times are compared with the
 job's start (as `reconcile.CLOCK_SKEW`)."""
@@ -200,8 +201,8 @@ class JobPoller:
             await self._blocking(self.store.set_next_poll, job.key, next_at)
             return
         report.polled += 1
-        started = _started(job)
-        if started is not None and self.clock() - started > JOB_POLL_DEADLINE and job.active:
+        started = _started(job)  # on the store's clock, as `now` below
+        if started is not None and self.store.clock() - started > JOB_POLL_DEADLINE and job.active:
             answer = {**answer, **self._expired(answer)}
         stored = await self._record(job, remote_id, answer, next_at)
         if job.active and not stored.active:
