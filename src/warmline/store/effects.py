@@ -451,11 +451,10 @@ def deal_changes(payload: JsonMap, at: str) -> JsonObject:
 
 
 def _deal_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
-    if any(k in answer for k in _DEAL_FIELDS):
-        changes = {k: answer.get(k) for k in _DEAL_FIELDS}
-    else:
-        changes = deal_changes(op.payload, op.created_at)
-    patch_lead_snapshot(conn, op.lead_id, changes)
+    """The deal as the update made it: what the answer says wins, and a field the answer
+    leaves out (a sparse or minimal answer) is what the update set, never a blank."""
+    said = {k: answer[k] for k in _DEAL_FIELDS if k in answer}
+    patch_lead_snapshot(conn, op.lead_id, {**deal_changes(op.payload, op.created_at), **said})
 
 
 @_kind(UPDATE_DEAL, SET, _deal_done)
