@@ -53,8 +53,10 @@ def test_the_service_s_answer_wins_over_what_was_sent(store: Store, lead_item, d
 
 
 def test_an_edited_job_start_shows_its_new_query(store: Store) -> None:
+    """A start the service refused, fixed by the rep: one queued job, with the new query."""
     op_id = actions.start_deep_search(store, "dental clinics in Bavaria", 20)
+    store.mark_in_flight(op_id)
+    store.mark_failed(op_id, "query too vague")
     new_id = actions.edit_op(store, op_id, query="dental clinics in Saxony")
-    [job] = store.jobs()
-    assert job.params.get("query") == "dental clinics in Saxony"
-    assert store.get_op(new_id) is not None
+    assert new_id != op_id  # sent before: a new Idempotency-Key
+    assert [job.params.get("query") for job in store.jobs()] == ["dental clinics in Saxony"]
