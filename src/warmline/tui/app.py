@@ -42,7 +42,7 @@ from warmline.store.sync_vocabulary import StateKey, SyncState
 from warmline.store.today import COLD_AFTER_DAYS
 from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.bindings import screen_bindings
-from warmline.tui.clipboard import OSC52_NOTE, Copier, system_copy
+from warmline.tui.clipboard import OSC52_NOTE, Copier, clipboard_text, system_copy
 from warmline.tui.commands import ScreenActions
 from warmline.tui.feed import status_from_store
 from warmline.tui.refusals import ActionRefused, refusals
@@ -604,12 +604,16 @@ class WarmlineApp(App[None]):
         copied: str = "Copied (system clipboard).",
         sent: str = OSC52_NOTE[0].upper() + OSC52_NOTE[1:] + ".",
         severity: SeverityLevel = "information",
+        multiline: bool = False,
     ) -> None:
         """Copy `text` for the rep and say how: the system clipboard when a copy command
         took it (`warmline.tui.clipboard`), else only OSC 52, which some terminals ignore
         without a word. OSC 52 is written either way (harmless when the system copy worked,
         and it keeps Textual's own clipboard for pasting inside the cockpit). The copy
-        command runs off the event loop; `message` turns `copied` or `sent` into the notice."""
+        command runs off the event loop; `message` turns `copied` or `sent` into the notice.
+        Every copy is cleaned here (`clipboard_text`): a paste must not run anything; only
+        a `multiline` text (a suggested comment) keeps its line breaks."""
+        text = clipboard_text(text, multiline=multiline)
         self.copy_to_clipboard(text)
         copier = self.clipboard_copier or system_copy
 

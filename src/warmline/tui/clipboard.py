@@ -8,6 +8,11 @@ as pyperclip runs these same commands on Linux and macOS), and its exit code say
 it worked. A command is only tried where it can reach the rep's clipboard: wl-copy with a
 Wayland display, xclip/xsel with an X display (also one forwarded over SSH), pbcopy and
 clip.exe outside SSH (over SSH they would fill the remote machine's clipboard).
+
+What is copied is pasted later, often into a shell, so every copy goes through
+`clipboard_text` first, and a link only through `web_link`: an escape sequence in a copied
+URL (`ESC[201~`, the end of a bracketed paste) followed by a CR and a command would run
+that command when pasted into bash.
 """
 
 from __future__ import annotations
@@ -16,6 +21,9 @@ import os
 import shutil
 import subprocess
 from collections.abc import Callable, Mapping
+from urllib.parse import urlsplit
+
+from warmline.textsafe import terminal_line, terminal_text
 
 COPY_TIMEOUT = 2.0
 """Seconds a copy command may take before the cockpit falls back to OSC 52."""
@@ -25,6 +33,32 @@ Copier = Callable[[str], bool]
 
 OSC52_NOTE = "sent to the terminal's clipboard (OSC 52); if nothing was copied, your terminal may not allow it"
 """What the cockpit says when only OSC 52 carried a copy: it cannot tell whether it worked."""
+
+
+def clipboard_text(text: object, *, multiline: bool = False) -> str:
+    """`text` as it may go onto a clipboard: no escape sequence (the bracketed-paste end
+    `ESC[201~` among them), no CR and no other control character, so a paste cannot leave
+    bracketed-paste mode or run a line. One-line text (a link, a name) loses its line
+    breaks too; multi-line text (a suggested comment) keeps LF, which a paste inside
+    bracketed-paste mode types literally. The same rules as the screen (`warmline.textsafe`)."""
+    return terminal_text(text) if multiline else terminal_line(text)
+
+
+def web_link(url: object) -> str | None:
+    """`url` cleaned for opening or copying, or None unless it is an http(s) link with a
+    host *after* cleaning: a `file:` or `javascript:` URL from the service is neither opened
+    nor copied, and a link that only looks like one once its controls are gone is judged as
+    what would be pasted."""
+    if not isinstance(url, str):
+        return None
+    clean = clipboard_text(url).strip()
+    if " " in clean:
+        return None
+    try:
+        parsed = urlsplit(clean)
+    except ValueError:  # an unbalanced IPv6 bracket
+        return None
+    return clean if parsed.scheme.lower() in ("http", "https") and parsed.netloc else None
 
 
 def copy_commands(

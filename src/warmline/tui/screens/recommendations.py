@@ -10,8 +10,7 @@ elsewhere marks it so and leaves it there until the rep moves on.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, TypeGuard
-from urllib.parse import urlparse
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,7 +21,7 @@ from textual.widgets import ProgressBar, Static
 from warmline import actions
 from warmline.recommendation_names import recommendation_action
 from warmline.tui.charts import score_bar
-from warmline.tui.clipboard import OSC52_NOTE
+from warmline.tui.clipboard import OSC52_NOTE, web_link
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
@@ -54,14 +53,6 @@ class SessionCounts(NamedTuple):
 def same_post(one: Recommendation, other: Recommendation) -> bool:
     """Two cards of one lead on the same post: completing one dismisses the other."""
     return bool(one.target_url) and one.lead_id == other.lead_id and one.target_url == other.target_url
-
-
-def is_web_link(url: str | None) -> TypeGuard[str]:
-    """Only http(s) targets are opened: a `file:` or `javascript:` URL from the service is not."""
-    if not url:
-        return False
-    parsed = urlparse(url.strip())
-    return parsed.scheme in ("http", "https") and bool(parsed.netloc)
 
 
 class RecommendationsScreen(CockpitScreen):
@@ -196,7 +187,7 @@ class RecommendationsScreen(CockpitScreen):
             card.append("\n\nSuggested comment:\n", style="bold")
             card.append_text(plain(rec.suggested_comment, multiline=True))
         card.append("\n\n")
-        card.append_text(plain(rec.target_url or "(no link)", "underline" if is_web_link(rec.target_url) else "dim"))
+        card.append_text(plain(rec.target_url or "(no link)", "underline" if web_link(rec.target_url) else "dim"))
         copy = " · y copy" if rec.suggested_comment and rec.suggested_comment.strip() else ""
         card.append(f"\n\nc complete · x dismiss · o open{copy} · space skip · u undo", style="dim")
         body.update(card)
@@ -271,19 +262,21 @@ class RecommendationsScreen(CockpitScreen):
         rec = self.current
         if rec is None:
             return
-        if not is_web_link(rec.target_url):
+        url = web_link(rec.target_url)
+        if url is None:
             self.cockpit.notify_plain("This recommendation has no web link to open.", severity="warning")
             return
-        self.cockpit.open_url(rec.target_url.strip())
+        self.cockpit.open_url(url)
 
     def action_copy_comment(self) -> None:
         rec = self.current
         if rec is None or not rec.suggested_comment:
             return
         self.cockpit.copy_text(
-            safe_text(rec.suggested_comment, multiline=True),
+            rec.suggested_comment,
             copied="Suggested comment copied (system clipboard).",
             sent=f"Suggested comment {OSC52_NOTE}.",
+            multiline=True,
         )
 
     def action_open_lead(self) -> None:

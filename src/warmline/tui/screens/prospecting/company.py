@@ -22,13 +22,13 @@ from warmline.store.contact_page import contact_page
 from warmline.store.custom_fields import FieldValue
 from warmline.store.effects import JOB_CONTACT_SEARCH
 from warmline.store.rows import CompanyRow, ContactRow, Job
+from warmline.tui.clipboard import web_link
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog, confirm_lead_removal
 from warmline.tui.screens.prospecting.common import add_to_outreach, confirm, found_by, start_job
 from warmline.tui.screens.prospecting.directory import RecordEditing, record_bindings
 from warmline.tui.screens.prospecting.people import FoundContactsScreen
-from warmline.tui.screens.recommendations import is_web_link
 from warmline.tui.timefmt import relative
 
 
@@ -283,8 +283,8 @@ class CompanyScreen(RecordPage[CompanyRow, Company]):
 
     def action_open_site(self) -> None:
         domain = safe_text(self.company.domain).strip() if self.company is not None else ""
-        url = domain if "://" in domain else f"https://{domain}"
-        if not domain or not is_web_link(url):
+        url = web_link(domain if "://" in domain else f"https://{domain}") if domain else None
+        if url is None:
             self.cockpit.notify_plain("This company has no website in the cache.")
             return
         self.cockpit.open_url(url)
@@ -347,8 +347,8 @@ class ContactScreen(RecordPage[ContactRow, Contact]):
         self.query_one("#contact-info", Static).update(text)
 
     def action_open_profile(self) -> None:
-        url = self.contact.social_url if self.contact is not None else None
-        if url is None or not is_web_link(url):
+        url = web_link(self.contact.social_url) if self.contact is not None else None
+        if url is None:
             self.cockpit.notify_plain("This contact has no profile link to open.")
             return
-        self.cockpit.open_url(url.strip())
+        self.cockpit.open_url(url)

@@ -12,12 +12,12 @@ from warmline import actions
 from warmline.prospecting import ADD_CONTACTS, cost_notice, explain_skips
 from warmline.store.people_found import FoundPerson, people_found
 from warmline.store.rows import Op
+from warmline.tui.clipboard import web_link
 from warmline.tui.columns import Column
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.prospecting.common import Selection, confirm, mark, names_text
-from warmline.tui.screens.recommendations import is_web_link
 from warmline.tui.widgets.tables import HeadingTable, RowTable
 
 ROLE_HEADINGS = {"decision-maker": "Decision-makers", "champion": "Champions", "influencer": "Influencers"}
@@ -150,8 +150,8 @@ class FoundContactsScreen(CockpitScreen):
 
     def action_open_profile(self) -> None:
         current = self._current()
-        url = current[1].social_url if current else None
-        if not is_web_link(url):
+        url = web_link(current[1].social_url) if current else None
+        if url is None:
             self.cockpit.notify_plain("This person has no profile link to open.")
             return
-        self.cockpit.open_url(str(url).strip())
+        self.cockpit.open_url(url)
