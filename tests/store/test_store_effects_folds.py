@@ -60,3 +60,11 @@ def test_an_edited_job_start_shows_its_new_query(store: Store) -> None:
     new_id = actions.edit_op(store, op_id, query="dental clinics in Saxony")
     assert new_id != op_id  # sent before: a new Idempotency-Key
     assert [job.params.get("query") for job in store.jobs()] == ["dental clinics in Saxony"]
+
+
+def test_an_edited_note_shows_its_new_text_once(store: Store, lead_item, detail_item) -> None:
+    _seed(store, lead_item, detail_item)
+    op_id = actions.add_note(store, LEAD, "Prefers emali")
+    actions.edit_op(store, op_id, content="Prefers email")
+    pending = [n.content for n in store.lead_detail(LEAD).notes if n.pending]
+    assert pending == ["Prefers email"]
