@@ -25,13 +25,14 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from pathlib import Path
 from typing import Any, TextIO
 
 from warmline.store import Store
 from warmline.store.followups import FollowUp, FollowUps
 from warmline.textsafe import csv_text, json_dumps, terminal_line, terminal_text
+from warmline.zone import system_zone, zone_label
 
 KINDS = ("leads", "companies", "contacts")
 FORMATS = ("csv", "json")
@@ -272,18 +273,38 @@ def _ics_summary(followup: FollowUp) -> str:
     return f"Follow up: {terminal_line(followup.company) or f'lead {followup.lead_id}'}: {first}"
 
 
+def ics_uid(followup: FollowUp, zone: tzinfo | None) -> str:
+    """The event's UID: the follow-up's id and creation time, so the same follow-up exported
+    again updates its event (SEQUENCE counts its changes) instead of adding one. A timed one
+    read in a named zone carries the zone's name too: its UTC time changes with the zone,
+    and an event once exported with a fixed offset (an hour off after a DST change) or in
+    another zone must not keep its old time on a re-import, which a calendar does when
+    the UID and SEQUENCE are unchanged."""
+    created = followup.created_at.astimezone(UTC)
+    name = zone_label(zone) if followup.at is not None else None
+    tag = "-" + "".join(c if c.isascii() and (c.isalnum() or c in "+-_") else "." for c in name) if name else ""
+    return f"warmline-followup-{followup.id}-{created:%Y%m%dT%H%M%SZ}{tag}@warmline"
+
+
+def ics_start(day: date, at: time, zone: tzinfo) -> datetime:
+    """A wall-clock time on `day` in `zone` as UTC, with that date's own offset (never
+    today's). A time the DST change skips, or one it repeats, is read with the offset before
+    the change, as RFC 5545 (3.3.5) reads a DATE-TIME with a TZID (zoneinfo's fold=0)."""
+    return datetime.combine(day, at, tzinfo=zone).astimezone(UTC)
+
+
 def ics_event(followup: FollowUp, stamp: datetime, zone: tzinfo | None = None) -> list[str]:
     """The VEVENT of one follow-up, as unfolded content lines.
 
     All-day when it has no time (DTSTART;VALUE=DATE and the next day as DTEND); else at
-    its wall-clock time in the rep's zone `zone` (None: this machine's), written in UTC so
-    no VTIMEZONE is needed, lasting `ICS_TIMED_MINUTES`. The UID is the follow-up's id and
-    creation time: the same follow-up exported again updates its event (SEQUENCE counts
-    its changes) instead of adding one."""
+    its wall-clock time in the rep's zone `zone` (None: this machine's, `system_zone`),
+    written in UTC for that date (`ics_start`) so no VTIMEZONE is needed, lasting
+    `ICS_TIMED_MINUTES`. The UID is `ics_uid`'s."""
+    zone = zone if zone is not None else system_zone()
     created = followup.created_at.astimezone(UTC)
     lines = [
         "BEGIN:VEVENT",
-        f"UID:warmline-followup-{followup.id}-{created:%Y%m%dT%H%M%SZ}@warmline",
+        f"UID:{ics_uid(followup, zone)}",
         f"DTSTAMP:{stamp.astimezone(UTC):%Y%m%dT%H%M%SZ}",
         f"CREATED:{created:%Y%m%dT%H%M%SZ}",
         f"LAST-MODIFIED:{(followup.updated_at or followup.created_at).astimezone(UTC):%Y%m%dT%H%M%SZ}",
@@ -293,8 +314,7 @@ def ics_event(followup: FollowUp, stamp: datetime, zone: tzinfo | None = None) -
     if followup.at is None:
         lines += [f"DTSTART;VALUE=DATE:{day:%Y%m%d}", f"DTEND;VALUE=DATE:{day + timedelta(days=1):%Y%m%d}"]
     else:
-        local = datetime.combine(day, followup.at, tzinfo=zone) if zone else datetime.combine(day, followup.at).astimezone()
-        start = local.astimezone(UTC)
+        start = ics_start(day, followup.at, zone)
         end = start + timedelta(minutes=ICS_TIMED_MINUTES)
         lines += [f"DTSTART:{start:%Y%m%dT%H%M%SZ}", f"DTEND:{end:%Y%m%dT%H%M%SZ}"]
     origin = {"activity": "from an activity", "note": "from a note", "manual": "added by hand"}
@@ -313,6 +333,7 @@ def ics_event(followup: FollowUp, stamp: datetime, zone: tzinfo | None = None) -
 
 def write_ics(items: Iterable[FollowUp], out: TextIO, stamp: datetime, zone: tzinfo | None = None) -> int:
     """A VCALENDAR of the open follow-ups among `items` (a done one is not on a calendar)."""
+    zone = zone if zone is not None else system_zone()
     count = 0
     out.write(_ics_fold("BEGIN:VCALENDAR") + _ics_fold("VERSION:2.0") + _ics_fold(f"PRODID:{ICS_PRODID}"))
     out.write(_ics_fold("CALSCALE:GREGORIAN") + _ics_fold("METHOD:PUBLISH"))

@@ -15,6 +15,7 @@ from datetime import date, datetime, time, timedelta
 from warmline.api.errors import InputError
 from warmline.followups.parse import FollowUpGuess, parse_follow_up
 from warmline.store.followups import FollowUp, FollowUps, Source
+from warmline.zone import rep_now as zone_now
 
 MAX_TEXT = 5000
 """A follow-up's text at most (an activity's own limit, so its whole text fits)."""
@@ -34,8 +35,9 @@ class FollowUpNotFound(LookupError):
 
 
 def rep_now() -> datetime:
-    """Now, aware, in the rep's zone (the machine's): what "tomorrow" is read against."""
-    return datetime.now().astimezone()
+    """Now, aware, in the rep's zone (the machine's, with its DST rules: `warmline.zone`):
+    what "tomorrow" is read against."""
+    return zone_now()
 
 
 def _check_text(text: str) -> str:

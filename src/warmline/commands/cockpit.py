@@ -126,9 +126,9 @@ def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_secon
             click.echo(f"Server at {url}. Syncing the demo data...", err=True)
             asyncio.run(_first_sync(config))
             if first_start(root):
-                from datetime import datetime  # deferred: command line
+                from warmline.zone import rep_now  # deferred: command line
 
-                asyncio.run(make_morning(config, root / "sandbox.sqlite3", root, datetime.now().astimezone()))
+                asyncio.run(make_morning(config, root / "sandbox.sqlite3", root, rep_now()))
             open_cockpit(config)
     finally:
         if throwaway:

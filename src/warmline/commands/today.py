@@ -36,6 +36,7 @@ from warmline.exporting import followup_json
 from warmline.job_names import kind_short
 from warmline.store.clock import epoch_of, iso
 from warmline.store.today import TodayLead, TodayPage, due_follow_ups, today_page
+from warmline.zone import rep_now
 
 EMPTY = "Nothing for today."
 TEXT_WIDTH = 50
@@ -43,8 +44,9 @@ TEXT_WIDTH = 50
 
 
 def _rep_now() -> datetime:
-    """Now, aware, in the rep's zone (the machine's), as the cockpit reads the day."""
-    return datetime.now().astimezone()
+    """Now, aware, in the rep's zone (the machine's, with its DST rules), as the cockpit
+    reads the day."""
+    return rep_now()
 
 
 def _utc(moment: datetime | None) -> str | None:

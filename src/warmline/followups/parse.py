@@ -694,7 +694,7 @@ def _guess(text: str, match: _Match, today: date) -> FollowUpGuess | None:
 
 def parse_follow_up(text: str, now: datetime) -> FollowUpGuess | None:
     """The follow-up `text` promises, read against `now` (timezone-aware, in the rep's zone:
-    `datetime.now().astimezone()`), or None when it names no time the parser is sure of.
+    `warmline.zone.rep_now()`, a zone with rules), or None when it names no time the parser is sure of.
 
     Pure: the same text and `now` give the same answer. Raises ValueError for a naive `now`,
     since "tomorrow" depends on which day it is where the rep is.

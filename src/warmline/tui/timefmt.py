@@ -10,6 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, tzinfo
 
 from warmline.store.clock import LATE_SECONDS
+from warmline.zone import system_zone
 
 DatetimeClock = Callable[[], datetime]
 """The cockpit's clock: an aware datetime (`utc_now` for real), what display code reads.
@@ -22,9 +23,9 @@ def utc_now() -> datetime:
 
 
 def local_zone() -> tzinfo:
-    """The machine's time zone, taken as the rep's."""
-    zone = datetime.now().astimezone().tzinfo
-    return zone if zone is not None else UTC
+    """The machine's time zone, taken as the rep's: a zone with rules (`warmline.zone`), so
+    a time after a DST change shows with its own offset, as the command line shows it."""
+    return system_zone()
 
 
 def parse_ts(value: str | datetime | None) -> datetime | None:
