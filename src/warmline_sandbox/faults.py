@@ -9,6 +9,9 @@ Faults touch only `/v1` operations other than health:
   server disconnect without a response. In-process (httpx.ASGITransport) there is no
   socket: the app raises `DroppedConnection`, a subclass of `httpx.RemoteProtocolError` (what
   httpx raises for a real dropped connection), which ASGITransport passes to the caller;
+- gateway: the request runs to completion (its effect is COMMITTED), then the answer is
+  replaced by a proxy's `504 Gateway Time-out` HTML page, as nginx in front of a slow
+  service answers: the client cannot tell it from a 504 before the request arrived;
 - burst429: starts a run of `burst_length` answers 429 (with `Retry-After`) for the caller.
 """
 
@@ -29,6 +32,11 @@ from warmline_sandbox.ratelimit import caller_id
 from warmline_sandbox.settings import FaultSpec
 
 DROP_MESSAGE = "Server disconnected without sending a response."
+GATEWAY_PAGE = (
+    b"<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n"
+    b"<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+)
+"""What nginx answers when its upstream did not answer in time (`proxy_read_timeout`)."""
 
 
 class DroppedConnection(httpx.RemoteProtocolError):
@@ -43,6 +51,7 @@ class FaultPlan:
 
     error: bool = False
     drop: bool = False
+    gateway: bool = False
     throttle: bool = False
 
 
@@ -65,6 +74,9 @@ class FaultInjector:
                 return FaultPlan(throttle=True)
             if self.spec.error and self._rng.random() < self.spec.error:
                 return FaultPlan(error=True)
+            # Drawn only when asked for, so the faults of a given seed without it stay the same.
+            if self.spec.gateway and self._rng.random() < self.spec.gateway:
+                return FaultPlan(gateway=True)
             return FaultPlan(drop=bool(self.spec.drop and self._rng.random() < self.spec.drop))
 
 
@@ -93,6 +105,9 @@ class FaultMiddleware:
         elif plan.drop:
             await capture(self.app, scope, receive)
             await drop_connection(receive)
+        elif plan.gateway:
+            await capture(self.app, scope, receive)
+            await gateway_timeout(send)
         else:
             await self.app(scope, receive, send)
 
@@ -111,3 +126,10 @@ async def drop_connection(receive: Receive) -> None:
     with anyio.move_on_after(1.0):
         while (await receive())["type"] != "http.disconnect":
             pass
+
+
+async def gateway_timeout(send: Send) -> None:
+    """Answer as a proxy that gave up waiting for the service: 504 and nginx's page."""
+    headers = [(b"content-type", b"text/html"), (b"content-length", str(len(GATEWAY_PAGE)).encode())]
+    await send({"type": "http.response.start", "status": 504, "headers": headers})
+    await send({"type": "http.response.body", "body": GATEWAY_PAGE})

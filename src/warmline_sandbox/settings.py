@@ -28,23 +28,25 @@ class FaultSpec:
     """Injected misbehaviour for reliability tests; all rates are probabilities per request.
 
     `error` answers 503 before the request has any effect; `drop` lets the request take
-    effect (commit) and then closes the connection without an answer; `burst429` starts a
-    run of `burst_length` consecutive 429 answers for the calling key.
+    effect (commit) and then closes the connection without an answer; `gateway` lets it
+    take effect and then answers a proxy's 504 HTML page; `burst429` starts a run of
+    `burst_length` consecutive 429 answers for the calling key.
     """
 
     latency_ms: float = 0.0
     error: float = 0.0
     drop: float = 0.0
+    gateway: float = 0.0
     burst429: float = 0.0
     burst_length: int = 5
 
     @property
     def active(self) -> bool:
-        return bool(self.latency_ms or self.error or self.drop or self.burst429)
+        return bool(self.latency_ms or self.error or self.drop or self.gateway or self.burst429)
 
     @classmethod
     def parse(cls, spec: str | None) -> FaultSpec:
-        """Parse `latency=200ms,error=0.2,drop=0.1,burst429=0.05[,burst_length=5]`."""
+        """Parse `latency=200ms,error=0.2,drop=0.1,gateway=0.1,burst429=0.05[,burst_length=5]`."""
         if not spec or not spec.strip():
             return cls()
         values: dict[str, float | int] = {}
@@ -58,7 +60,7 @@ class FaultSpec:
                 raise ValueError(f"fault {part!r} must look like name=value")
             if name == "latency":
                 values["latency_ms"] = _parse_duration_ms(raw)
-            elif name in ("error", "drop", "burst429"):
+            elif name in ("error", "drop", "gateway", "burst429"):
                 rate = float(raw)
                 if not 0.0 <= rate <= 1.0:
                     raise ValueError(f"fault rate {name}={raw} must be between 0 and 1")
@@ -69,7 +71,7 @@ class FaultSpec:
                     raise ValueError("burst_length must be at least 1")
                 values["burst_length"] = length
             else:
-                raise ValueError(f"unknown fault {name!r} (latency, error, drop, burst429, burst_length)")
+                raise ValueError(f"unknown fault {name!r} (latency, error, drop, gateway, burst429, burst_length)")
         return cls(**values)  # type: ignore[arg-type]
 
 

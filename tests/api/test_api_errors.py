@@ -86,14 +86,29 @@ def test_rate_limited_without_message_says_how_long() -> None:
     assert str(err) == "Rate limit exceeded, retry in 12 seconds"
 
 
+ENVELOPE_503 = {"success": False, "message": "Service temporarily unavailable", "errors": None}
+NGINX_503 = "<html><head><title>503 Service Temporarily Unavailable</title></head></html>"
+GATEWAY_504 = b"<!DOCTYPE html><html><head><title>504 Gateway Time-out</title></head></html>"
+
+
 @pytest.mark.parametrize(
     ("err", "retryable", "ambiguous"),
     [
         (e.error_from_response(408, {}, None), True, False),
         (e.error_from_response(425, {}, None), True, False),
-        (e.error_from_response(502, {}, None), True, False),
-        (e.error_from_response(503, {}, None), True, False),
-        (e.error_from_response(504, {}, None), True, False),
+        (e.error_from_response(429, {}, None), True, False),
+        (e.error_from_response(503, {}, ENVELOPE_503), True, False),
+        (e.error_from_response(503, {"Retry-After": "30"}, None), True, False),
+        (e.error_from_response(503, {"retry-after": "30"}, NGINX_503), True, False),
+        (e.error_from_response(503, {}, None), False, True),
+        (e.error_from_response(503, {}, NGINX_503), False, True),
+        (e.error_from_response(503, {}, "no healthy upstream"), False, True),
+        (e.error_from_response(502, {}, None), False, True),
+        (e.error_from_response(502, {}, ENVELOPE_503), False, True),
+        (e.error_from_response(504, {}, GATEWAY_504), False, True),
+        (e.error_from_response(504, {"Retry-After": "30"}, None), False, True),
+        (e.error_from_response(520, {}, None), False, True),
+        (e.error_from_response(524, {}, "<html>A timeout occurred</html>"), False, True),
         (e.error_from_response(500, {}, None), False, True),
         (e.error_from_response(507, {}, None), False, True),
         (e.OfflineError("offline"), True, False),
@@ -106,3 +121,12 @@ def test_retry_classification(err, retryable, ambiguous) -> None:
     assert err.retryable is retryable
     assert err.is_ambiguous is ambiguous
     assert err.is_permanent is (not retryable and not ambiguous)
+
+
+@pytest.mark.parametrize(
+    ("status", "unavailable"), [(502, True), (503, True), (504, True), (520, True), (530, True), (500, False), (501, False)]
+)
+def test_a_gateway_status_says_the_service_is_unavailable(status: int, unavailable: bool) -> None:
+    """The connection status counts a gateway's answer as offline, applied or not."""
+    assert e.error_from_response(status, {}, None).unavailable is unavailable
+    assert not e.error_from_response(429, {}, None).unavailable and not e.OfflineError("x").unavailable

@@ -3,12 +3,23 @@
 The sync engine decides what to do with a failed operation from three questions, each
 answered by a property of `ApiError` so that no caller has to look at status codes:
 
-- `retryable`: nothing was applied and sending again later may work (offline, 408, 425,
-  429, 502, 503, 504). Safe to resend unchanged.
+- `retryable`: nothing was applied and sending again later may work: a refusal the
+  service gave before acting (offline, 408, 425, 429, and a 503 that is the service's own:
+  see below). Safe to resend unchanged.
 - `is_ambiguous`: the request may or may not have taken effect (the connection died after
-  sending, or a 500 came back). Reconcile with the server's state before resending.
+  sending, or any other 5xx came back). Reconcile with the server's state before resending.
 - `is_permanent`: neither; sending the same request again will fail the same way
   (validation, not found, conflict, plan limit, authentication).
+
+A 502, 504 or 52x is a gateway's word: the proxy in front of the service may have passed
+the request on, and the service applied it, before the proxy gave up waiting for its
+answer. So it is ambiguous, never "not applied" (against a service that ignores
+`Idempotency-Key`, taking it for a refusal doubled 6 activities into 12). A 503 is either:
+the service refusing before it acts (overload, maintenance: it answers with its JSON body
+or a `Retry-After`, as the sandbox's `error` fault does) or a gateway whose upstream broke
+mid-request (a bare or HTML page). Only the first is a refusal; a 503 without JSON and
+without `Retry-After` is ambiguous (`ServerError.refused`). `unavailable` (502, 503, 504,
+52x, 530) says that the service did not really answer, for the connection status.
 
 Messages are written for the rep's screen and never contain the API key: they are built
 from the server's message or our own words, never from request headers.
@@ -30,8 +41,10 @@ MAX_WAIT_SECONDS = 3600.0
 hour. A larger wait is capped to it, and so is one that is not a finite number (`1e400`, a
 date in year 5000): one absurd answer must not stop sync for good (docs/sync.md "Limits")."""
 
-TRANSIENT_STATUSES = frozenset({408, 425, 429, 502, 503, 504})
-AMBIGUOUS_STATUSES = frozenset({500})
+REFUSAL_STATUSES = frozenset({408, 425, 429})
+"""Statuses a server answers before acting on a request: nothing was applied."""
+UNAVAILABLE_STATUSES = frozenset({502, 503, 504, *range(520, 528), 530})
+"""The service did not really answer: a gateway's 502/504, Cloudflare's 52x/530, or a 503."""
 
 # Server messages that name a state rather than a missing route; see `classify_by_message`.
 RECOMMENDATION_GONE_MESSAGE = "Recommendation not found or already dismissed"
@@ -59,12 +72,18 @@ class ApiError(Exception):
     @property
     def retryable(self) -> bool:
         """True when the request surely had no effect and a later resend may succeed."""
-        return self.status in TRANSIENT_STATUSES
+        return self.status in REFUSAL_STATUSES
 
     @property
     def is_ambiguous(self) -> bool:
         """True when the request may have taken effect; reconcile before resending."""
-        return self.status in AMBIGUOUS_STATUSES
+        return self.status is not None and self.status >= 500
+
+    @property
+    def unavailable(self) -> bool:
+        """True when no service stood behind the answer (a gateway's or an outage's status):
+        the connection status counts it as offline, whether or not a send was applied."""
+        return self.status in UNAVAILABLE_STATUSES
 
     @property
     def is_permanent(self) -> bool:
@@ -165,12 +184,20 @@ class RateLimitedError(ApiError):
 
 
 class ServerError(ApiError):
-    """The service failed (5xx). 502/503/504 are transient, 500 is ambiguous."""
+    """The service (or a gateway in front of it) failed: 5xx. Ambiguous, unless `refused`:
+    a 503 the service gave itself, before acting (its JSON body or a `Retry-After`)."""
+
+    def __init__(self, message: str, *, status: int | None = None, errors: Any = None, refused: bool = False) -> None:
+        super().__init__(message, status=status, errors=errors)
+        self.refused = refused
+
+    @property
+    def retryable(self) -> bool:
+        return self.refused
 
     @property
     def is_ambiguous(self) -> bool:
-        # Any 5xx other than the gateway/unavailable ones may have been applied.
-        return self.status is not None and not self.retryable
+        return not self.refused
 
 
 class BadResponseError(ApiError):
@@ -662,6 +689,17 @@ def _is_plan_limit(message: str | None, errors: Any, body: Any) -> bool:
     return any("quota" in text.lower() or _PLAN_WORDS.search(_CAMEL.sub(" ", text)) for text in texts)
 
 
+def _is_refusal(status: int, headers: Mapping[str, str], decoded: Any) -> bool:
+    """True for a 5xx the service itself gave before acting: a 503 carrying its JSON (an
+    object) or a `Retry-After`. A gateway's 502/504/52x, and a bare or HTML 503 (a proxy
+    whose upstream broke, maybe after the request reached it), may follow an applied
+    request (see the module docstring)."""
+    if status != 503:
+        return False
+    has_retry_after = any(name.lower() == "retry-after" for name in headers)
+    return has_retry_after or isinstance(decoded, Mapping)
+
+
 def _line(base: str, said: str | None = None) -> str:
     """`base: said` (or `base`), clipped to one line of MAX_MESSAGE_CHARS."""
     text = f"{base.rstrip('.:')}: {said}" if said else base
@@ -741,7 +779,12 @@ def error_from_response(
             _line(base, detail if detail and detail not in base else None), status=status, errors=errors
         )
     if status >= 500:
-        return ServerError(_line(f"The service failed (HTTP {status})", message), status=status, errors=errors)
+        return ServerError(
+            _line(f"The service failed (HTTP {status})", message),
+            status=status,
+            errors=errors,
+            refused=_is_refusal(status, headers, decoded),
+        )
     return ApiError(
         _line(f"Unexpected answer from the service (HTTP {status})", message or _reason_phrase(status)),
         status=status,

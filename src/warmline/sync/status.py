@@ -195,7 +195,7 @@ class Connection:
             self.refused_key(str(exc))
             return False
         except ApiError as exc:
-            if exc.status is None or exc.retryable:
+            if exc.status is None or exc.retryable or exc.unavailable:
                 self.lost(str(exc))
                 return False
             # The service answered (even with an error): it is reachable.
