@@ -13,8 +13,15 @@ the functions here, one per destination:
 * `terminal_text`: a message that may span lines (an error, a note): the same, but line
   breaks are kept as LF (CR LF and a bare CR become LF) and a tab becomes four spaces.
 * `json_dumps`: JSON kept faithful (`json.loads` gives the original text back) and safe to
-  print: C0 controls are escaped by `json` itself, and DEL, C1, line/paragraph separators
-  and bidi controls are written as `\\uXXXX` escapes too.
+  print: C0 controls are escaped by `json` itself, and DEL, C1, line/paragraph separators,
+  bidi controls and lone surrogates are written as `\\uXXXX` escapes too.
+* `storable_text`: text any UTF-8 destination can hold (the cache, a file, a pipe): each
+  lone surrogate (JSON's `"\\ud800"`, or argv bytes that are not UTF-8) becomes U+FFFD,
+  where writing it would raise `UnicodeEncodeError`. `storable_json` does the same to
+  every text of decoded JSON (keys too) and leaves out NaN and infinite numbers, which
+  are not JSON and which SQLite's JSON functions refuse; with `int64`, an integer beyond
+  SQLite's 64 bits raises `BeyondInt64`. The terminal and CSV functions repair
+  surrogates too, and `json_dumps` escapes them.
 * `csv_text`: a spreadsheet cell: as `terminal_text` with a tab as one space, and each line
   that a spreadsheet would run as a formula prefixed with `'` (docs/cli.md).
 
@@ -28,6 +35,7 @@ nothing but the standard library.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -48,14 +56,15 @@ _CONTROLS = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_BIDI}\u2028\u2029]")
 _CONTROLS_BUT_LF = re.compile(f"[\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f{_BIDI}\u2028\u2029]")
 _FOLDED = re.compile(f"[\\t{_LINE_BREAKS}]+")
 _BREAK = re.compile("\r\n|[\r\x0b\x0c\x85\u2028\u2029]")
-_JSON_UNSAFE = re.compile(f"[\\x7f-\\x9f{_BIDI}\u2028\u2029]")
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_JSON_UNSAFE = re.compile(f"[\\x7f-\\x9f{_BIDI}\u2028\u2029\\ud800-\\udfff]")
 # What a spreadsheet runs as a formula when a cell (or a line of it) starts with it; a tab
 # or CR at the start is how guards are dodged (they never survive `csv_text`, listed anyway).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _text(value: Any) -> str:
-    return "" if value is None else str(value)
+    return "" if value is None else storable_text(str(value))
 
 
 def terminal_line(value: Any) -> str:
@@ -69,6 +78,92 @@ def terminal_text(value: Any) -> str:
     """`value` for a terminal, keeping its line breaks (as LF): messages and notes."""
     text = _BREAK.sub("\n", _ESCAPES.sub("", _text(value))).replace("\t", "    ")
     return _CONTROLS_BUT_LF.sub("", text)
+
+
+def storable_text(text: str) -> str:
+    """`text` with each surrogate code point replaced by U+FFFD: Python keeps them in a str,
+    but no UTF-8 encoder writes one, so one in a company name would stop every write of
+    the list it came in."""
+    return text if text.isascii() else _SURROGATES.sub("\ufffd", text)
+
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+"""SQLite's integers: a larger one cannot be stored, nor be any record's id."""
+
+
+class BeyondInt64(ValueError):
+    """An integer outside SQLite's 64 bits, at `path` (innermost first) in decoded JSON."""
+
+    def __init__(self, value: int, where: str | None = None) -> None:
+        super().__init__()
+        self.value = value
+        self.path: list[str] = [] if where is None else [where]
+
+    def __str__(self) -> str:
+        where = ".".join(reversed(self.path)) or "value"
+        digits = len(str(abs(self.value)))
+        shown = str(self.value) if digits <= 30 else f"a number of {digits} digits"
+        return f"{where} is {shown}, beyond the 64-bit integers the cache can hold"
+
+
+class Repairs:
+    """What `storable_json` changed, for a warning that names the record."""
+
+    def __init__(self) -> None:
+        self.texts = 0
+        self.numbers = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.texts or self.numbers)
+
+    def __str__(self) -> str:
+        said = []
+        if self.texts:
+            said.append(f"{self.texts} text(s) with lone surrogates (replaced with U+FFFD)")
+        if self.numbers:
+            said.append(f"{self.numbers} NaN or infinite number(s) (left out)")
+        return " and ".join(said)
+
+
+def storable_json(value: Any, repairs: Repairs | None = None, *, int64: bool = False) -> Any:
+    """Decoded JSON as the cache can store it, counting what changed in `repairs`.
+
+    Texts and keys go through `storable_text`. A key whose value is NaN or infinite is
+    left out (not nulled: what the cache knows of that field stays); in a list such a
+    number becomes None. With `int64`, an integer outside SQLite's range raises
+    `BeyondInt64` naming where it is: a record holding one cannot be stored whole."""
+    found = Repairs() if repairs is None else repairs
+    if isinstance(value, str):
+        fixed = storable_text(value)
+        found.texts += fixed != value
+        return fixed
+    if isinstance(value, float) and not math.isfinite(value):
+        found.numbers += 1
+        return None
+    if int64 and isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
+        raise BeyondInt64(value)
+    if isinstance(value, dict):
+        kept: dict[Any, Any] = {}
+        for key, item in value.items():
+            if isinstance(item, float) and not math.isfinite(item):
+                found.numbers += 1
+                continue
+            name = storable_json(key, found) if isinstance(key, str) else key
+            kept[name] = _storable_at(str(name), item, found, int64)
+        return kept
+    if isinstance(value, list | tuple):
+        return [_storable_at(str(index), item, found, int64) for index, item in enumerate(value)]
+    return value
+
+
+def _storable_at(where: str, item: Any, repairs: Repairs, int64: bool) -> Any:
+    """`storable_json(item)`, adding `where` to the path of a `BeyondInt64` raised inside."""
+    try:
+        return storable_json(item, repairs, int64=int64)
+    except BeyondInt64 as exc:
+        exc.path.append(where)
+        raise
 
 
 def _escape_json(match: re.Match[str]) -> str:

@@ -273,10 +273,20 @@ def check_currency(code: object) -> str:
     return code.strip().upper()
 
 
+def check_finite(field: str, value: object) -> float | int:
+    """A real, finite number. NaN compares false with every bound, so a range check alone
+    would let it through (and infinity past a bound of `math.inf`); NaN and infinity are
+    also not JSON, and SQLite stores NaN as NULL."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(field, f"{field} must be a number (got {value!r})")
+    if not math.isfinite(value):
+        raise InputError(field, f"{field} must be a finite number (got {value!r})")
+    return value
+
+
 def check_deal_value(value: object) -> float | int:
     """A deal value: a finite number from 0 to 1e12."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise InputError("deal_value", f"deal_value must be a number (got {value!r})")
+    value = check_finite("deal_value", value)
     if value < 0:
         raise InputError("deal_value", f"deal_value must be 0 or more (got {value})")
     if value > DEAL_VALUE_MAX:

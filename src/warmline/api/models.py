@@ -19,16 +19,25 @@ Tolerance rules, because much of the spec is "not shown" (see docs/wire.md):
   `dialect.FIELD_ALIASES` before validation.
 - What the service left out stays out: callers dump with `exclude_unset`
   (`warmline.sync.requests.dump`), so a default here never overwrites what the cache knows.
+- Every record is one the cache can store (`textsafe.storable_json`), checked once at its top, unknown
+  fields included: a lone surrogate (`"\\ud800"`) becomes U+FFFD, and a NaN or infinite
+  number is left out as if the service had not sent it (a warning names the record); an
+  integer beyond SQLite's 64 bits (an id of 10^23) makes the record unreadable, so a list
+  skips it with a warning naming it (`payload.parse_items`) and keeps the other rows.
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from warmline.api import dialect, limits
+from warmline.textsafe import BeyondInt64, Repairs, storable_json
+
+log = logging.getLogger("warmline.api")
 
 
 def _as_utc(value: datetime) -> datetime:
@@ -91,6 +100,24 @@ class WireModel(BaseModel):
         if cls.__record__ is None or not isinstance(data, dict):
             return data
         return dialect.rename_fields(data, cls.__record__, cls.model_fields)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _storable(cls, data: Any) -> Any:
+        """The record as the cache can store it (module docstring); a nested record finds
+        its data already repaired, so a repair is told once, by the outermost."""
+        if not isinstance(data, dict):
+            return data
+        repairs = Repairs()
+        try:
+            repaired = storable_json(data, repairs, int64=True)
+        except BeyondInt64 as exc:
+            raise ValueError(str(exc)) from None
+        if repairs:
+            ident = repaired.get("id")
+            which = cls.__record__ or cls.__name__
+            log.warning("the service's %s%s held %s", which, f" {ident!r}" if ident is not None else "", repairs)
+        return repaired
 
 
 T = TypeVar("T")

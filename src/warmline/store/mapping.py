@@ -5,15 +5,23 @@ One function per kind of row, used both when fresh server data arrives and when 
 server state is restored from its `raw` JSON after a local change is undone, so the two
 can never disagree. Timestamps are normalised (see `warmline.store.clock`); every row keeps
 the server's JSON in `raw`, unknown fields included.
+
+Every row is one SQLite can hold, whatever reached it (the api models check the service's
+answers first; an action's own data does not pass them): texts with lone surrogates are
+repaired (U+FFFD), NaN and infinite numbers left out (`textsafe.storable_json`), and an
+integer column given what no integer column holds (10^23, "inf") is empty, as for any
+value that is not a number.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 
 from warmline.store.clock import normalize_ts
 from warmline.store.values import JsonMap, JsonObject, SqlRow, SqlValue
+from warmline.textsafe import INT64_MAX, INT64_MIN, storable_json
 
 # Lead fields that belong to the lead row; arrays of the detail go to their own tables.
 LEAD_ARRAYS = ("monitoring_pages", "contacts", "competitors", "touchpoints", "recommendations", "notes")
@@ -38,7 +46,15 @@ _LEAD_SNAPSHOT_DEFAULTS: dict[str, SqlValue] = {
 
 
 def dumps(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+    """Compact JSON that SQLite stores and its JSON functions read (no NaN, no surrogates)."""
+    return json.dumps(storable_json(value), separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def _row(columns: SqlRow) -> SqlRow:
+    """`columns` with each text repaired and each NaN or infinite number left out (the
+    column keeps what it held); integers are already bounded by `_int`."""
+    row: SqlRow = storable_json(columns)
+    return row
 
 
 def unwrap(body: object) -> JsonObject:
@@ -53,20 +69,43 @@ def unwrap(body: object) -> JsonObject:
     return dict(body)
 
 
+def _float(value: object) -> float | None:
+    """`value` as a REAL column holds it; None for what is not a finite number."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond any float
+        return None
+    return number if math.isfinite(number) else None
+
+
 def _bool(value: object) -> int:
     return 1 if value else 0
 
 
+def storable_id(value: object) -> int | None:
+    """A record's id as the cache keys it; None when `value` cannot be one (not a whole
+    number, or beyond 64 bits)."""
+    return _int(value)
+
+
 def _int(value: object, default: int | None = None) -> int | None:
+    """`value` as an integer column holds it; `default` for what is not a number, or is one
+    no integer column holds (NaN, infinite, beyond 64 bits)."""
     if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int | float):
         return int(value)
     if isinstance(value, str):
         try:
-            return int(float(value))
+            value = float(value)
         except ValueError:
             return default
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return default
+        value = int(value)
+    if isinstance(value, int) and INT64_MIN <= value <= INT64_MAX:
+        return value
     return default
 
 
@@ -108,15 +147,15 @@ def lead_columns(snapshot: JsonMap, *, complete: bool = False) -> SqlRow:
         elif key in _LEAD_TIMESTAMPS:
             value = normalize_ts(value)
         elif key == "deal_value":
-            value = float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+            value = _float(value)
         if value is None and default is not None:
             value = default
         columns[key] = value
-    return columns
+    return _row(columns)
 
 
 def page_columns(lead_id: int, page: JsonMap) -> SqlRow:
-    return {
+    return _row({
         "id": _int(page.get("id")),
         "lead_id": lead_id,
         "url": page.get("url"),
@@ -126,12 +165,12 @@ def page_columns(lead_id: int, page: JsonMap) -> SqlRow:
         "is_selected": _bool(page.get("is_selected")),
         "last_checked_at": normalize_ts(page.get("last_checked_at")),
         "raw": dumps(dict(page)),
-    }
+    })
 
 
 def lead_contact_columns(lead_id: int, contact: JsonMap) -> SqlRow:
     contact_id = contact.get("contact_id", contact.get("id"))
-    return {
+    return _row({
         "lead_id": lead_id,
         "contact_id": _int(contact_id),
         "first_name": contact.get("first_name"),
@@ -142,11 +181,11 @@ def lead_contact_columns(lead_id: int, contact: JsonMap) -> SqlRow:
         "social_url": contact.get("social_url"),
         "is_selected": _bool(contact.get("is_selected")),
         "raw": dumps(dict(contact)),
-    }
+    })
 
 
 def competitor_columns(lead_id: int, competitor: JsonMap) -> SqlRow:
-    return {
+    return _row({
         "id": _int(competitor.get("id")),
         "lead_id": lead_id,
         "name": competitor.get("name") or "",
@@ -156,11 +195,11 @@ def competitor_columns(lead_id: int, competitor: JsonMap) -> SqlRow:
         "scan_summary": competitor.get("scan_summary"),
         "scan_queued": 0,
         "raw": dumps(dict(competitor)),
-    }
+    })
 
 
 def touchpoint_columns(lead_id: int, touchpoint: JsonMap) -> SqlRow:
-    return {
+    return _row({
         "id": _int(touchpoint.get("id")),
         "lead_id": lead_id,
         "description": touchpoint.get("description") or "",
@@ -169,21 +208,21 @@ def touchpoint_columns(lead_id: int, touchpoint: JsonMap) -> SqlRow:
         "bonus_points": _int(touchpoint.get("bonus_points"), 0),
         "created_at": normalize_ts(touchpoint.get("created_at")),
         "raw": dumps(dict(touchpoint)),
-    }
+    })
 
 
 def note_columns(lead_id: int, note: JsonMap) -> SqlRow:
-    return {
+    return _row({
         "id": _int(note.get("id")),
         "lead_id": lead_id,
         "content": note.get("content") or "",
         "created_at": normalize_ts(note.get("created_at")),
         "raw": dumps(dict(note)),
-    }
+    })
 
 
 def recommendation_columns(lead_id: int, rec: JsonMap) -> SqlRow:
-    return {
+    return _row({
         "id": _int(rec.get("id")),
         "lead_id": _int(rec.get("lead_id"), lead_id),
         "action_type": rec.get("action_type"),
@@ -195,13 +234,13 @@ def recommendation_columns(lead_id: int, rec: JsonMap) -> SqlRow:
         "status": rec.get("status") or "active",
         "created_at": normalize_ts(rec.get("created_at")),
         "raw": dumps(dict(rec)),
-    }
+    })
 
 
 def company_columns(company: JsonMap) -> SqlRow:
     name = company.get("name") or ""
     domain = company.get("domain") or ""
-    return {
+    return _row({
         "id": _int(company.get("id")),
         "name": name,
         "name_lower": name.lower(),
@@ -219,7 +258,7 @@ def company_columns(company: JsonMap) -> SqlRow:
         "created_at": normalize_ts(company.get("created_at")),
         "updated_at": normalize_ts(company.get("updated_at")),
         "raw": dumps(dict(company)),
-    }
+    })
 
 
 def contact_columns(contact: JsonMap) -> SqlRow:
@@ -227,7 +266,7 @@ def contact_columns(contact: JsonMap) -> SqlRow:
     last = contact.get("last_name") or ""
     full = f"{first} {last}".strip()
     email = contact.get("email") or ""
-    return {
+    return _row({
         "id": _int(contact.get("id")),
         "company_id": _int(contact.get("company_id")),
         "first_name": contact.get("first_name"),
@@ -244,12 +283,12 @@ def contact_columns(contact: JsonMap) -> SqlRow:
         "created_at": normalize_ts(contact.get("created_at")),
         "updated_at": normalize_ts(contact.get("updated_at")),
         "raw": dumps(dict(contact)),
-    }
+    })
 
 
 def template_columns(template: JsonMap) -> SqlRow:
     name = template.get("name") or ""
-    return {
+    return _row({
         "id": str(template.get("id")),
         "name": name,
         "name_lower": name.lower(),
@@ -257,4 +296,4 @@ def template_columns(template: JsonMap) -> SqlRow:
         "fields": dumps(list(template.get("fields") or [])),
         "created_at": normalize_ts(template.get("created_at")),
         "raw": dumps(dict(template)),
-    }
+    })

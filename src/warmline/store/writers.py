@@ -4,12 +4,18 @@ Shared by the apply functions the sync engine calls (`Store.upsert_*`) and by th
 module when a delivered action's answer is folded in, so server data is written one way.
 These functions write server state only; `warmline.store.effects.rebase` then re-applies
 the local effects of actions still queued on the same lead.
+
+One record the cache cannot hold costs that record only: a lead, or a child row, whose id
+is not a whole number of 64 bits is skipped with a warning naming it, and `upsert` skips
+any row holding an integer SQLite cannot bind (texts and numbers are repaired by
+`warmline.store.mapping`, and again here for rows built elsewhere).
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from warmline.store.mapping import (
@@ -21,10 +27,16 @@ from warmline.store.mapping import (
     note_columns,
     page_columns,
     recommendation_columns,
+    storable_id,
     touchpoint_columns,
 )
 from warmline.store.rows import json_object
 from warmline.store.values import JsonMap, JsonObject, SqlRow, SqlValue
+from warmline.textsafe import BeyondInt64, storable_json
+
+log = logging.getLogger("warmline.store")
+
+ChildColumns = Callable[[int, JsonMap], SqlRow]
 
 
 @lru_cache(maxsize=256)
@@ -57,7 +69,10 @@ def upsert(
     batch: list[tuple[SqlValue, ...]] = []
     shape: tuple[str, ...] | None = None
     key = tuple(conflict)
-    for row in rows:
+    for given in rows:
+        row = _storable_row(table, given, key)
+        if row is None:
+            continue
         columns = tuple(row)
         if shape is not None and columns != shape and batch:
             conn.executemany(_upsert_sql(table, shape, key, merge_raw), batch)
@@ -70,6 +85,31 @@ def upsert(
     return count
 
 
+def _storable_row(table: str, row: Mapping[str, SqlValue], key: tuple[str, ...]) -> SqlRow | None:
+    """`row` as SQLite binds it (`textsafe.storable_json`), or None (with a warning naming
+    it) when it holds an integer beyond 64 bits."""
+    try:
+        storable: SqlRow = storable_json(dict(row), int64=True)
+    except BeyondInt64 as exc:
+        which = ", ".join(f"{name} {_shown(row.get(name))}" for name in key)
+        log.warning("skipped a row of %s (%s): %s", table, which, exc)
+        return None
+    return storable
+
+
+def _shown(value: object) -> str:
+    """An id for a warning: a number too long to read is said by its length."""
+    if isinstance(value, int) and len(str(abs(value))) > 30:
+        return f"of {len(str(abs(value)))} digits"
+    return repr(value)
+
+
+def _skipped(kind: str, record: JsonMap, lead_id: int | None = None) -> None:
+    """Warn that a record of the service was not stored, as its id cannot be one."""
+    where = f" of lead {lead_id}" if lead_id is not None else ""
+    log.warning("skipped a %s%s: its id %s is not a whole number of 64 bits", kind, where, _shown(record.get("id")))
+
+
 def write_leads(conn: sqlite3.Connection, items: Iterable[JsonMap]) -> list[int]:
     """Lead list items (or the scalar part of a detail) into `leads`; returns their ids."""
     ids: list[int] = []
@@ -78,8 +118,11 @@ def write_leads(conn: sqlite3.Connection, items: Iterable[JsonMap]) -> list[int]
     for item in items:
         if item.get("id") is None:
             continue
+        lead_id = storable_id(item["id"])
+        if lead_id is None:
+            _skipped("lead", item)
+            continue
         snapshot = lead_snapshot(item)
-        lead_id = int(item["id"])
         ids.append(lead_id)
         rows.append({"id": lead_id, **lead_columns(snapshot)})
         snapshots.append({"id": lead_id, "raw": dumps(snapshot)})
@@ -112,6 +155,23 @@ def lead_exists(conn: sqlite3.Connection, lead_id: int | None) -> bool:
     return conn.execute("SELECT 1 FROM leads WHERE id = ?", (lead_id,)).fetchone() is not None
 
 
+def _child_rows(
+    table: str, lead_id: int, items: Iterable[JsonMap], columns: ChildColumns, key: str = "id"
+) -> list[SqlRow]:
+    """The rows of a lead's `items` that have an id (`key`); one whose id the cache cannot
+    hold is skipped with a warning naming it."""
+    rows: list[SqlRow] = []
+    for item in items:
+        if not isinstance(item, Mapping):
+            continue
+        row = columns(lead_id, item)
+        if row[key] is not None:
+            rows.append(row)
+        elif item.get("id") is not None:
+            _skipped(f"row of {table}", item, lead_id)
+    return rows
+
+
 def _replace_children(
     conn: sqlite3.Connection,
     table: str,
@@ -120,28 +180,29 @@ def _replace_children(
     key: str,
     conflict: Sequence[str],
 ) -> None:
-    """Make the lead's server rows of `table` exactly `rows` (local pending rows are kept)."""
-    keep = [r[key] for r in rows if r[key] is not None]
+    """Make the lead's server rows of `table` exactly `rows` (each with its `key`; local
+    pending rows are kept)."""
+    keep = [r[key] for r in rows]
     marks = ", ".join("?" for _ in keep) or "NULL"
     conn.execute(
         f"DELETE FROM {table} WHERE lead_id = ? AND {key} IS NOT NULL AND {key} NOT IN ({marks})",
         (lead_id, *keep),
     )
-    upsert(conn, table, [r for r in rows if r[key] is not None], conflict)
+    upsert(conn, table, rows, conflict)
 
 
 def write_pages(conn: sqlite3.Connection, lead_id: int, pages: Iterable[JsonMap]) -> None:
-    rows = [page_columns(lead_id, p) for p in pages if isinstance(p, Mapping)]
+    rows = _child_rows("monitoring_pages", lead_id, pages, page_columns)
     _replace_children(conn, "monitoring_pages", lead_id, rows, "id", ("id",))
 
 
 def write_lead_contacts(conn: sqlite3.Connection, lead_id: int, contacts: Iterable[JsonMap]) -> None:
-    rows = [lead_contact_columns(lead_id, c) for c in contacts if isinstance(c, Mapping)]
+    rows = _child_rows("lead_contacts", lead_id, contacts, lead_contact_columns, "contact_id")
     _replace_children(conn, "lead_contacts", lead_id, rows, "contact_id", ("lead_id", "contact_id"))
 
 
 def write_competitors(conn: sqlite3.Connection, lead_id: int, competitors: Iterable[JsonMap]) -> None:
-    rows = [competitor_columns(lead_id, c) for c in competitors if isinstance(c, Mapping)]
+    rows = _child_rows("competitors", lead_id, competitors, competitor_columns)
     _replace_children(conn, "competitors", lead_id, rows, "id", ("id",))
 
 
@@ -151,25 +212,29 @@ def write_touchpoints(conn: sqlite3.Connection, lead_id: int, touchpoints: Itera
     Rows are matched by server id and only the server's columns are written, so the link
     to our op (`op_id`) and when the rep logged it (`logged_at`) survive every refresh.
     """
-    rows = [touchpoint_columns(lead_id, t) for t in touchpoints if isinstance(t, Mapping)]
-    upsert(conn, "touchpoints", [r for r in rows if r["id"] is not None])
+    upsert(conn, "touchpoints", _child_rows("touchpoints", lead_id, touchpoints, touchpoint_columns))
 
 
 def write_notes(conn: sqlite3.Connection, lead_id: int, notes: Iterable[JsonMap]) -> None:
     """Add or update notes by server id (`op_id` and `logged_at` kept, as for touchpoints)."""
-    rows = [note_columns(lead_id, n) for n in notes if isinstance(n, Mapping)]
-    upsert(conn, "notes", [r for r in rows if r["id"] is not None])
+    upsert(conn, "notes", _child_rows("notes", lead_id, notes, note_columns))
 
 
 def write_recommendations(conn: sqlite3.Connection, lead_id: int, recs: Iterable[JsonMap]) -> None:
     """The lead's active recommendations are exactly `recs`; the rest left the server's queue."""
-    rows = [recommendation_columns(lead_id, r) for r in recs if isinstance(r, Mapping)]
+    rows = _child_rows("recommendations", lead_id, recs, recommendation_columns)
     _replace_children(conn, "recommendations", lead_id, rows, "id", ("id",))
 
 
 def write_lead_detail(conn: sqlite3.Connection, detail: JsonMap, fetched_at: float) -> int:
-    """A full lead detail: the scalar part into `leads`, each array into its table."""
-    lead_id = int(detail["id"])
+    """A full lead detail: the scalar part into `leads`, each array into its table. A
+    detail whose id the cache cannot hold is refused (`ValueError`) before any write."""
+    raw_id = detail.get("id")
+    lead_id = storable_id(raw_id)
+    if lead_id is None:
+        if isinstance(raw_id, int):
+            raise BeyondInt64(raw_id, "lead id")
+        raise ValueError(f"a lead detail without a usable id ({_shown(raw_id):.40})")
     write_leads(conn, [detail])
     conn.execute("UPDATE leads SET detail_fetched_at = ? WHERE id = ?", (fetched_at, lead_id))
     writers = {

@@ -6,6 +6,11 @@ what changed, so the screen updates in place. Nothing here decides when to refre
 engine runs `leads` and `recommendation_queue` on its interval, `directory` less often,
 and `lead(id)` when the rep opens a lead and for every lead whose cached detail is missing
 or stale (the prefetch, `warmline.sync.prefetch`).
+
+A listing with records that could not be read or stored (an id beyond 64 bits: the api
+models skip them, naming each in the log) is written all the same, without them, and then
+reported as `UnreadableRecords`: the engine's status says the service is failing with an
+unreadable answer, while every other row is cached.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from warmline.api import ServiceClient
-from warmline.api.errors import LeadNotFoundError, NotFoundError
+from warmline.api.errors import BadResponseError, LeadNotFoundError, NotFoundError
 from warmline.api.paging import ListWalk
 from warmline.store import Store
 from warmline.sync.blocking import Blocking, Notify, in_thread
@@ -34,11 +39,24 @@ LEAD_STATUSES = ("cold", "warm")
 M = TypeVar("M", bound=BaseModel)
 
 
+class UnreadableRecords(BadResponseError):
+    """A listing held records that could not be read or stored; the rest were cached."""
+
+    def __init__(self, what: str, skipped: int, cached: int) -> None:
+        super().__init__(
+            f"The service's {what} held {skipped} record(s) that could not be read or stored; "
+            f"they were skipped (the log names them) and the other {cached} cached"
+        )
+        self.cached = cached
+
+
 class WalkLog:
-    """Whether each walk of one refresh saw its whole list (`ListWalk.problem`)."""
+    """Whether each walk of one refresh saw its whole list (`ListWalk.problem`), and how
+    many records the walks skipped as unreadable."""
 
     def __init__(self) -> None:
         self.problems: list[str] = []
+        self.skipped = 0
 
     async def records(self, walk: AsyncIterator[tuple[list[M], ListWalk]]) -> AsyncIterator[list[Answer]]:
         """The pages of `walk` as dicts; its problem, if any, noted when it ends."""
@@ -50,6 +68,13 @@ class WalkLog:
         if problem is not None:
             what = "list" if state is None else state.what
             self.problems.append(f"{what}: {problem}")
+        self.skipped += 0 if state is None else state.skipped
+
+    def check_readable(self, what: str, cached: int) -> None:
+        """Raise `UnreadableRecords` when a walk skipped records: called once what was read
+        is written, so one bad record costs that record only."""
+        if self.skipped:
+            raise UnreadableRecords(what, self.skipped, cached)
 
     def whole(self, what: str) -> bool:
         """True when every walk noted here saw its whole list, so unlisted rows may go."""
@@ -102,6 +127,7 @@ class Refresher:
         full = "all" if walks.whole("lead list") else None
         count = await self._blocking(self.store.upsert_leads, list(items.values()), full, asked_at)
         self._changed("leads")
+        walks.check_readable("lead list", count)
         return count
 
     async def lead(self, lead_id: int) -> int:
@@ -144,10 +170,20 @@ class Refresher:
 
     async def directory(self) -> int:
         """Saved companies and contacts, their custom field schemas, research templates;
-        returns how many companies and contacts were read."""
-        count = await self.companies() + await self.contacts()
+        returns how many companies and contacts were read. Unreadable records in one list
+        are reported (`UnreadableRecords`) once every part is read."""
+        count = 0
+        unreadable: list[UnreadableRecords] = []
+        for part in (self.companies, self.contacts):
+            try:
+                count += await part()
+            except UnreadableRecords as exc:
+                count += exc.cached
+                unreadable.append(exc)
         await self.templates()
         await self.field_schemas()
+        if unreadable:
+            raise unreadable[0]
         return count
 
     async def companies(self) -> int:
@@ -171,6 +207,7 @@ class Refresher:
         if walks.whole(entity):
             await self._blocking(self._drop_unlisted, entity, seen, delete)
         self._changed(entity)
+        walks.check_readable(entity, len(seen))
         return len(seen)
 
     def _drop_unlisted(self, entity: str, seen: list[int], delete: Callable[[list[int]], None]) -> None:
