@@ -308,33 +308,113 @@ def _command_words(command: str, path: Path) -> list[str]:
     return words
 
 
-def run_key_command(command: str, path: Path) -> str:
+def run_key_command(command: str, path: Path, timeout: float | None = None) -> str:
     """The key printed by `command` (`api_key_cmd`): split as a shell would (`shlex`) but
     run without one, its output's first line stripped (`pass show` puts the password
-    first). A failure, a timeout or no output is one line naming the command."""
+    first). A failure, a timeout, too much output or no key is one line naming the command.
+
+    Bounded whatever the command does: at most `KEY_COMMAND_OUTPUT` bytes are read (`yes`
+    grew to gigabytes before), and at the cap or the timeout (`KEY_COMMAND_TIMEOUT`) its
+    whole process group is killed, grandchildren too: it runs in a session of its own,
+    which leaves it its stdin (a prompt that reads it still works) but not `/dev/tty`.
+    Its stderr goes nowhere and is never quoted: a password manager may print the key
+    there. A first line longer than `MAX_KEY_LENGTH` is refused, not sent as a key."""
     import subprocess  # deferred: first frame (only when api_key_cmd is configured)
 
     words = _command_words(command, path)
-    shown = f"{path}: [service] api_key_cmd `{command}`"
+    shown = f"{path}: [service] api_key_cmd `{terminal_line(command)}`"
+    limit = KEY_COMMAND_TIMEOUT if timeout is None else timeout
     try:
-        done = subprocess.run(words, capture_output=True, timeout=KEY_COMMAND_TIMEOUT, check=False)
-    except subprocess.TimeoutExpired:
-        raise ConfigError(f"{shown} did not finish within {KEY_COMMAND_TIMEOUT:g} s") from None
+        child = subprocess.Popen(  # noqa: S603 - the rep's own command, without a shell
+            words, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True
+        )
     except FileNotFoundError:
-        raise ConfigError(f"{shown}: {words[0]} not found") from None
+        raise ConfigError(f"{shown}: {terminal_line(words[0])} not found") from None
     except OSError as exc:
         raise ConfigError(f"{shown} could not run ({exc.strerror})") from None
-    if done.returncode != 0:
-        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        detail = f": {said[-1][:200]}" if said else ""
-        raise ConfigError(f"{shown} failed (exit {done.returncode}){detail}")
+    output, problem = _capped_output(child, limit)
+    if problem is not None:
+        raise ConfigError(f"{shown} {problem}")
+    if child.returncode != 0:
+        raise ConfigError(f"{shown} failed (exit {child.returncode}); run it yourself to see its messages")
+    return _first_line_key(output, shown)
+
+
+KEY_COMMAND_OUTPUT = 64 * 1024
+"""Bytes of `api_key_cmd`'s output read at most; more is refused (a key is one short line)."""
+MAX_KEY_LENGTH = 1024
+"""Characters a key may have: far over any service's, far under a pasted file."""
+
+
+def _capped_output(child: Any, timeout: float) -> tuple[bytes, str | None]:
+    """`child`'s stdout, read on a thread until it ends, `KEY_COMMAND_OUTPUT` is passed or
+    `timeout` runs out; then the child's exit, within what is left of `timeout`. On a
+    problem (the words for it, second) the process group is killed first, while the
+    child is unreaped, so its group id cannot belong to anyone else yet."""
+    # deferred: first frame (only when api_key_cmd is configured)
+    import subprocess
+    import threading
+    import time
+
+    chunks: list[bytes] = []
+
+    def read() -> None:
+        size = 0
+        while size <= KEY_COMMAND_OUTPUT:
+            chunk = child.stdout.read1(KEY_COMMAND_OUTPUT + 1 - size)
+            if not chunk:
+                return
+            chunks.append(chunk)
+            size += len(chunk)
+
+    deadline = time.monotonic() + timeout
+    reader = threading.Thread(target=read, name="api-key-cmd", daemon=True)
+    reader.start()
+    reader.join(timeout)
+    output = b"".join(chunks)
+    problem = None
+    if len(output) > KEY_COMMAND_OUTPUT:
+        problem = f"printed more than {KEY_COMMAND_OUTPUT // 1024} KiB; a key is one line"
+    elif reader.is_alive():
+        problem = f"did not finish within {timeout:g} s"
+    else:
+        try:
+            child.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            problem = f"did not finish within {timeout:g} s"
+    if problem is not None:
+        _kill_group(child)
+        reader.join(1.0)  # the group's end closes the pipe: the reader sees EOF at once
+    if not reader.is_alive():  # else a process outside the group holds the pipe: closing it
+        child.stdout.close()  # under the blocked reader would wait for that process
+    return output, problem
+
+
+def _kill_group(child: Any) -> None:
+    """Kill `child` and everything in its process group (its own session's), then reap it."""
+    import signal  # deferred: first frame (only when api_key_cmd is configured)
+
     try:
-        output = done.stdout.decode("utf-8").strip()
+        if hasattr(os, "killpg"):
+            os.killpg(child.pid, signal.SIGKILL)
+        else:  # Windows: no process groups to signal
+            child.kill()
+    except (ProcessLookupError, PermissionError):
+        pass
+    child.wait()
+
+
+def _first_line_key(output: bytes, shown: str) -> str:
+    """The key: the output's first non-blank line, stripped, of a sane length."""
+    try:
+        text = output.decode("utf-8").strip()
     except UnicodeDecodeError:
         raise ConfigError(f"{shown} printed something that is not UTF-8") from None
-    key = output.splitlines()[0].strip() if output else ""
+    key = text.splitlines()[0].strip() if text else ""
     if not key:
         raise ConfigError(f"{shown} printed nothing")
+    if len(key) > MAX_KEY_LENGTH:
+        raise ConfigError(f"{shown} printed a first line of {len(key):,} characters, not a key (at most {MAX_KEY_LENGTH:,})")
     return key
 
 

@@ -561,7 +561,7 @@ def test_the_key_command_output_is_stripped_and_its_first_line_used(
     [
         (
             "import sys\nsys.stderr.write('gpg: decryption failed\\n')\nsys.exit(3)\n",
-            "failed (exit 3): gpg: decryption failed",
+            "failed (exit 3); run it yourself to see its messages",  # its stderr never quoted
         ),
         ("print('   ')\n", "printed nothing"),
         ("import sys\nsys.stdout.buffer.write(b'\\xff\\xfe')\n", "not UTF-8"),
