@@ -150,6 +150,7 @@ class _Pass:
         self.commit: asyncio.Future[list[Op]] | None = None
         self._batch: list[Outcome] = []
         self._want = 0
+        self._settled_meanwhile = False  # a send finished while the commit was under way
 
     @property
     def in_hand(self) -> int:
@@ -157,10 +158,23 @@ class _Pass:
 
     def start_commit(self, work: Awaitable[list[Op]], want: int) -> None:
         self._batch, self.settled, self._want = self.settled, [], want
+        self._settled_meanwhile = False
         self.commit = asyncio.ensure_future(work)
 
+    def send_settled(self, outcome: Outcome) -> None:
+        """A send finished: its outcome waits for the next commit, after which its lead's
+        next op may be due."""
+        self.settled.append(outcome)
+        self.more_due = True
+        if self.commit is not None:
+            self._settled_meanwhile = True
+
     def end_commit(self) -> list[Outcome]:
-        """Take the finished commit's claims; returns the outcomes it recorded."""
+        """Take the finished commit's claims; returns the outcomes it recorded.
+
+        A commit that claimed fewer ops than it asked for says nothing else was due when
+        it looked, unless a send finished meanwhile: that send's lead may have its next op
+        due once the send is recorded, by a later commit, which must still claim it."""
         commit, self.commit = self.commit, None
         assert commit is not None
         try:
@@ -170,7 +184,7 @@ class _Pass:
             # pass's final attempt to record them.
             self.settled[:0], self._batch = self._batch, []
             raise
-        if self._want > 0:
+        if self._want > 0 and not self._settled_meanwhile:
             self.more_due = len(claimed) >= self._want  # fewer than asked: nothing else is due
         self.ready.extend(claimed)
         return self._batch
@@ -236,8 +250,7 @@ class Flusher:
                     self._tell(pass_.end_commit(), report)
                 for task in pass_.running & finished:
                     pass_.running.discard(task)
-                    pass_.settled.append(self._halt_on(task.result(), report))
-                    pass_.more_due = True  # its lead's next op may be due once this is recorded
+                    pass_.send_settled(self._halt_on(task.result(), report))
         except asyncio.CancelledError:
             for task in pass_.running:
                 task.cancel()  # each marks its own op ambiguous
