@@ -17,6 +17,7 @@ import pytest
 
 from support.sync_helpers import (
     DROP_AFTER,
+    DROP_BEFORE,
     KEY,
     START,
     FakeClock,
@@ -31,6 +32,7 @@ from warmline.sync.backoff import Backoff
 from warmline.sync.blocking import run_inline
 
 ACTIVITIES = 30
+DAY = 86_400.0
 LEADS = (1, 2, 3, 4)
 
 
@@ -129,16 +131,60 @@ SKEWS = [
     pytest.param((180.0, True, False), id="ahead-date-only"),
     pytest.param((-180.0, True, False), id="behind-date-only"),
     pytest.param((0.0, True, True), id="in-step"),
+    pytest.param((2 * DAY, True, True), id="two-days-ahead"),
+    pytest.param((-2 * DAY, True, True), id="two-days-behind"),
+    pytest.param((2 * DAY, True, False), id="two-days-ahead-date-only"),
 ]
 
 
 @pytest.mark.parametrize("world", SKEWS, indirect=True)
 async def test_thirty_activities_are_thirty_touchpoints_whatever_the_clock_offset(world: World) -> None:
+    """Two days off is more than `MAX_OFFSET`: measured, not trusted, and still used for the
+    window (it gave 60 touchpoints when such a sample was dropped)."""
     on_server = await _deliver_with_lost_answers(world)
     assert len(on_server) == ACTIVITIES, f"{len(on_server)} touchpoints for {ACTIVITIES} activities"
     assert sorted(on_server) == sorted(f"skew activity {i}" for i in range(ACTIVITIES))
     reconciled = world.store.scalar("SELECT count(*) FROM outbox WHERE json_extract(result, '$.reconciled')")
     assert reconciled == ACTIVITIES  # adopted from what the server shows, none resent
+
+
+@pytest.mark.parametrize(
+    "world",
+    [pytest.param((2 * DAY, True, True), id="two-days-ahead"), pytest.param((-2 * DAY, True, True), id="two-days-behind"),
+     pytest.param((0.0, True, True), id="in-step")],
+    indirect=True,
+)
+async def test_an_identical_record_made_before_our_send_is_not_ours_whatever_the_offset(world: World) -> None:
+    """The other side of the window: a colleague logged the same text 10 minutes before our
+    first send, which never arrived. It must not be adopted (our activity would be lost):
+    two days behind, our clock less `CLOCK_SKEW` took it for ours."""
+    assert await world.engine.connection.probe()
+    assert await world.engine.refresh_leads() is not None
+    colleague = (await world.client.log_touchpoint(1, "same words")).touchpoint
+    assert colleague is not None
+    world.server.advance(600)
+    op_id = world.store.enqueue("log_activity", {"lead_id": 1, "description": "same words", "contact_id": None}, 1)
+    world.faults.only_mutations = True
+    world.faults.fail_next(DROP_BEFORE)
+    assert (await world.engine.flush()).ambiguous == 1
+    world.server.advance(7.0)
+    report = await world.engine.flush(ignore_backoff=True)
+    assert (report.delivered, report.reconciled) == (1, 0)
+    on_server = server_rows(world.sandbox, "outreach_touchpoints", "description", 1)  # type: ignore[arg-type]
+    assert on_server.count("same words") == 2
+    assert world.store.get_op(op_id).result["touchpoint"]["id"] != colleague.id
+
+
+@pytest.mark.parametrize("world", [pytest.param((2 * DAY, True, True), id="two-days-ahead"),
+                                   pytest.param((-2 * DAY, False, True), id="two-days-behind")], indirect=True)
+async def test_an_offset_beyond_a_day_is_measured_but_not_trusted_and_the_status_can_say_so(world: World) -> None:
+    assert await world.engine.connection.probe()
+    clock = world.client.server_clock
+    assert clock.estimate() is None  # neither the rate limiter nor the service check use it
+    measured = clock.measured()
+    assert measured is not None and measured.offset == pytest.approx(-world.local.skew, abs=1.0)
+    side = "ahead of" if world.local.skew > 0 else "behind"
+    assert clock.distrust() == f"clock 2.0 d {side} the service"
 
 
 @pytest.mark.parametrize("world", [pytest.param((180.0, True, True), id="ahead")], indirect=True)
@@ -169,10 +215,17 @@ async def test_a_stored_offset_of_another_service_is_not_used(world: World) -> N
         assert client.server_clock.estimate() is None
 
 
-@pytest.mark.parametrize("world", [pytest.param((-180.0, False, False), id="behind-no-time-at-all")], indirect=True)
+@pytest.mark.parametrize(
+    "world",
+    [pytest.param((-180.0, False, False), id="behind-no-time-at-all"),
+     pytest.param((60.0, False, False), id="a-minute-ahead-no-time-at-all")],
+    indirect=True,
+)
 async def test_without_any_server_time_the_old_rule_still_holds_for_a_clock_behind(world: World) -> None:
-    """No Date and no health time: nothing to learn from, so our clock less 120 s (which a
-    clock behind the server's always satisfies; docs/sync.md says a clock ahead may duplicate)."""
+    """No Date and no health time: nothing to learn from, so our clock less 120 s
+    (`CLOCK_SKEW`), which a clock behind the server's or up to 120 s ahead satisfies
+    (docs/sync.md says a clock further ahead may duplicate; without the margin, a clock a
+    minute ahead made 60 touchpoints of 30 activities)."""
     on_server = await _deliver_with_lost_answers(world)
     assert world.client.server_clock.estimate() is None
     assert len(on_server) == ACTIVITIES

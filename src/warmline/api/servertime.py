@@ -13,10 +13,17 @@ round trip plus half the resolution. The estimate is the median of the last `WIN
 samples (one slow answer or one odd header does not move it), and its uncertainty is the
 median sample error plus the median deviation of the samples from the estimate.
 
-A sample more than `MAX_OFFSET` away from our clock is not believed: that is a service
-lying, not a clock, and trusting it would let reconciliation adopt records made long
-before our send. With no sample at all (no `Date`, no health `time`) there is no
-estimate, and reconciliation falls back to comparing with our own clock.
+An offset of more than `MAX_OFFSET` (a day) is measured but not trusted: `estimate()`
+gives nothing for it (the rate limiter and the service check do not use it), and
+`distrust()` says so in words the status can show. Reconciliation still uses it: it asks
+for `lowest_offset()`, the lowest offset any sample we hold allows (each less its
+error), so its window is wide enough for every offset we measured, whether trusted or
+not. A clock two days ahead was dropped as "a service lying" and our own records then
+looked made before our send: 30 activities became 60. The window errs wide: what it
+risks is adopting an identical record someone else made within it, never a duplicate.
+A sample further than `MAX_MEASURED` (a `Date` in 1970 or in year 5000) is no clock at
+all and is ignored. With no sample at all (no `Date`, no health `time`, nothing stored)
+there is no estimate, and reconciliation falls back to comparing with our own clock.
 """
 
 from __future__ import annotations
@@ -29,7 +36,10 @@ from typing import NamedTuple
 WINDOW = 15
 """Samples the estimate is the median of."""
 MAX_OFFSET = 86_400.0
-"""Seconds; a sample further from our clock than a day is ignored."""
+"""Seconds; an offset larger than a day is measured but not trusted (`distrust`)."""
+MAX_MEASURED = 400 * 86_400.0
+"""Seconds; a sample further from our clock than 400 days (a clock a year off is still one)
+is a service's nonsense, ignored."""
 DATE_RESOLUTION = 1.0
 """The `Date` header's resolution (whole seconds, truncated)."""
 
@@ -55,7 +65,7 @@ class ServerClock:
             sent, received = received, sent
         middle = (sent + received) / 2
         offset = server_time + resolution / 2 - middle
-        if abs(offset) > MAX_OFFSET or offset != offset:  # NaN never equals itself
+        if not abs(offset) <= MAX_MEASURED:  # NaN compares false too
             return
         self._samples.append((offset, (received - sent) / 2 + resolution / 2))
 
@@ -85,7 +95,14 @@ class ServerClock:
         return len(self._samples)
 
     def estimate(self) -> Estimate | None:
-        """The median offset of the recent samples with its uncertainty; else the seed; else None."""
+        """The median offset of the recent samples with its uncertainty, when it is within
+        `MAX_OFFSET`; else the seed; else None."""
+        measured = self.measured()
+        return measured if measured is not None and abs(measured.offset) <= MAX_OFFSET else None
+
+    def measured(self) -> Estimate | None:
+        """The median offset of the recent samples with its uncertainty, trusted or not;
+        else the seed; else None."""
         if not self._samples:
             return self._prior
         offsets = [offset for offset, _ in self._samples]
@@ -93,6 +110,26 @@ class ServerClock:
         spread = statistics.median(abs(value - offset) for value in offsets)
         error = statistics.median(error for _, error in self._samples)
         return Estimate(offset, error + spread)
+
+    def lowest_offset(self) -> float | None:
+        """The lowest offset that what we measured allows: the least of every sample less
+        its error, the estimate less its uncertainty, and the seed less its own (measured by
+        an earlier run, when an op still unsettled may have been sent). None with nothing
+        measured. Reconciliation's window starts there (see the module docstring)."""
+        bounds = [offset - error for offset, error in self._samples]
+        for known in (self.measured(), self._prior):
+            if known is not None:
+                bounds.append(known.offset - known.uncertainty)
+        return min(bounds) if bounds else None
+
+    def distrust(self) -> str | None:
+        """Why the estimate is not trusted, for the status (`clock 2.0 d ahead of the
+        service`); None while the clocks agree within `MAX_OFFSET` or nothing is known."""
+        measured = self.measured()
+        if measured is None or abs(measured.offset) <= MAX_OFFSET:
+            return None
+        side = "behind" if measured.offset > 0 else "ahead of"
+        return f"clock {abs(measured.offset) / 86_400.0:.1f} d {side} the service"
 
     def to_server(self, local: float) -> float | None:
         """`local` (our clock's epoch seconds) on the server's clock; None without an estimate."""

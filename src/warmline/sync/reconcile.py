@@ -103,16 +103,17 @@ def _claimed(store: Store, op: Op, table: str, answer_key: str) -> set[int]:
 
 def _since(client: ServiceClient, op: Op) -> float | None:
     """The earliest server time a record made by `op` can carry: our first send on the
-    server's clock (the offset learned from its answers), less the estimate's uncertainty
-    and `SERVER_TIME_MARGIN`. Never knowing the server's clock, our clock less `CLOCK_SKEW`,
+    server's clock, with the lowest offset anything we measured allows (trusted or not:
+    a clock days ahead is still measured; `ServerClock.lowest_offset`), less
+    `SERVER_TIME_MARGIN`. Never knowing the server's clock, our clock less `CLOCK_SKEW`,
     which fails when our clock runs more than that ahead (docs/sync.md)."""
     first = epoch_of(op.first_sent_at)
     if first is None:
         return None
-    estimate = client.server_clock.estimate()
-    if estimate is None:
+    lowest = client.server_clock.lowest_offset()
+    if lowest is None:
         return first - CLOCK_SKEW
-    return first + estimate.offset - estimate.uncertainty - SERVER_TIME_MARGIN
+    return first + lowest - SERVER_TIME_MARGIN
 
 
 def _made_at(record: Record) -> float | None:
