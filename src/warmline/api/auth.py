@@ -9,7 +9,8 @@ locals print the key.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Generator
+import socket
+from collections.abc import Callable, Generator
 
 import httpx
 
@@ -57,18 +58,48 @@ class BearerAuth(httpx.Auth):
         yield request
 
 
-def is_loopback(host: str) -> bool:
-    """True for localhost, 127.0.0.0/8 and ::1."""
-    if host.lower() in {"localhost", "localhost."} or host.lower().endswith(".localhost"):
-        return True
+Resolver = Callable[[str], list[str]]
+"""A host name's addresses, as text; raises OSError when it has none."""
+
+
+def resolve_addresses(host: str) -> list[str]:
+    """Every address `host` resolves to now (IPv4 and IPv6), by the system's resolver."""
+    return [str(info[4][0]) for info in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)]
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """`text` as an IP address (brackets, a zone id and an IPv4-mapped IPv6 form read as
+    what they carry), None when it is a name."""
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
+        address = ipaddress.ip_address(text.strip("[]").split("%", 1)[0])
     except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def is_loopback(host: str, resolve: Resolver | None = None) -> bool:
+    """True when every address `host` stands for is a loopback one (127.0.0.0/8, ::1).
+
+    An IP literal is judged by itself; a name (`localhost` too) by what it resolves to, never
+    by its spelling: `*.localhost` is loopback only by convention, and a resolver or a
+    hosts file may send `api.localhost` anywhere, with the key in clear. A name that does
+    not resolve is not loopback."""
+    literal = _address(host)
+    if literal is not None:
+        return literal.is_loopback
+    try:
+        found = (resolve or resolve_addresses)(host.rstrip(".") or host)
+    except (OSError, UnicodeError, ValueError):
         return False
+    addresses = [_address(text) for text in found]
+    return bool(addresses) and all(address is not None and address.is_loopback for address in addresses)
 
 
-def check_base_url(base_url: str) -> httpx.URL:
-    """The service's base URL, refused unless HTTPS or a loopback host (the key would leak).
+def check_base_url(base_url: str, resolve: Resolver | None = None) -> httpx.URL:
+    """The service's base URL, refused unless HTTPS or a loopback host (the key would leak):
+    a host name is loopback by the addresses it resolves to (`is_loopback`).
 
     A trailing `/v1` is removed because every operation path already starts with it.
     """
@@ -80,10 +111,10 @@ def check_base_url(base_url: str) -> httpx.URL:
         ) from None
     if url.scheme not in {"http", "https"} or not url.host:
         raise ValueError(f"The service base URL must look like https://host/ (got {redact_url(base_url)!r})")
-    if url.scheme == "http" and not is_loopback(url.host):
+    if url.scheme == "http" and not is_loopback(url.host, resolve):
         raise ValueError(
             f"Refusing plain http:// for {url.host}: the API key would travel unencrypted. "
-            "Use https://, or http:// only for a loopback host such as 127.0.0.1."
+            "Use https://, or http:// only for a host that resolves to loopback only, such as 127.0.0.1."
         )
     path = url.path.rstrip("/")
     if path.endswith("/v1"):
