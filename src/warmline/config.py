@@ -492,16 +492,27 @@ def write_private(path: Path, text: str) -> None:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        data = path.read_bytes()
     except FileNotFoundError:
         return {}
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    except UnicodeDecodeError as exc:  # TOML is UTF-8; tomllib lets the decoder's error through
-        raise ConfigError(f"{path}: not valid UTF-8 (byte {exc.object[exc.start]:#04x} at offset {exc.start})") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:  # TOML is UTF-8
+        raise ConfigError(f"{path}: not valid UTF-8 (byte {exc.object[exc.start]:#04x} at offset {exc.start})") from None
+    return parse_toml(text, path)
+
+
+def parse_toml(text: str, path: Path) -> dict[str, Any]:
+    """`text`, the file at `path`, as TOML; else a `ConfigError` naming the file. Shared with
+    `warmline config set`/`edit`, so a file one refuses in one line the other does too."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:  # tomllib recurses per level: `a = [[[[...` 5,000 deep
+        raise ConfigError(f"{path}: nested too deeply to be a Warmline config") from None
 
 
 def is_utf8(text: str) -> bool:

@@ -89,7 +89,7 @@ def resolve_company(store: Store, ref: str) -> CompanyRef:
     the start of exactly one cached name, or exactly one name as a whole.
     """
     text = ref.strip()
-    if re.fullmatch(r"\d+", text):
+    if re.fullmatch(r"[0-9]+", text):  # ASCII digits only: `int("٣")` is 3
         company_id = limits.check_id("company", int(text))
         cached = store.get_company(company_id)
         return CompanyRef(company_id, cached.name if cached else None)

@@ -12,7 +12,6 @@ Never imports Textual or Rich.
 from __future__ import annotations
 
 import json
-import math
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from warmline.api.errors import InputError, UnreadAnswerError
+from warmline.numbers import number
 from warmline.record_kinds import Entity, record_kind
 from warmline.store import Store
 from warmline.sync.requests import dump
@@ -93,18 +93,12 @@ def custom_value(field: Mapping[str, Any], text: str) -> Any:
 
 
 def _number(key: str, label: str, text: str) -> int | float:
-    """A whole number stays whole (42, not 42.0); infinities and NaN are not numbers here."""
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        number = float(text)
-    except ValueError:
-        number = math.nan
-    if not math.isfinite(number):
+    """A whole number stays whole (42, not 42.0); infinities, NaN and digits other than
+    ASCII 0-9 are not numbers here (`warmline.numbers`)."""
+    value = number(text)
+    if value is None:
         raise InputError(key, f"{label} must be a number (got {text!r})")
-    return number
+    return value
 
 
 async def save_record(

@@ -25,6 +25,7 @@ import click
 
 from warmline.commands.common import (
     CommandError,
+    NumberType,
     make_engine,
     open_config,
     open_store,
@@ -100,11 +101,11 @@ async def _first_sync(config: Config) -> PassReport:
 @click.command("demo")
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep the demo's server data and cache here (default: a throw-away directory).")
-@click.option("--companies", default=50_000, show_default=True, type=click.IntRange(100, 2_000_000),
+@click.option("--companies", default=50_000, show_default=True, type=NumberType(100, 2_000_000),
               help="Companies in the server's lookup database.")
-@click.option("--leads", default=60, show_default=True, type=click.IntRange(0, 100_000), help="Demo leads.")
-@click.option("--seed", default=42, show_default=True, type=int, help="Seed of the demo data.")
-@click.option("--job-seconds", default=20.0, show_default=True, type=click.FloatRange(0.5, 3600),
+@click.option("--leads", default=60, show_default=True, type=NumberType(0, 100_000), help="Demo leads.")
+@click.option("--seed", default=42, show_default=True, type=NumberType(), help="Seed of the demo data.")
+@click.option("--job-seconds", default=20.0, show_default=True, type=NumberType(0.5, 3600, whole=False),
               help="How long the server's async jobs take.")
 def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_seconds: float) -> None:
     """Run the cockpit against the bundled reference server, with seeded data and no account.

@@ -25,6 +25,7 @@ import click
 from warmline.activity_names import activity_name
 from warmline.config import ENV_API_KEY, KEY_FIX, ConfigError, key_fix, load_config, redact_url
 from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_CACHE, EXIT_ERROR
+from warmline.numbers import number, whole_number
 from warmline.store import CacheUnusable, OpStateError, Store
 from warmline.store.clock import iso
 from warmline.store.database import cache_unusable
@@ -67,6 +68,29 @@ class IdType(click.ParamType):
 
 
 ID = IdType()
+
+
+class NumberType(click.ParamType):
+    """A number option or argument in ASCII digits only (`warmline.numbers`: click's own
+    types read `٣` as 3, `1_0` as 10 and `inf`), optionally within [low, high]."""
+
+    def __init__(self, low: float | None = None, high: float | None = None, *, whole: bool = True) -> None:
+        self.low, self.high, self.whole = low, high, whole
+        self.name = "integer" if whole else "number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            found: float | None = value
+        else:
+            found = whole_number(str(value)) if self.whole else number(str(value))
+        kind = "a whole number" if self.whole else "a number"
+        if found is None:
+            self.fail(f"{terminal_line(value)!r} is not {kind} (digits 0-9)", param, ctx)
+        if (self.low is not None and found < self.low) or (self.high is not None and found > self.high):
+            bounds = f"from {self.low:g}" if self.low is not None else ""
+            bounds += f" to {self.high:g}" if self.high is not None else " or more"
+            self.fail(f"{found:g} is not {kind} {bounds.strip()}", param, ctx)
+        return found
 
 
 class CommandError(click.ClickException):

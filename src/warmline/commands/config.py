@@ -17,7 +17,6 @@ import os
 import re
 import shlex
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -44,11 +43,13 @@ from warmline.config import (
     key_file_problem,
     load_config,
     mask_key,
+    parse_toml,
     redact_url,
     unknown_settings,
     write_private,
 )
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR
+from warmline.numbers import decimal_number, whole_number
 from warmline.textsafe import terminal_line
 
 WHERE = """\b
@@ -79,24 +80,23 @@ def _boolean(text: str) -> bool:
 
 
 def _whole(text: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise ValueError("must be a whole number from 1 to 16") from None
+    value = whole_number(text)  # ASCII digits only (`warmline.numbers`)
+    if value is None:
+        raise ValueError("must be a whole number from 1 to 16")
+    return value
 
 
 def _days(text: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise ValueError("must be a whole number of days from 1 to 365") from None
+    value = whole_number(text)
+    if value is None:
+        raise ValueError("must be a whole number of days from 1 to 365")
+    return value
 
 
 def _number(text: str) -> float | int:
-    try:
-        value = float(text.strip())
-    except ValueError:
-        raise ValueError("must be a number of seconds from 0 to 60") from None
+    value = decimal_number(text)
+    if value is None:
+        raise ValueError("must be a number of seconds from 0 to 60")
     return int(value) if value.is_integer() else value
 
 
@@ -178,10 +178,8 @@ def _read_text(path: Path) -> str:
 def _checked(text: str, path: Path) -> dict[str, Any]:
     """The file's TOML, refused (one line, exit 2) where the cockpit would refuse it."""
     try:
-        raw = tomllib.loads(text)
+        raw = parse_toml(text, path)
         check_settings(raw, path)
-    except tomllib.TOMLDecodeError as exc:
-        raise CommandError(f"{path}: not valid TOML ({exc})", EXIT_BAD_INPUT) from None
     except ConfigError as exc:
         raise CommandError(str(exc), EXIT_BAD_INPUT) from None
     return raw

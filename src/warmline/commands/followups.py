@@ -28,6 +28,7 @@ import click
 from warmline.commands.common import (
     ID,
     CommandError,
+    NumberType,
     echo_json,
     note,
     open_config,
@@ -180,7 +181,7 @@ def followups_done(followup_id: int, as_json: bool) -> None:
 
 @followups_group.command("snooze", epilog=EXIT_CODES_HELP)
 @click.argument("followup_id", metavar="ID", type=ID)
-@click.option("--days", type=int, default=None, help="Due this many days from today (1 to 366).")
+@click.option("--days", type=NumberType(), default=None, help="Due this many days from today (1 to 366).")
 @click.option(
     "--until",
     "until_text",

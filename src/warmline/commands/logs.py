@@ -6,11 +6,12 @@ prints, or the file it names (`warmline.logfile` says what is in it and what nev
 
 from __future__ import annotations
 
+import sys
 from collections import deque
 
 import click
 
-from warmline.commands.common import CommandError
+from warmline.commands.common import CommandError, NumberType
 from warmline.exit_codes import EXIT_BAD_INPUT
 from warmline.logfile import log_path
 from warmline.textsafe import terminal_line, terminal_text
@@ -23,7 +24,7 @@ DEFAULT_TAIL = 20
     "--tail",
     "-n",
     "tail",
-    type=click.IntRange(min=0),
+    type=NumberType(0),
     default=DEFAULT_TAIL,
     show_default=True,
     metavar="N",
@@ -51,7 +52,7 @@ def logs(tail: int, path_only: bool) -> None:
         return
     try:
         with path.open(encoding="utf-8", errors="replace") as handle:
-            lines = deque(handle, maxlen=tail)
+            lines = deque(handle, maxlen=min(tail, sys.maxsize))  # any larger N: every line
     except FileNotFoundError:
         click.echo("Nothing logged yet.", err=True)
         return

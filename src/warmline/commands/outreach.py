@@ -24,6 +24,7 @@ from warmline.commands.common import (
     ID,
     QUICK_TIMEOUT,
     CommandError,
+    NumberType,
     echo_json,
     job_json,
     make_client,
@@ -119,7 +120,7 @@ def outreach_status(lead_ref: str, lead_status: str, as_json: bool) -> None:
 
 @click.command("target", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
-@click.argument("score", type=int)
+@click.argument("score", type=NumberType())
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def outreach_target(lead_ref: str, score: int, as_json: bool) -> None:
     """Set the warming score (1-100) at which a lead is ready for direct outreach."""
@@ -131,7 +132,7 @@ def outreach_target(lead_ref: str, score: int, as_json: bool) -> None:
 
 @click.command("deal", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
-@click.option("--value", "deal_value", type=float, default=None, help="The deal value (0 or more).")
+@click.option("--value", "deal_value", type=NumberType(whole=False), default=None, help="The deal value (0 or more).")
 @click.option("--currency", "deal_currency", default=None, help="A 3-letter currency code (EUR).")
 @click.option("--won/--not-won", "won", default=None, help="Mark the deal won, or not won any more.")
 @click.option("--lost", "lost_reason", default=None, metavar="REASON", help="Mark the deal lost, saying why.")

@@ -31,6 +31,7 @@ Exit codes (as for the other headless commands, see docs/cli.md):
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,7 @@ from warmline.commands.common import (
     ID,
     QUICK_TIMEOUT,
     CommandError,
+    NumberType,
     deliver,
     echo_json,
     make_client,
@@ -173,9 +175,9 @@ def _print_lookup(answer: dict[str, Any], semantic: bool) -> None:
 @click.option("--region", "regions", multiple=True, help="Region or state name; repeat for several.")
 @click.option("--broaden", is_flag=True, help="Include less similar matches (semantic search only).")
 @click.option("--save", is_flag=True, help="Save the companies found to your company list.")
-@click.option("--save-top", type=int, default=None, metavar="N",
+@click.option("--save-top", type=NumberType(), default=None, metavar="N",
               help="Save only the first N results (1 saved-company slot each, no second lookup); works with --cached.")
-@click.option("--limit", type=int, default=None, help="At most this many results (1-100).")
+@click.option("--limit", type=NumberType(), default=None, help="At most this many results (1-100).")
 @click.option("--cached", is_flag=True, help="Show the answer of an earlier identical lookup; spends nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 def lookup_command(
@@ -294,7 +296,7 @@ def _show_companies(job: Job, companies: list[dict[str, Any]]) -> None:
 
 @click.command("deep-search", epilog=EXIT_CODES_HELP)
 @click.argument("query")
-@click.option("--max", "max_results", type=int, default=20, show_default=True, help="Target number of companies (1-100).")
+@click.option("--max", "max_results", type=NumberType(), default=20, show_default=True, help="Target number of companies (1-100).")
 @click.option("--wait", is_flag=True, help="Show progress until the search ends, then the companies found.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 def deep_search_command(query: str, max_results: int, wait: bool, as_json: bool) -> None:
@@ -495,7 +497,7 @@ def research_show(template_ref: str, as_json: bool) -> None:
     config = open_config()
     with open_store(config) as store:
         known = store.find_template(template_ref)
-        template_id = known.id if known is not None else template_ref
+        template_id = known.id if known is not None else _template_id(template_ref)
         fresh = direct_request(config, lambda client: client.get_research_template(template_id))
         store.upsert_templates([dump(fresh)], full_list=False)
         template = store.find_template(fresh.id)
@@ -505,6 +507,22 @@ def research_show(template_ref: str, as_json: bool) -> None:
             echo_json({name: getattr(template, name) for name in TEMPLATE_FIELDS})
         else:
             _print_template(template)
+
+
+TEMPLATE_ID = re.compile(r"[A-Za-z0-9._~-]{1,128}")
+"""What may go into a template's path as its id (a UUID, as the service gives them): a
+name not cached, or a control character, never reaches the URL (httpx refused `\x01`
+with a traceback)."""
+
+
+def _template_id(ref: str) -> str:
+    """`ref` as a template id for the service's path, or one line saying it is not one."""
+    text = ref.strip()
+    if TEMPLATE_ID.fullmatch(text) is None:
+        raise CommandError(
+            f"no cached research template is named {ref!r}, and that is not a template id"
+            " (`warmline research templates` lists them)", EXIT_BAD_INPUT)
+    return text
 
 
 def _run_results(store: Store) -> Callable[[Job], list[dict[str, Any]]]:

@@ -27,6 +27,7 @@ from warmline.commands.acted import acted_json, no_prompt
 from warmline.commands.common import (
     ID_MAX,
     CommandError,
+    NumberType,
     echo_json,
     make_engine,
     note,
@@ -44,6 +45,7 @@ from warmline.exit_codes import (
     EXIT_ERROR,
     EXIT_OFFLINE,
 )
+from warmline.numbers import whole_number
 from warmline.record_kinds import COMPANY_RECORDS, CONTACT_RECORDS, Model, RecordKind, Row
 from warmline.store.rows import CompanyRow, ContactRow
 from warmline.textsafe import json_dumps
@@ -189,9 +191,10 @@ def _field_value(key: str, raw: str) -> Any:
     if raw == "":
         return None
     if key == "company_id":
-        if not raw.strip().isdigit():
+        company_id = whole_number(raw)
+        if company_id is None or not 1 <= company_id <= ID_MAX:
             raise CommandError(f"company_id must be a company id (got {raw!r})", EXIT_BAD_INPUT)
-        return int(raw)
+        return company_id
     return raw
 
 
@@ -394,7 +397,7 @@ def _record_commands(group: click.Group, records: Records[Row, Model]) -> None:
 
 @click.group("companies", invoke_without_command=True, epilog=EXIT_CODES_HELP)
 @click.option("--search", "-s", default="", help="Only companies whose name or domain contains this.")
-@click.option("--limit", type=int, default=None, help="At most this many companies.")
+@click.option("--limit", type=NumberType(), default=None, help="At most this many companies.")
 @click.option("--refresh", is_flag=True, help="Fetch your whole company list from the service first.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 @click.pass_context
@@ -415,7 +418,7 @@ def contacts_group() -> None:
 @contacts_group.command("list", epilog=EXIT_CODES_HELP)
 @click.option("--search", "-s", default="", help="Only contacts whose name or email contains this.")
 @click.option("--company", "company_ref", default=None, metavar="COMPANY", help="Only the contacts of this company.")
-@click.option("--limit", type=int, default=None, help="At most this many contacts.")
+@click.option("--limit", type=NumberType(), default=None, help="At most this many contacts.")
 @click.option("--refresh", is_flag=True, help="Fetch your whole contact list from the service first.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 def contacts_list(search: str, company_ref: str | None, limit: int | None, refresh: bool, as_json: bool) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from warmline.commands.common import CommandError
+from warmline.commands.common import CommandError, NumberType
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_ERROR
 
 DEMO_MODULES = ("fastapi", "uvicorn", "faker")
@@ -122,17 +122,17 @@ def _dialects(_ctx: click.Context, _param: click.Parameter, value: str | None) -
 
 @click.command("sandbox")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
-@click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535), help="Port (0 = any free port).")
+@click.option("--port", default=8765, show_default=True, type=NumberType(0, 65535), help="Port (0 = any free port).")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="SQLite database file (default: under the user data dir). Data survives restarts.")
 @click.option("--api-key", default=None, envvar="WARMLINE_SANDBOX_API_KEY", show_envvar=True,
               help="Register this API key (default: generate one). Printed on start. On the command line"
                    " it is visible to every user of the machine (ps); the environment variable is not.")
-@click.option("--seed", default=42, show_default=True, type=int, help="Seed of a new database's data.")
-@click.option("--companies", default=50_000, show_default=True, type=click.IntRange(0, 2_000_000),
+@click.option("--seed", default=42, show_default=True, type=NumberType(), help="Seed of a new database's data.")
+@click.option("--companies", default=50_000, show_default=True, type=NumberType(0, 2_000_000),
               help="Companies in a new database's lookup database.")
-@click.option("--leads", default=60, show_default=True, type=click.IntRange(0, 100_000), help="Demo leads in a new database.")
-@click.option("--job-seconds", default=20.0, show_default=True, type=click.FloatRange(0, 86_400),
+@click.option("--leads", default=60, show_default=True, type=NumberType(0, 100_000), help="Demo leads in a new database.")
+@click.option("--job-seconds", default=20.0, show_default=True, type=NumberType(0, 86_400, whole=False),
               help="How long async jobs take.")
 @click.option("--rate-limit", "rate_limit", default="600/60", show_default=True, callback=_rate_limit,
               help="Requests per key per window, N/S.")

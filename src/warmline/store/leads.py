@@ -265,7 +265,7 @@ class LeadsStore(Database):
     def resolve_lead(self, ref: str) -> LeadRow:
         """A lead from an id or an unambiguous start of its company name (for the CLI)."""
         text = ref.strip()
-        if re.fullmatch(r"\d+", text) and int(text) <= MAX_ID:  # larger: no such id in SQLite
+        if re.fullmatch(r"[0-9]+", text) and int(text) <= MAX_ID:  # ASCII digits only; larger: no such id
             found = self.get_lead(int(text))
             if found is not None:
                 return found
