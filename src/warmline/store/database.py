@@ -10,17 +10,31 @@ Why each setting:
   COMMIT ourselves, and sqlite-utils nests its work in savepoints inside ours.
 - One connection per `Database`, shared by threads (Textual workers, the asyncio loop)
   behind a re-entrant lock, because an sqlite3 connection must not be used concurrently.
+
+A disk that refuses is not a damaged cache. A write that fails because the disk is full,
+the file may not be written, or the disk reports an I/O error raises `CacheDiskError`
+saying which, and what to do ("the disk is full: free space and try again"); the
+transaction is rolled back whole and the file stays as it was, so only a damaged cache is
+pointed to `warmline cache reset`. It is a `StoreError`, so the cockpit shows it like a
+refused action (a form stays open with its text), and a `CacheUnusable`, so a command
+ends with it in one line (exit 5). Reads go on: on a full disk, where SQLite cannot make
+the `-shm` file WAL mode reads through, the cache is opened in exclusive locking mode,
+which keeps that index in memory instead.
 """
 
 from __future__ import annotations
 
+import errno
+import logging
 import os
+import shutil
 import sqlite3
 import stat
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,6 +58,17 @@ PRIVATE_FILE_MODE = 0o600
 SIDE_FILES = ("-wal", "-shm", "-journal")
 RESET_COMMAND = "warmline cache reset"
 """What the errors about a cache Warmline cannot read point to (`warmline.store.reset`)."""
+LOW_SPACE_BYTES = 1 << 20
+"""Free bytes under which a disk I/O error is taken for a full disk: SQLite says "disk I/O
+error", not "full", when it cannot grow its `-shm` file."""
+
+FULL = "full"
+NO_PERMISSION = "no permission"
+IO_ERROR = "I/O error"
+
+log = logging.getLogger("warmline.store")
+
+_RETRY: ContextVar[str] = ContextVar("warmline_store_retry", default="try again")
 
 
 class StoreError(Exception):
@@ -67,12 +92,94 @@ class CacheUnusable(Exception):
         super().__init__(f"{where} {problem}; {advice}" if advice else f"{where} {problem}")
 
 
+class CacheDiskError(CacheUnusable, StoreError, sqlite3.OperationalError):
+    """The disk refused a read or write of the cache: it is full (`FULL`), the file may not
+    be written (`NO_PERMISSION`), or the disk reports an I/O error (`IO_ERROR`).
+
+    Nothing is wrong with the cache as far as we know, and nothing was half-written. Its
+    message says what to do and how to retry, in the words of the caller's `retrying`
+    ("press ctrl+s again" in a cockpit form), and never points to `warmline cache reset`.
+    It is a `StoreError` (the cockpit's actions report it as a refusal), a `CacheUnusable`
+    (a command's one `Error:` line, exit 5) and an `sqlite3.OperationalError` (code that
+    expects SQLite's errors still catches it).
+    """
+
+    def __init__(self, path: Path | None, kind: str, detail: str) -> None:
+        self.kind = kind
+        self.detail = detail
+        where = f"the local cache {path}" if path is not None else "the local cache"
+        problem, advice = {
+            FULL: ("the disk is full", "free space"),
+            NO_PERMISSION: (f"no permission to write {where} ({detail})",
+                            "fix the permissions of the file and its folder, or set WARMLINE_DATA_DIR,"),
+            IO_ERROR: (f"the disk reported an I/O error on {where} ({detail})", "check the disk"),
+        }[kind]
+        self.retry = _RETRY.get()
+        super().__init__(path, problem, advice)
+
+    def __str__(self) -> str:
+        return f"{self.problem}: {self.advice} and {self.retry}"
+
+
+@contextmanager
+def retrying(hint: str) -> Iterator[None]:
+    """Within this block, a `CacheDiskError` tells the rep to retry with `hint` ("press
+    ctrl+s again") rather than "try again"."""
+    token = _RETRY.set(hint)
+    try:
+        yield
+    finally:
+        _RETRY.reset(token)
+
+
+def disk_problem(exc: BaseException, path: Path | None) -> str | None:
+    """`FULL`, `NO_PERMISSION` or `IO_ERROR` when `exc` says the disk refused; None for
+    anything else (damaged, locked, a misuse). SQLite's result code is read where the
+    error carries one, its words otherwise; an I/O error on a disk with (almost) no free
+    space is a full disk."""
+    if isinstance(exc, OSError):
+        return _OS_PROBLEMS.get(exc.errno or 0)
+    if not isinstance(exc, sqlite3.Error):
+        return None
+    name = getattr(exc, "sqlite_errorname", None) or ""
+    words = str(exc).lower()
+    if name.startswith("SQLITE_FULL") or "database or disk is full" in words:
+        return FULL
+    if name.startswith(("SQLITE_READONLY", "SQLITE_PERM")) or "readonly database" in words:
+        return NO_PERMISSION
+    if name.startswith("SQLITE_IOERR") or "disk i/o error" in words:
+        return FULL if path is not None and free_bytes(path.parent) < LOW_SPACE_BYTES else IO_ERROR
+    return None
+
+
+_OS_PROBLEMS = {
+    errno.ENOSPC: FULL,
+    errno.EDQUOT: FULL,
+    errno.EACCES: NO_PERMISSION,
+    errno.EPERM: NO_PERMISSION,
+    errno.EROFS: NO_PERMISSION,
+    errno.EIO: IO_ERROR,
+}
+
+
+def free_bytes(directory: Path) -> int:
+    """Bytes free to us on the disk holding `directory`; a large number when it cannot be
+    told, so that an I/O error stays one."""
+    try:
+        return shutil.disk_usage(directory).free
+    except OSError:
+        return 1 << 62
+
+
 def cache_unusable(path: Path | None, exc: BaseException) -> CacheUnusable:
     """What is wrong with the cache at `path`, given the error opening or reading it.
 
     The file system is looked at first (a directory where the file should be, a data dir
-    that is a file or not ours to read or write), then SQLite's own words.
+    that is a file or not ours to read or write), then SQLite's own words: a disk that
+    refuses (`CacheDiskError`) is told apart from a damaged file.
     """
+    if isinstance(exc, CacheUnusable):
+        return exc
     untouched = "Warmline left it untouched"
     if path is not None:
         parent = path.parent
@@ -95,6 +202,9 @@ def cache_unusable(path: Path | None, exc: BaseException) -> CacheUnusable:
     message = str(exc) or type(exc).__name__
     if isinstance(exc, sqlite3.OperationalError) and ("locked" in message or "busy" in message):
         return CacheUnusable(path, f"is locked by another process ({message})", "try again when it is done")
+    kind = disk_problem(exc, path)
+    if kind is not None:
+        return CacheDiskError(path, kind, message)
     if isinstance(exc, RuntimeError):  # schema.NewerSchemaError: a newer Warmline wrote it
         return CacheUnusable(path, f"cannot be read: {message}",
                              f"{untouched}: upgrade Warmline, or `{RESET_COMMAND}` moves it aside "
@@ -165,21 +275,48 @@ def private_file(path: Path) -> None:
 
 def connect(path: Path | str) -> sqlite3.Connection:
     """Open the database file with Warmline's pragmas; creates the data dir (0700) and the
-    file (0600) when missing."""
+    file (0600) when missing.
+
+    On a full disk, where the `-shm` file WAL mode needs cannot be made, the file is
+    opened again in exclusive locking mode, whose index lives in memory: reads work, and
+    so does a write that finds room; other processes wait until it is closed."""
     target = str(path)
-    if target != ":memory:":
-        private_dir(Path(target).parent)
-        private_file(Path(target))
+    if target == ":memory:":
+        return _open(target)
+    private_dir(Path(target).parent)
+    private_file(Path(target))
+    try:
+        return _open(target)
+    except sqlite3.OperationalError as exc:
+        if disk_problem(exc, Path(target)) != FULL:
+            raise
+        log.warning("the disk holding %s is full: the cache is read alone (other processes wait) "
+                    "until space is freed (%s)", target, exc)
+        try:
+            return _open(target, exclusive=True)
+        except sqlite3.OperationalError as second:
+            raise CacheDiskError(Path(target), FULL, str(second)) from exc
+
+
+def _open(target: str, *, exclusive: bool = False) -> sqlite3.Connection:
+    """A connection with Warmline's pragmas; closed again if one of them fails (a lock it
+    holds would stop the next attempt)."""
     conn = sqlite3.connect(
         target,
         timeout=BUSY_TIMEOUT_MS / 1000,
         isolation_level=None,
         check_same_thread=False,
     )
-    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=FULL")
-    conn.execute("PRAGMA foreign_keys=ON")
+    try:
+        if exclusive:
+            conn.execute("PRAGMA locking_mode=EXCLUSIVE")  # before WAL is first touched
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=ON")
+    except BaseException:
+        conn.close()
+        raise
     return conn
 
 
@@ -224,27 +361,38 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
-        """One `BEGIN IMMEDIATE` transaction; nested calls join the outer one."""
+        """One `BEGIN IMMEDIATE` transaction; nested calls join the outer one. A disk that
+        refuses it raises `CacheDiskError`, after the rollback."""
         with self._lock:
             if self._txn == "write":
                 yield self.conn
                 return
             if self._txn == "read":
                 raise StoreError("cannot write inside a read transaction")
-            self._begin_immediate()
             self._txn = "write"
             try:
+                self._begin_immediate()
                 yield self.conn
                 self.conn.execute("COMMIT")
-            except BaseException:
+            except BaseException as exc:
                 # Also when COMMIT itself fails: never leave a transaction open behind us.
                 if self.conn.in_transaction:
                     self.conn.execute("ROLLBACK")
-                raise
+                refused = self._refused(exc)
+                if refused is exc:
+                    raise
+                raise refused from exc
             else:
                 self._writes += 1
             finally:
                 self._txn = None
+
+    def _refused(self, exc: BaseException) -> BaseException:
+        """`exc`, or the `CacheDiskError` saying which way the disk refused it."""
+        if isinstance(exc, CacheUnusable) or not isinstance(exc, sqlite3.Error | OSError):
+            return exc
+        kind = disk_problem(exc, self.path)
+        return exc if kind is None else CacheDiskError(self.path, kind, str(exc) or type(exc).__name__)
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:

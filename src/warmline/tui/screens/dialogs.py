@@ -5,7 +5,10 @@ dialog's, not those of the screen under it (which do nothing while it is open).
 
 A form does not validate by itself: it hands its values to a `submit` callback (which
 runs the real action, whose checks are the spec's limits) and stays open showing the
-error if there is one. So a limit is written once, in `warmline.api.limits`.
+error if there is one. So a limit is written once, in `warmline.api.limits`. A cache the
+disk will not write (full, no permission, I/O error: `CacheDiskError`) is such an error
+too: the form keeps what the rep typed and says what to do, "the disk is full: free space
+and press ctrl+s again".
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label, Select, Static, TextArea
 
 from warmline import actions
+from warmline.store.database import CacheDiskError, retrying
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import DialogScreen
@@ -78,8 +82,13 @@ class FormDialog(DialogScreen[bool]):
         self.send(self.values())
 
     def send(self, values: Any) -> None:
-        """Hand `values` to `submit`: close when done, else show its error."""
-        error = self._submit(values)
+        """Hand `values` to `submit`: close when done, else show its error. A disk that
+        refused the write is an error like the others, retried with ctrl+s."""
+        with retrying("press ctrl+s again"):
+            try:
+                error = self._submit(values)
+            except CacheDiskError as refused:  # a submit that wrote without `perform`
+                error = str(refused)
         if error:
             self.show_error(error)
         else:
