@@ -4,7 +4,10 @@ A rep who asks support why an op failed an hour ago needs a record of what sync 
 got; the screen is no place for it (the cockpit owns the terminal) and neither is stderr of
 a command run from a script. So every process logs to one file, `warmline.log` in the
 platform's user log directory (`platformdirs.user_log_dir`; `WARMLINE_LOG_DIR` overrides),
-rotated at 1 MB with 3 older files kept, UTF-8, readable by its owner only.
+rotated at 1 MB with 3 older files kept, UTF-8, readable by its owner only: the directory
+is 0700 (made so, or tightened when it is ours; one that is a symbolic link is refused)
+and the file is opened with O_NOFOLLOW, so nobody else chooses where it is written. A file
+that stops being writable (a full disk) costs one warning line, and logging stops.
 
 What goes in: one line per request and answer (method, path, status, time taken, the op
 id it carries) from `warmline.api`, one line per op settled by `warmline.sync` (delivered,
@@ -22,13 +25,17 @@ is imported at the first line actually written, so a command that logs nothing p
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import logging
 import os
 import re
+import stat
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -115,16 +122,59 @@ class SafeFormatter(logging.Formatter):
         return line
 
 
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+"""Opening the log never follows a symbolic link: one planted at its name (or swapped in
+between the check and the write) would have Warmline append to the file it points at."""
+
+
+def open_log(path: Path) -> int:
+    """A descriptor appending to the log file, created 0600; never through a symbolic link
+    (ELOOP) and never anything but a regular file (a FIFO would block the command)."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | NOFOLLOW | getattr(os, "O_NONBLOCK", 0), 0o600)
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        if os.name != "nt" and status.st_mode & 0o077:
+            os.fchmod(descriptor, 0o600)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(descriptor, True)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
+def _rotating_file(path: Path) -> logging.Handler:
+    """The standard rotating handler, but opening through `open_log` and letting a failed
+    write raise to `LogFile` instead of printing `--- Logging error ---` and a traceback
+    for every record (1,638 lines for one `--debug sync` on a full disk)."""
+    # logging.handlers loads socket, pickle...: only a process that writes a line needs it.
+    from logging.handlers import RotatingFileHandler  # deferred: command line
+
+    class Rotating(RotatingFileHandler):
+        def _open(self) -> Any:
+            return os.fdopen(open_log(Path(self.baseFilename)), "a", encoding="utf-8", errors="replace")
+
+        def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
+            raise  # noqa: PLE0704 - called inside logging's own `except`: to LogFile.emit
+
+    return Rotating(path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8", delay=True)
+
+
 class LogFile(logging.Handler):
     """The rotating log file, opened at the first record: `logging.handlers` and the file
-    cost nothing in a process that logs nothing. A file that cannot be written is given up
-    silently (`configure` already said so once, or the disk filled up since)."""
+    cost nothing in a process that logs nothing. A file that cannot be written (the disk
+    filled up, a symbolic link appeared at its name) is given up at the first failure, with
+    one warning line through `warn` (stderr for the command line; nothing in the cockpit,
+    whose screen it would land on), never a traceback."""
 
-    def __init__(self, path: Path, level: int) -> None:
+    def __init__(self, path: Path, level: int, warn: Callable[[str], None] | None = None) -> None:
         super().__init__(level)
         self.path = path
         self._file: logging.Handler | None = None
         self._broken = False
+        self._warn = warn
         self.setFormatter(SafeFormatter())
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -132,20 +182,24 @@ class LogFile(logging.Handler):
             return
         try:
             if self._file is None:
-                # logging.handlers loads socket, pickle...: only a process that writes a line needs it.
-                from logging.handlers import RotatingFileHandler  # deferred: command line
-
-                self._file = RotatingFileHandler(
-                    self.path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8", delay=True
-                )
+                self._file = _rotating_file(self.path)
                 self._file.setFormatter(self.formatter)
             self._file.emit(record)
         except Exception:  # noqa: BLE001 (logging must never fail the command or the cockpit)
             self.handleError(record)
 
     def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
-        """Stop writing; never print a traceback (it would land on the cockpit's screen)."""
+        """Stop writing, say so once; never print a traceback."""
+        if self._broken:
+            return
         self._broken = True
+        why = _why(sys.exc_info()[1])
+        if self._warn is not None:
+            with contextlib.suppress(Exception):
+                self._warn(f"cannot write the log file {terminal_line(self.path)} ({why}); logging stopped")
+        if self._file is not None:
+            with contextlib.suppress(Exception):
+                self._file.close()
 
     def close(self) -> None:
         if self._file is not None:
@@ -225,7 +279,7 @@ def configure(
             *warnings,
             f"cannot write the log file {terminal_line(path)} ({failure}); nothing is logged",
         ]
-    file = LogFile(path, level)
+    file = LogFile(path, level, _stderr_warning if terminal else None)
     file.addFilter(_ours_or_warning)
     logger.addHandler(file)
     for name in THIRD_PARTY:
@@ -241,11 +295,32 @@ def _ours_or_warning(record: logging.LogRecord) -> bool:
     )
 
 
+def _stderr_warning(text: str) -> None:
+    """The command line's one line about a log file that stopped being writable."""
+    sys.stderr.write(f"Warning: {terminal_line(text)}\n")
+
+
 def _prepare(path: Path) -> str | None:
-    """Make the log directory (private) and the file (0600); why not, if they cannot be."""
+    """Make the log directory private (0700: created so, or tightened when it is ours) and
+    the file (0600, `open_log`); why not, if they cannot be. A directory that is a symbolic
+    link is refused: whoever could replace it would choose where the log is written."""
+    directory = path.parent
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+        if directory.is_symlink():
+            return "its directory is a symbolic link"
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if os.name != "nt":
+            mode = stat.S_IMODE(os.lstat(directory).st_mode)
+            if mode & 0o077:
+                os.chmod(directory, 0o700)  # tighten; not ours: PermissionError
+        os.close(open_log(path))
     except OSError as exc:
-        return exc.strerror or exc.__class__.__name__
+        return _why(exc)
     return None
+
+
+def _why(error: BaseException | None) -> str:
+    """A failure to open or write the log, in a few words ("No space left on device")."""
+    if isinstance(error, OSError) and error.errno == errno.ELOOP:
+        return "it is a symbolic link"  # O_NOFOLLOW met one
+    return getattr(error, "strerror", None) or (type(error).__name__ if error is not None else "failed")
