@@ -141,15 +141,18 @@ async def test_lost_before_apply_is_resent_once(
 async def test_same_text_twice_is_two_records(
     engine: SyncEngine, store: Store, sandbox, transport: FaultyTransport, clock: FakeClock
 ) -> None:
-    """Reconciliation must not let the second op adopt the first op's record."""
-    log(store, "Liked their post")
-    log(store, "Liked their post")
+    """Reconciliation must not let the second op adopt the first op's record: the first is
+    applied (answer lost, adopted), the second never arrives, so only a resend makes it."""
+    first = log(store, "Liked their post")
+    second = log(store, "Liked their post")
     transport.only_mutations = True
-    transport.fail_next(DROP_AFTER, DROP_AFTER)
+    transport.fail_next(DROP_AFTER, DROP_BEFORE)
     for _ in range(4):
         await engine.flush(ignore_backoff=True)
     assert store.outbox_counts().queued == 0
     assert server_rows(sandbox, "outreach_touchpoints", "description", LEAD).count("Liked their post") == 2
+    ids = {store.get_op(op).result["touchpoint"]["id"] for op in (first, second)}
+    assert len(ids) == 2
 
 
 async def test_a_set_value_already_on_the_server_is_not_sent_again(
