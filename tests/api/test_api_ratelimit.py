@@ -7,7 +7,7 @@ import pytest
 
 from support.api_samples import API_KEY, BASE_URL, NOTE
 from warmline.api import RateLimiter, ServiceClient
-from warmline.api.errors import NotFoundError, RateLimitedError
+from warmline.api.errors import MAX_WAIT_SECONDS, NotFoundError, RateLimitedError
 
 
 def headers(limit=100, remaining=99, reset=1_000_060, **extra):
@@ -130,3 +130,22 @@ def test_the_window_reset_is_read_on_the_service_clock() -> None:
                    200, server_offset=-180.0)
     assert limiter.state().reset_at == now + 10
     assert 9.0 <= limiter.delay() <= 10.0
+
+
+@pytest.mark.parametrize("reset", ["1e400", "nan", "95617584000"])
+async def test_an_absurd_reset_is_stored_as_an_hour_and_the_window_opens_after_it(clock, reset: str) -> None:
+    """`X-RateLimit-Reset: 1e400` (an infinity once parsed), NaN or year 5000: stored as
+    at most an hour away, never as an infinite reset the window would wait for forever
+    (the prefetcher, which waits out `reset_at`, would never pass it)."""
+    limiter = RateLimiter(clock=clock, sleep=clock.sleep)
+    limiter.update({"X-RateLimit-Limit": "100", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": reset}, 200)
+    assert limiter.state().reset_at == clock.now + MAX_WAIT_SECONDS
+    await limiter.wait()
+    assert clock.slept == [MAX_WAIT_SECONDS]
+    assert limiter.delay() == 0 and limiter.remaining is None  # a new window, counted afresh
+
+
+def test_a_reset_of_minus_1e400_is_now(clock) -> None:
+    limiter = RateLimiter(clock=clock, sleep=clock.sleep)
+    limiter.update({"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "-1e400"}, 200)
+    assert limiter.state().reset_at == clock.now and limiter.delay() == 0
