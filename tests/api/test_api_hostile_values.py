@@ -95,6 +95,15 @@ def test_storable_json_keeps_what_is_fine_and_names_a_huge_integer() -> None:
         storable_json({"a": [{"b": 10**40}]}, int64=True)
 
 
+def test_long_digits_in_a_text_are_no_integer() -> None:
+    """The quick check sends anything with 19 digits in a row to the full walk, which
+    tells a text from a number."""
+    fine = {"phone": "1234567890123456789012", "big": 2**63 - 1, "small": -(2**63)}
+    assert storable_json(fine, int64=True) == fine
+    with pytest.raises(BeyondInt64, match=r"^n is 9223372036854775808,"):
+        storable_json({"phone": "1234567890123456789012", "n": 2**63}, int64=True)
+
+
 # --- the refresh: the other rows cached, the status says unreadable --------------------------------
 
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 from warmline.store.clock import normalize_ts
 from warmline.store.values import JsonMap, JsonObject, SqlRow, SqlValue
-from warmline.textsafe import INT64_MAX, INT64_MIN, storable_json
+from warmline.textsafe import INT64_MAX, INT64_MIN, has_surrogates, storable_json
 
 # Lead fields that belong to the lead row; arrays of the detail go to their own tables.
 LEAD_ARRAYS = ("monitoring_pages", "contacts", "competitors", "touchpoints", "recommendations", "notes")
@@ -46,8 +46,19 @@ _LEAD_SNAPSHOT_DEFAULTS: dict[str, SqlValue] = {
 
 
 def dumps(value: object) -> str:
-    """Compact JSON that SQLite stores and its JSON functions read (no NaN, no surrogates)."""
-    return json.dumps(storable_json(value), separators=(",", ":"), ensure_ascii=False, default=str)
+    """Compact JSON that SQLite stores and its JSON functions read (no NaN, no surrogates:
+    `storable_json` repairs what holds them, found by a first try)."""
+    try:
+        text = _json(value, allow_nan=False)
+    except ValueError:  # NaN or infinity
+        text = None
+    if text is None or has_surrogates(text):
+        text = _json(storable_json(value), allow_nan=True)
+    return text
+
+
+def _json(value: object, *, allow_nan: bool) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str, allow_nan=allow_nan)
 
 
 def _row(columns: SqlRow) -> SqlRow:
