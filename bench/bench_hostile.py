@@ -1,7 +1,7 @@
-"""What a hostile service costs the client (issue 11, items 1, 5 and 7). Prints figures;
-asserts nothing.
+"""What a hostile service costs the client (issue 11, items 1, 5 and 7; issue 21, items 3
+and 4). Prints figures; asserts nothing.
 
-    .venv/bin/python bench/bench_hostile.py [--cap 90] [--case NAME ...]
+    .venv/bin/python bench/bench_hostile.py [--cap 90] [--case NAME ...] [--appends 30]
 
 Each case runs in its own child process against the hostile test server
 (tests/support/hostile_server.py) on loopback, so its peak memory (`ru_maxrss`) is its own:
@@ -15,6 +15,14 @@ Each case runs in its own child process against the hostile test server
   Content-Length (the client cannot refuse it before reading).
 - deep: a JSON answer nested 100,000 deep.
 - pages: the lead-list refresh against a list claiming 10^6 pages of 200 leads.
+
+The outbox cases run `warmline sandbox --no-idempotency` in a process of its own and
+deliver `--appends` activities over 5 leads (answers lost, so only reconciliation keeps
+them single), then count them on the server:
+- clock+2d / clock-2d: this client's clock (store, client, engine) two days ahead of or
+  behind the service's, faults `drop=0.3,error=0.2`;
+- gateway: faults `gateway=0.3`: a third of the requests (reads too) applied, then
+  answered by a proxy's 504 page.
 """
 
 from __future__ import annotations
@@ -22,25 +30,37 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import resource
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from support.hostile_server import Drip, HostileServer, Huge, endless_pages, json_reply, nested_json  # noqa: E402
-from warmline.api import ServiceClient  # noqa: E402
+from support.sync_helpers import KEY, SandboxProcess  # noqa: E402
+from warmline.api import RateLimiter, ServiceClient  # noqa: E402
 from warmline.store import Store  # noqa: E402
+from warmline.sync import SyncEngine  # noqa: E402
+from warmline.sync.backoff import Backoff  # noqa: E402
 from warmline.sync.blocking import run_inline  # noqa: E402
 from warmline.sync.refresh import Refresher  # noqa: E402
 
-CASES = ("retry-after", "reset-5000", "reset-1e400", "drip", "huge", "huge-chunked", "deep", "pages")
+DAY = 86_400.0
+OUTBOX_CASES = {  # name: (this client's clock minus the service's, the sandbox's faults)
+    "clock+2d": (2 * DAY, "drop=0.3,error=0.2"),
+    "clock-2d": (-2 * DAY, "drop=0.3,error=0.2"),
+    "gateway": (0.0, "gateway=0.3"),
+}
+CASES = ("retry-after", "reset-5000", "reset-1e400", "drip", "huge", "huge-chunked", "deep", "pages", *OUTBOX_CASES)
 YEAR = 365.25 * 86400
 LEADS = "/v1/outreach/leads"
+OUTBOX_LEADS = 5
 
 
 def _lead(n: int) -> dict[str, Any]:
@@ -101,7 +121,67 @@ async def _case(name: str, server: HostileServer, cap: float) -> dict[str, Any]:
     return result
 
 
-def _child(name: str, cap: float) -> None:
+class _Skewed:
+    """This process's clock `skew` seconds off the service's (as `faketime` would make it)."""
+
+    def __init__(self, skew: float) -> None:
+        self.skew = skew
+
+    def __call__(self) -> float:
+        return time.time() + self.skew
+
+
+async def _deliver(url: str, store: Store, clock: _Skewed, appends: int, cap: float) -> dict[str, Any]:
+    """Queue `appends` activities over the leads and flush until none is queued (or `cap`)."""
+    rng = random.Random(21)
+    totals: Counter[str] = Counter()
+    async with ServiceClient(url, KEY, timeout=10.0, clock=clock, limiter=RateLimiter(clock=clock)) as client:
+        engine = SyncEngine(store, client, concurrency=4, rng=rng, backoff=Backoff(base=0.01, cap=0.2, rng=rng),
+                            clock=clock, blocking=run_inline)
+        started = time.monotonic()
+        while await engine.refresh_leads() != OUTBOX_LEADS and time.monotonic() - started < cap:
+            pass  # the faults hit the lead list too
+        for index in range(appends):
+            lead = index % OUTBOX_LEADS + 1
+            store.enqueue("log_activity", {"lead_id": lead, "description": f"hostile {index}", "contact_id": None}, lead)
+        while store.outbox_counts().queued and time.monotonic() - started < cap:
+            report = await engine.flush(ignore_backoff=True)
+            totals.update({name: getattr(report, name) for name in ("delivered", "reconciled", "ambiguous", "retrying")})
+        return {
+            **{name: totals[name] for name in ("delivered", "reconciled", "ambiguous", "retrying")},
+            "left queued": store.outbox_counts().queued,
+            "seconds": round(time.monotonic() - started, 1),
+            "server clock": client.server_clock.distrust() or "trusted",
+        }
+
+
+def _outbox_case(name: str, appends: int, cap: float) -> dict[str, Any]:
+    """Appends through the sandbox's faults without idempotency: duplicates on the server."""
+    skew, faults = OUTBOX_CASES[name]
+    with tempfile.TemporaryDirectory() as tmp, SandboxProcess(
+        Path(tmp) / "sandbox.sqlite3", "--faults", faults, "--no-idempotency", leads=OUTBOX_LEADS
+    ) as server:
+        clock = _Skewed(skew)
+        store = Store(Path(tmp) / "cache.sqlite3", clock=clock)
+        try:
+            result = asyncio.run(_deliver(server.url, store, clock, appends, cap))
+        finally:
+            store.close()
+        texts = [text for _, text in server.rows("outreach_touchpoints", "description") if text.startswith("hostile ")]
+    counts = Counter(texts)
+    return {
+        "activities": appends,
+        "on the server": len(texts),
+        "duplicates": sum(n - 1 for n in counts.values()),
+        "missing": appends - len(counts),
+        **result,
+    }
+
+
+def _child(name: str, cap: float, appends: int) -> None:
+    if name in OUTBOX_CASES:
+        print(json.dumps(_outbox_case(name, appends, cap)))
+        return
     server = HostileServer(lifetime=cap + 60).start()
     try:
         print(json.dumps(asyncio.run(_case(name, server, cap))))
@@ -113,14 +193,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cap", type=float, default=90.0, help="seconds a case may take")
     parser.add_argument("--case", action="append", choices=CASES)
+    parser.add_argument("--appends", type=int, default=30, help="activities of the outbox cases")
     parser.add_argument("--child", choices=CASES, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        _child(args.child, args.cap)
+        _child(args.child, args.cap, args.appends)
         return
     for name in args.case or CASES:
-        done = subprocess.run([sys.executable, __file__, "--child", name, "--cap", str(args.cap)],
-                              capture_output=True, text=True, timeout=args.cap + 120)
+        done = subprocess.run([sys.executable, __file__, "--child", name, "--cap", str(args.cap),
+                               "--appends", str(args.appends)], capture_output=True, text=True, timeout=args.cap + 120)
         lines = done.stdout.strip().splitlines()
         figures = json.loads(lines[-1]) if lines else {"crashed": done.stderr.strip().splitlines()[-1:]}
         print(f"{name:12} " + "; ".join(f"{key}: {value}" for key, value in figures.items()), flush=True)
