@@ -55,6 +55,7 @@ from warmline.tui.screens.today import TodayScreen
 from warmline.tui.status import CockpitStatus
 from warmline.tui.themes import load_themes, load_user_themes, user_theme_dir
 from warmline.tui.timefmt import DatetimeClock, local_zone, utc_now
+from warmline.tui.typeahead import TypeaheadApp
 from warmline.tui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
@@ -120,7 +121,7 @@ class SyncHandle(Protocol):
         ...
 
 
-class WarmlineApp(App[None]):
+class WarmlineApp(TypeaheadApp):
     """The cockpit. With no store (no API key configured) it shows the first-run screen."""
 
     CSS_PATH = STYLES / "cockpit.tcss"

@@ -30,6 +30,7 @@ from warmline.store.database import CacheDiskError, retrying
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import DialogScreen
+from warmline.tui.typeahead import TypeaheadForm
 from warmline.tui.widgets.follow_up_field import FollowUpChoice, FollowUpField
 from warmline.tui.widgets.key_bar import KeyBar
 
@@ -40,7 +41,7 @@ Submit = Callable[[Any], "str | None"]
 """Runs the action with the form's values; returns an error message, or None when done."""
 
 
-class FormDialog(DialogScreen[bool]):
+class FormDialog(TypeaheadForm, DialogScreen[bool]):
     """A titled form; ctrl+s sends, escape cancels; dismisses True once submitted."""
 
     DEFAULT_CSS = """

@@ -172,8 +172,8 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
     SCREEN_TITLE = "Lead"
 
     BINDINGS = [
-        Binding("a", "log_activity", "Log activity", id="detail.log_activity"),
-        Binding("n", "add_note", "Note", id="detail.add_note"),
+        Binding("a", "log_activity", "Log activity", priority=True, id="detail.log_activity"),  # typeahead.py
+        Binding("n", "add_note", "Note", priority=True, id="detail.add_note"),
         Binding("p", "pin_contact", "Pin/unpin contact", id="detail.pin_contact"),
         Binding("w", "set_status('warm')", "Make warm", id="detail.warm"),
         Binding("c", "set_status('cold')", "Make cold", id="detail.cold"),
