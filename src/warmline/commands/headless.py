@@ -218,9 +218,10 @@ def _print_sent(report: FlushReport) -> int:
 async def _watch(store: Store, client: ServiceClient, config: Config) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
-            loop.add_signal_handler(sig, stop.set)
+    # SIGHUP: the terminal closed. Each ends the watch as Ctrl-C does (`engine.stop`).
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):  # not on every platform
+            loop.add_signal_handler(getattr(signal, name), stop.set)
     async with client:
         engine = make_engine(store, config, client)
         last: list[str] = []

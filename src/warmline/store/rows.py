@@ -253,6 +253,8 @@ class Op(NamedTuple):
     result: JsonObject | None
     updated_at: str
     hold_until: float | None = None
+    # While in flight: when the claim's lease runs out unless its sender renews it.
+    claim_until: float | None = None
 
     @property
     def undoable(self) -> bool:

@@ -437,12 +437,41 @@ def _last_touched(conn: sqlite3.Connection) -> None:
     _run_script(conn, _LAST_TOUCHED)
 
 
+# Epoch seconds of a stored wire timestamp (NULL when it is not one), for the migration below.
+_EPOCH_OF_UPDATE = "((julianday(updated_at) - 2440587.5) * 86400.0)"
+
+_WINDOWS_AND_LEASES = f"""
+-- Every wait an op is given is kept with its length, so that a wait stored under a clock
+-- that was wrong (a year ahead, an hour behind) heals to at most that length from now
+-- (`OutboxStore.heal_times`) instead of holding the op, and its lead, for the jump.
+-- hold_seconds: the undo window `hold_until` was set for. wait_seconds: how far ahead
+-- `next_attempt_at` and `not_before` were set (our backoff, the service's Retry-After).
+ALTER TABLE outbox ADD COLUMN hold_seconds REAL;
+ALTER TABLE outbox ADD COLUMN wait_seconds REAL;
+-- The lease of an in-flight op's claim (epoch seconds), renewed by its live sender: a
+-- claim whose sender cannot be checked is taken for gone once it runs out.
+ALTER TABLE outbox ADD COLUMN claim_until REAL;
+-- The lengths of the waits stored before: from the time of the op's last change, no
+-- longer than the longest undo window (60 s) and the longest wait the service may ask (1 h).
+UPDATE outbox SET hold_seconds = min(60.0, max(0.0, hold_until - {_EPOCH_OF_UPDATE}))
+    WHERE hold_until IS NOT NULL;
+UPDATE outbox SET wait_seconds =
+    min(3600.0, max(0.0, max(next_attempt_at, coalesce(not_before, 0)) - {_EPOCH_OF_UPDATE}))
+    WHERE state IN ('pending', 'ambiguous');
+"""
+
+
+def _windows_and_leases(conn: sqlite3.Connection) -> None:
+    _run_script(conn, _WINDOWS_AND_LEASES)
+
+
 MIGRATIONS: list[Migration] = [
     _initial_schema,
     _trust,
     _bonus_reason,
     _today_indexes,
     _last_touched,
+    _windows_and_leases,
 ]
 
 

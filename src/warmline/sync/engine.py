@@ -356,8 +356,16 @@ class SyncEngine:
             self.scheduler.modify_job(job_id, next_run_time=datetime.now(UTC))
 
     async def stop(self) -> None:
-        """Stop scheduling; let sends in progress finish briefly, then cut them (ambiguous)."""
+        """Stop scheduling; let sends in progress finish briefly, then cut them (ambiguous).
+
+        Ends this process's undo windows first (`Store.release_own_holds`): nobody is left
+        here to undo, so they go with the next sync (the cockpit quitting, `sync --watch`
+        told to stop by a signal)."""
         self._stopping = True
+        try:
+            await self._blocking(self.store.release_own_holds)
+        except Exception:  # a cache that cannot be written now: the holds end with their window
+            log.warning("could not end this process's undo windows", exc_info=True)
         scheduler, self.scheduler = self.scheduler, None
         if scheduler is not None and scheduler.running:
             scheduler.pause()
@@ -400,6 +408,12 @@ class SyncEngine:
     async def _flush_job(self) -> None:
         if self._held_back():
             return  # the tick's probe brings us back, then wakes the flush
+        # A sender that died while we run (in another PID namespace, say) or whose lease
+        # ran out leaves its ops in flight: taken over here as at start, not left blocking
+        # their leads until the next start.
+        recovered = await self._blocking(self.store.recover_after_crash)
+        if recovered:
+            log.info("%d action(s) left in flight by a sender that is gone will be reconciled", recovered)
         self._flushing = True
         try:
             while not self._stopping:

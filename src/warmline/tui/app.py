@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import signal
 import sqlite3
 import threading
 import webbrowser
@@ -77,12 +78,16 @@ QUIT_GRACE_SECONDS = 3.0
 next sync: they are committed to the cache, never lost)."""
 
 
+TERMINATION_SIGNALS = ("SIGTERM", "SIGHUP")
+"""What ends the cockpit from outside as `q` would (`WarmlineApp._terminated`)."""
+
+
 class Held(NamedTuple):
     """A one-key decision inside its undo window: its ops are not sent before `until`."""
 
     op_ids: tuple[str, ...]
     label: str
-    until: float  # epoch seconds, the store's clock
+    until: float  # the store's monotonic clock (`Store.monotonic`): a wall-clock jump moves it not
 
 
 class Decision(Protocol[*Ts]):
@@ -242,6 +247,7 @@ class WarmlineApp(TypeaheadApp):
         if self._store is None:
             return
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        self._catch_termination()
         if self._requested_theme not in self.available_themes:
             self.notify(
                 f"Unknown theme {self._requested_theme!r}; using {DEFAULT_THEME}.",
@@ -256,6 +262,29 @@ class WarmlineApp(TypeaheadApp):
             self.call_after_refresh(self._start_cache_check)
         if self.sync is not None or self._sync_factory is not None:
             self.call_after_refresh(self._start_sync)
+
+    def _catch_termination(self, catch: bool = True) -> None:
+        """SIGTERM and SIGHUP (the terminal closed) end the cockpit as `q` does, without
+        waiting to send: the held decisions are released at once (`_terminated`). Where a
+        signal cannot be caught (not the main thread, not a Unix), nothing changes."""
+        loop = asyncio.get_running_loop()
+        for name in TERMINATION_SIGNALS:
+            number = getattr(signal, name, None)
+            if number is None:
+                continue
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                if catch:
+                    loop.add_signal_handler(number, self._terminated)
+                else:
+                    loop.remove_signal_handler(number)
+
+    def _terminated(self) -> None:
+        """Told to stop: release this process's holds (its decisions go with the next sync,
+        by any process), then exit, which restores the terminal."""
+        self._held.clear()
+        with contextlib.suppress(sqlite3.Error):  # not writable now: the holds end with their window
+            self.store.release_own_holds()
+        self.exit()
 
     def _remember_theme(self, theme: Theme) -> None:
         """Keep the rep's pick for the next start (in the cache, beside the other UI state)."""
@@ -375,9 +404,12 @@ class WarmlineApp(TypeaheadApp):
                 self.store.mark_cockpit_seen(self.store.clock())
         if self.followups is not None:
             self.followups.close()
-        if self._store is not None and self._held:
+        if self._store is not None:
             # Left some other way than `q`: no wait, but no hold outlives the cockpit.
-            self.store.release_holds([op_id for decision in self._held for op_id in decision.op_ids])
+            self._held.clear()
+            self._catch_termination(catch=False)
+            with contextlib.suppress(sqlite3.Error):
+                self.store.release_own_holds()
         if self.sync is not None:
             await self.sync.stop()
         if self._reader is not None and self._reader is not self.store:
@@ -435,13 +467,13 @@ class WarmlineApp(TypeaheadApp):
         result = self.perform(lambda store: action(store, *args, hold_seconds=seconds))
         op_ids = tuple(result) if isinstance(result, list) else (result,)
         if seconds > 0:
-            self._held.append(Held(op_ids, label, self.store.clock() + seconds))
+            self._held.append(Held(op_ids, label, self.store.monotonic() + seconds))
             del self._held[:-20]  # only the newest can be undone; a few are kept for quitting
             self.poll_status()
         return op_ids
 
     def _held_now(self) -> list[Held]:
-        now = self._store.clock() if self._store is not None else 0.0
+        now = self._store.monotonic() if self._store is not None else 0.0
         return [decision for decision in self._held if decision.until > now]
 
     def _undo_hint(self) -> str | None:
@@ -449,7 +481,7 @@ class WarmlineApp(TypeaheadApp):
         held = self._held_now()
         if not held:
             return None
-        left = max(1, math.ceil(held[-1].until - self.store.clock()))
+        left = max(1, math.ceil(held[-1].until - self.store.monotonic()))
         return f"{held[-1].label} · {left}s"
 
     def last_decision(self) -> Held | None:
