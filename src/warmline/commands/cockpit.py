@@ -33,6 +33,7 @@ from warmline.commands.common import (
 from warmline.commands.demo_day import first_start, make_morning
 from warmline.commands.sandbox import require_demo_extra
 from warmline.exit_codes import EXIT_BAD_INPUT
+from warmline.launch import exit_on_termination
 from warmline.startup import hold_collection
 
 if TYPE_CHECKING:
@@ -49,7 +50,8 @@ def open_cockpit(config: Config | None = None) -> None:
     hold_collection()
     from warmline.cockpit import start_cockpit  # deferred: command line
 
-    start_cockpit(config)
+    with exit_on_termination():  # the terminal restored on SIGTERM/SIGHUP (warmline.launch)
+        start_cockpit(config)
 
 
 @contextmanager
@@ -119,21 +121,22 @@ def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_secon
         root.mkdir(mode=0o700, parents=True, exist_ok=True)  # the server's data and the cache
     except OSError as exc:
         raise CommandError(f"Cannot use {root} as the demo's data dir: {exc.strerror}", EXIT_BAD_INPUT) from None
-    try:
-        click.echo(f"Starting the reference server (first start seeds {companies:,} companies)...", err=True)
-        with running_sandbox(root / "sandbox.sqlite3", companies=companies, leads=leads, seed=seed,
-                             job_seconds=job_seconds) as (url, api_key):
-            config = dataclasses.replace(open_config(), base_url=url, api_key=api_key, data_dir=root / "cache")
-            click.echo(f"Server at {url}. Syncing the demo data...", err=True)
-            asyncio.run(_first_sync(config))
-            if first_start(root):
-                from warmline.zone import rep_now  # deferred: command line
+    with exit_on_termination():  # a signal while seeding or syncing still stops the server
+        try:
+            click.echo(f"Starting the reference server (first start seeds {companies:,} companies)...", err=True)
+            with running_sandbox(root / "sandbox.sqlite3", companies=companies, leads=leads, seed=seed,
+                                 job_seconds=job_seconds) as (url, api_key):
+                config = dataclasses.replace(open_config(), base_url=url, api_key=api_key, data_dir=root / "cache")
+                click.echo(f"Server at {url}. Syncing the demo data...", err=True)
+                asyncio.run(_first_sync(config))
+                if first_start(root):
+                    from warmline.zone import rep_now  # deferred: command line
 
-                asyncio.run(make_morning(config, root / "sandbox.sqlite3", root, rep_now()))
-            open_cockpit(config)
-    finally:
-        if throwaway:
-            shutil.rmtree(root, ignore_errors=True)
+                    asyncio.run(make_morning(config, root / "sandbox.sqlite3", root, rep_now()))
+                open_cockpit(config)
+        finally:
+            if throwaway:
+                shutil.rmtree(root, ignore_errors=True)
 
 
 COMMANDS = [demo]
