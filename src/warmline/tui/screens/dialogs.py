@@ -41,7 +41,7 @@ Submit = Callable[[Any], "str | None"]
 """Runs the action with the form's values; returns an error message, or None when done."""
 
 
-class FormDialog(TypeaheadForm, DialogScreen[bool]):
+class FormDialog(DialogScreen[bool], TypeaheadForm):  # DialogScreen first: Textual takes CSS from the first base
     """A titled form; ctrl+s sends, escape cancels; dismisses True once submitted."""
 
     DEFAULT_CSS = """
