@@ -122,6 +122,7 @@ async def test_a_backward_step_holds_a_decision_for_its_window_in_the_process_th
     assert (await here.flush()).attempted == 0
     assert cache.get_op(held).state == "pending"
     mono.advance(0.1)
+    assert [op.op_id for op in cache.due_ops()] == [held]  # as the tick sees it: wake the flush
     assert (await here.flush()).delivered == 1  # not an hour later
     assert len(_decision_posts(transport)) == 1
 
