@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from support.sync_helpers import FakeClock, FaultyTransport, server_rows
+from warmline import actions
 from warmline.api import ServiceClient
 from warmline.store import Store
 from warmline.store.outbox import CLAIM_LEASE_SECONDS, Claim, OpStateError
@@ -188,3 +190,49 @@ def test_discard_of_an_op_being_sent_says_who_sends_it_and_what_to_do(
     _claimed_by(store, foreign, f"4242:foreign3:{boot}/1/{start}", lease_left=90)
     with pytest.raises(OpStateError, match="process 4242, which this process cannot check.*runs out in 90 s"):
         store.discard(foreign)
+
+
+def test_discard_all_takes_the_ops_of_gone_senders_and_leaves_those_being_sent(
+    store: Store, engine: SyncEngine, bystander: int
+) -> None:
+    boot, namespace, _start = _ours(store)
+    gone = log(store, "Left by a dead sender")
+    _claimed_by(store, gone, f"{bystander}:dead0004:{boot}/{namespace}/1", lease_left=CLAIM_LEASE_SECONDS)
+    sending = store.enqueue("start_deep_search", {"query": "dental", "max_results": 5})
+    assert store.mark_in_flight(sending)  # being sent by this process
+
+    assert actions.discard_all(store) == 1
+
+    assert store.get_op(gone) is None
+    assert store.get_op(sending).state == "in_flight"
+
+
+def _state_of(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0]
+    except OSError:
+        return "gone"
+
+
+def test_a_sender_killed_but_not_yet_reaped_is_gone(store: Store, engine: SyncEngine) -> None:
+    """A zombie keeps its pid and start time until its parent reaps it: it sends nothing."""
+    op_id = log(store, "Claimed by a sender then killed")
+    code = (
+        "import sys; from warmline.store import Store\n"
+        f"s = Store({str(store.path)!r}); assert s.mark_in_flight({op_id!r})\n"
+        "print('claimed', flush=True); sys.stdin.read()\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "claimed"
+        assert store.recover_after_crash() == 0  # alive: its claim stands
+        proc.kill()
+        deadline = time.monotonic() + 60
+        while _state_of(proc.pid) != "Z":  # killed, not reaped: we have not waited for it
+            assert time.monotonic() < deadline, f"the killed sender is {_state_of(proc.pid)}"
+            time.sleep(0.01)
+        assert store.recover_after_crash() == 1
+        assert store.get_op(op_id).state == "ambiguous"
+    finally:
+        proc.kill()
+        proc.communicate()

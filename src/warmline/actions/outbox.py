@@ -23,14 +23,18 @@ def undo_many(store: Store, op_ids: list[str]) -> list[Op]:
 
 
 def discard(store: Store, op_id: str) -> Op:
-    """Give up on a waiting or failed action; its local effect reverts."""
+    """Give up on a waiting, unconfirmed or failed action; its local effect reverts. One
+    left in flight by a sender that is gone is taken over first; one still being sent is
+    refused with what to do (`Store.discard`)."""
     return store.discard(store.find_op(op_id).op_id)
 
 
 def discard_all(store: Store) -> int:
-    """Give up on every action not being sent (waiting, unconfirmed or failed), in one
-    transaction: all of their local effects revert, or none. Returns how many."""
+    """Give up on every action not being sent (waiting, unconfirmed or failed, and those
+    left in flight by a sender that is gone), in one transaction: all of their local
+    effects revert, or none. Returns how many."""
     with store.write():
+        store.recover_after_crash()
         ops = store.outbox_rows(DISCARDABLE)
         for op in ops:
             store.discard(op.op_id)

@@ -117,13 +117,15 @@ def _pid_namespace() -> str:
 
 def _start_ticks(pid: int) -> str | None:
     """When process `pid` started, in clock ticks after boot (/proc/<pid>/stat, field 22);
-    None when no such process is visible here."""
+    None when no such process is running here (none, or a zombie: killed, not yet reaped)."""
     try:
         stat = (_PROC / str(pid) / "stat").read_text()
     except (OSError, ValueError):
         return None
     fields = stat.rsplit(")", 1)[-1].split()  # after the command name, which may hold spaces
-    return fields[19] if len(fields) > 19 else None
+    if len(fields) <= 19 or fields[0] in ("Z", "X"):
+        return None
+    return fields[19]
 
 
 class Claim(NamedTuple):
