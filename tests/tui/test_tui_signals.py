@@ -12,6 +12,7 @@ drawn, send the signal, and read the terminal's modes back.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -61,10 +62,8 @@ class Terminal:
     def read(self) -> None:
         ready, _, _ = select.select([self.fd], [], [], 0.05)
         if ready:
-            try:
+            with contextlib.suppress(OSError):  # the child is gone and the pty with it
                 self.output += os.read(self.fd, 65536)
-            except OSError:  # the child is gone and the pty with it
-                pass
 
     def wait_for(self, marker: bytes) -> None:
         deadline = time.monotonic() + CAP
