@@ -121,7 +121,7 @@ MUTANTS: list[Mutant] = [
     M("textsafe: U+2028/U+2029 raw in JSON", "src/warmline/textsafe.py",
       r'_JSON_UNSAFE = re.compile(f"[\\x7f-\\x9f{_BIDI}\u2028\u2029\\ud800-\\udfff]")',
       r'_JSON_UNSAFE = re.compile(f"[\\x7f-\\x9f{_BIDI}\\ud800-\\udfff]")',
-      ("tests/core", "tests/store/test_store_hostile_values.py")),
+      ("tests/api/test_api_hostile_values.py", "tests/cli/test_csv_injection.py")),
     M("exporting: ; not escaped in ICS text", "src/warmline/exporting.py",
       r'.replace(";", "\\;")', "", ("tests/core/test_ics_dst.py", "tests/cli/test_cli_followups.py")),
     M("exporting: a failed export leaves its temp file", "src/warmline/exporting.py",
