@@ -21,7 +21,7 @@ its lease (`CLAIM_LEASE_SECONDS`), which a live sender renews at each of its com
 Every wait is stored with its length (`hold_seconds`, `wait_seconds`) and is never more
 than that length past now (`heal_times`): a clock that jumped, either way, delays an op
 by at most the wait it was given. Inside one process, the undo window is measured on a
-monotonic clock (`hold_here`): a jump of the wall clock neither ends nor stretches it.
+monotonic clock (`_hold_here`): a jump of the wall clock neither ends nor stretches it.
 
 First in, first out per lead: only a lead's oldest op still queued (pending, in flight or
 ambiguous) is due; a failed op is set aside and does not hold back the ops behind it. Ops
@@ -309,7 +309,7 @@ class OutboxStore(Database):
         window (`hold_until`): nothing reaches an op but through here, so no path (a wake,
         the tick, `sync --once`, another process) sends a held op early. A held op also
         holds back its lead's later ops, which keeps the lead's order. An op this process
-        holds goes by its monotonic window, not by `hold_until` (`hold_here`).
+        holds goes by its monotonic window, not by `hold_until` (`_hold_here`).
 
         Waits stored under a clock that has since moved back are healed first
         (`heal_times`), so that no op, and no lead behind it, waits for the jump.
@@ -345,7 +345,8 @@ class OutboxStore(Database):
     # Rows with a wait further from now than its length: stored under a clock that was
     # ahead then, or that has moved back since (named parameters: `_cap_parameters`).
     _TIMES_OFF = (
-        "state != 'done' AND (hold_until > :now + coalesce(hold_seconds, :hold_cap)"
+        "state IN ('pending', 'in_flight', 'ambiguous', 'failed')"
+        " AND (hold_until > :now + coalesce(hold_seconds, :hold_cap)"
         " OR next_attempt_at > :now + coalesce(wait_seconds, :wait_cap)"
         " OR not_before > :now + coalesce(wait_seconds, :wait_cap)"
         " OR claim_until > :now + :lease)"
