@@ -231,22 +231,30 @@ async def test_a_termination_signal_releases_the_cockpit_holds_and_closes_it(
     here: SyncEngine, cache: Store, wall_client: ServiceClient, wall: FakeClock, name: str
 ) -> None:
     """The held decision goes with the next sync, by any process, at once: not after a
-    window nobody can undo in any more."""
+    window nobody can undo in any more. The handler from before the cockpit (the console
+    script's, which restores the terminal) is back once it has closed."""
     from warmline.tui.app import WarmlineApp
 
     number = getattr(signal, name)
-    before = signal.getsignal(number)
-    app = WarmlineApp(cache, undo_seconds=60.0, clock=lambda: wall.now(), zone=UTC, opener=lambda url: True)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        assert signal.getsignal(number) is not before  # caught: raising it cannot end the tests
-        (held,) = app.decide("dismiss", actions.dismiss_recommendation, CARD)
-        assert cache.get_op(held).hold_until is not None
-        signal.raise_signal(number)
-        await pilot.pause()
-    assert not app.is_running
+
+    def launcher_handler(signum: int, frame: object) -> None:
+        raise AssertionError("the cockpit's own handler should have run")
+
+    previous = signal.signal(number, launcher_handler)
+    try:
+        app = WarmlineApp(cache, undo_seconds=60.0, clock=lambda: wall.now(), zone=UTC, opener=lambda url: True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert signal.getsignal(number) is not launcher_handler  # the cockpit's own is in place
+            (held,) = app.decide("dismiss", actions.dismiss_recommendation, CARD)
+            assert cache.get_op(held).hold_until is not None
+            signal.raise_signal(number)
+            await pilot.pause()
+        assert not app.is_running
+        assert signal.getsignal(number) is launcher_handler
+    finally:
+        signal.signal(number, previous)
     assert cache.get_op(held).hold_until is None
-    assert signal.getsignal(number) in (signal.SIG_DFL, before)
     other = _store(cache.path, wall)
     try:
         assert [op.op_id for op in other.due_ops()] == [held]

@@ -205,6 +205,7 @@ class WarmlineApp(TypeaheadApp):
         self._status_interval = status_interval
         self.undo_seconds = undo_seconds
         self._held: list[Held] = []
+        self._signals_before: dict[int, Any] = {}  # what handled them before `_catch_termination`
         themes = load_themes(theme_dirs)
         self._theme_problems: list[str] = []
         if config_path is not None:
@@ -265,8 +266,9 @@ class WarmlineApp(TypeaheadApp):
 
     def _catch_termination(self, catch: bool = True) -> None:
         """SIGTERM and SIGHUP (the terminal closed) end the cockpit as `q` does, without
-        waiting to send: the held decisions are released at once (`_terminated`). Where a
-        signal cannot be caught (not the main thread, not a Unix), nothing changes."""
+        waiting to send: the held decisions are released at once (`_terminated`). With
+        `catch=False`, the handlers from before (`launch.exit_on_termination`'s) come back.
+        Where a signal cannot be caught (not the main thread, not a Unix), nothing changes."""
         loop = asyncio.get_running_loop()
         for name in TERMINATION_SIGNALS:
             number = getattr(signal, name, None)
@@ -274,9 +276,14 @@ class WarmlineApp(TypeaheadApp):
                 continue
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 if catch:
+                    before = signal.getsignal(number)
                     loop.add_signal_handler(number, self._terminated)
-                else:
+                    self._signals_before[number] = before
+                elif number in self._signals_before:
                     loop.remove_signal_handler(number)
+                    before = self._signals_before.pop(number)
+                    if before is not None:
+                        signal.signal(number, before)
 
     def _terminated(self) -> None:
         """Told to stop: release this process's holds (its decisions go with the next sync,
