@@ -102,3 +102,37 @@ async def test_failed_ops_retried_once_the_names_are_set_go_through(tmp_path: Pa
         assert [op.state for op in world.store.outbox_rows()].count("failed") == 0
         assert world.one("SELECT lead_status FROM outreach_leads WHERE id = ?", (ids["cold"],)) == "warm"
         assert world.one("SELECT deal_currency FROM outreach_leads WHERE id = ?", (ids["warm"],)) == "CHF"
+
+
+async def test_a_silent_answer_is_checked_by_reading_the_lead_again(tmp_path: Path) -> None:
+    """`sparse` answers the four with `{success, message}` only: the re-read shows nothing
+    changed, so each fails with its cause, as when the answer says so."""
+    async with make_world(tmp_path, "sparse,request-names") as world:
+        await world.engine.refresh_leads()
+        for (lead_id,) in world.server("SELECT id FROM outreach_leads"):
+            await world.engine.refresh_lead(lead_id)  # every lead's detail, as sync's prefetch reads them
+        assert world.one("SELECT count(*) FROM outreach_leads WHERE deal_currency IS NOT NULL") > 0
+        await _queue_the_four(world)
+        for _ in range(3):
+            await world.engine.flush(ignore_backoff=True)
+        failed = sorted(op.kind for op in world.store.outbox_rows() if op.state == "failed")
+        assert failed == ["change_lead_status", "pin_competitor", "toggle_monitoring_page", "update_deal"]
+
+
+async def test_an_answer_showing_another_value_fails_without_a_second_read(tmp_path: Path) -> None:
+    """The answer is proof enough: the lead is not read again to learn the same thing."""
+    async with make_world(tmp_path, "request-names") as world:
+        ids = await _queue_the_four(world)
+        reads: list[str] = []
+        get_lead = world.client.get_lead
+
+        async def counted(lead_id: int):  # type: ignore[no-untyped-def]
+            reads.append(str(lead_id))
+            return await get_lead(lead_id)
+
+        world.client.get_lead = counted  # type: ignore[method-assign]
+        for _ in range(3):
+            await world.engine.flush(ignore_backoff=True)
+        status = next(op for op in world.store.outbox_rows() if op.kind == "change_lead_status")
+        assert status.state == "failed"
+        assert str(ids["cold"]) not in reads

@@ -186,6 +186,9 @@ class ServiceClient:
         self._exchange: tuple[float, float] = (self._created_at, self._created_at)
         self.limiter = limiter if limiter is not None else RateLimiter(clock=clock)
         self.families = FamilyMemory(prefer_family)
+        # Every field some lead detail carried: a sparse reading leaves a null out, so a
+        # field missing from one lead but seen on another is null there, not unknown.
+        self.lead_fields_seen: set[str] = set()
         # The paging style each list answered in (`paging.STYLES`), found by `walk`.
         self.paging: dict[str, str] = {}
         self.request_fields = request_fields if request_fields is not None else RequestFields()
@@ -811,7 +814,9 @@ class ServiceClient:
 
     async def get_lead(self, lead_id: int) -> models.LeadDetail:
         limits.check_id("lead_id", lead_id)
-        return await self._get_object(f"/v1/outreach/leads/{lead_id}", models.LeadDetail, "id", "lead")
+        detail = await self._get_object(f"/v1/outreach/leads/{lead_id}", models.LeadDetail, "id", "lead")
+        self.lead_fields_seen |= detail.model_fields_set
+        return detail
 
     async def add_leads(
         self,

@@ -194,10 +194,11 @@ async def _unshown(client: ServiceClient, op: Op) -> bool:
         return False
     detail = await client.get_lead(lead_id)
     if op.kind == k.SET_TARGET_SCORE:
-        return "target_score" not in detail.model_fields_set
+        return "target_score" not in client.lead_fields_seen
     if op.kind == k.UPDATE_DEAL:
+        # A deal field this service has shown on some lead is null here, not unknown.
         named = [shown for ours, shown in _DEAL_SHOWN.items() if op.payload.get(ours) is not None]
-        return any(shown not in detail.model_fields_set for shown in named)
+        return any(shown not in client.lead_fields_seen for shown in named)
     array, key, flag = _CHILD_FLAGS[op.kind]
     record = next((r for r in getattr(detail, array) if r.id == op.payload.get(key)), None)
     return record is not None and flag not in record.model_fields_set
