@@ -42,7 +42,6 @@ from support.sync_helpers import (
     FAULTS,
     KEY,
     RATE_LIMITED,
-    RESET,
     RETRY_AFTER,
     SERVER_ERROR,
     UNAVAILABLE,
@@ -67,9 +66,13 @@ CRASH_AFTER = "crash_after"  # the process dies after the server applied it, bef
 TWICE = "the same text twice on a lead"
 ADOPTED = "adopted after a lost answer"
 MUST_COVER = (
-    TWICE, ADOPTED, CRASH_BEFORE, CRASH_AFTER, DROP_AFTER, DROP_BEFORE, SERVER_ERROR, RATE_LIMITED, UNAVAILABLE, RESET,
+    TWICE, ADOPTED, CRASH_BEFORE, CRASH_AFTER, DROP_AFTER, DROP_BEFORE, SERVER_ERROR, RATE_LIMITED, UNAVAILABLE,
 )
-"""What a run must have gone through, counted in `COVERED` (faults: those that happened)."""
+"""What a run must have gone through, counted in `COVERED` (faults: those that happened).
+
+Not RESET: a refused connection halts the pass as offline, so whether a planned reset is
+ever reached depends on the draws before it, and those differ with the op ids (uuid4) and
+the tests run before this one in the process; test_sync_engine's offline tests cover it."""
 COVERED: Counter[str] = Counter()
 
 

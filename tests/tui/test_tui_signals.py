@@ -2,7 +2,7 @@
 
 Before: `kill` (or a closed terminal) killed the cockpit at once, leaving the terminal raw
 (no echo, no line editing), on the alternate screen and reporting the mouse: the first-run
-screen always, the cockpit before its first frame. `warmline.launch.exit_on_termination`
+screen always, the cockpit before its first frame. `warmline.termination.exit_on_termination`
 turns the two into SystemExit, which unwinds through Textual's own exit; while the app runs
 it quits as `q` does (its own handler, which also releases the holds).
 
@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from warmline.launch import exit_on_termination
 from warmline.store import Store
+from warmline.termination import exit_on_termination
 
 pytestmark = pytest.mark.skipif(os.name == "nt" or not hasattr(signal, "SIGHUP"), reason="POSIX signals and ptys")
 
@@ -112,7 +112,10 @@ def test_the_terminal_is_restored_when_the_cockpit_is_told_to_stop(tmp_path: Pat
     number = getattr(signal, name)
     terminal = Terminal(environment(tmp_path, key))
     terminal.wait_for(ENTER_ALT_SCREEN)
-    assert terminal.modes() == (False, False)  # raw while the cockpit runs
+    deadline = time.monotonic() + CAP
+    while terminal.modes() != (False, False):  # raw while the cockpit runs (set just after)
+        assert time.monotonic() < deadline, "the cockpit never put the terminal in raw mode"
+        terminal.read()
     os.kill(terminal.pid, number)
     status = terminal.end()
     assert not os.WIFSIGNALED(status), "killed by the signal: the terminal was left as the cockpit set it"

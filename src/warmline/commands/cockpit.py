@@ -33,8 +33,8 @@ from warmline.commands.common import (
 from warmline.commands.demo_day import first_start, make_morning
 from warmline.commands.sandbox import require_demo_extra
 from warmline.exit_codes import EXIT_BAD_INPUT
-from warmline.launch import exit_on_termination
 from warmline.startup import hold_collection
+from warmline.termination import exit_on_termination
 
 if TYPE_CHECKING:
     from warmline.config import Config
@@ -50,7 +50,7 @@ def open_cockpit(config: Config | None = None) -> None:
     hold_collection()
     from warmline.cockpit import start_cockpit  # deferred: command line
 
-    with exit_on_termination():  # the terminal restored on SIGTERM/SIGHUP (warmline.launch)
+    with exit_on_termination():  # the terminal restored on SIGTERM/SIGHUP (warmline.termination)
         start_cockpit(config)
 
 

@@ -267,7 +267,7 @@ class WarmlineApp(TypeaheadApp):
     def _catch_termination(self, catch: bool = True) -> None:
         """SIGTERM and SIGHUP (the terminal closed) end the cockpit as `q` does, without
         waiting to send: the held decisions are released at once (`_terminated`). With
-        `catch=False`, the handlers from before (`launch.exit_on_termination`'s) come back.
+        `catch=False`, the handlers from before (`termination.exit_on_termination`'s) come back.
         Where a signal cannot be caught (not the main thread, not a Unix), nothing changes."""
         loop = asyncio.get_running_loop()
         for name in TERMINATION_SIGNALS:
