@@ -256,3 +256,34 @@ async def test_a_lead_list_cut_or_inconsistent_removes_no_cached_lead(
     transport.rules[(LEADS_PATH, 2)] = rewrite
     await engine.refresh_leads()
     assert _lead_ids(store) == before
+
+
+def one_unreadable_lead(request: httpx.Request, body: dict) -> httpx.Response:
+    """The lead list with one record whose id no store can hold (10^23) added."""
+    items = list(body.get("data") or [])
+    if request.url.params.get("status") == "cold":
+        items.append({**items[0], "id": 10**23, "company_name": "Broken"} if items else {"id": 10**23})
+    return _json({**body, "data": items})
+
+
+async def test_a_partly_unreadable_lead_list_is_cached_and_the_reads_after_it_still_run(
+    engine: SyncEngine, transport: Rewriting, store: Store, clock: FakeClock
+) -> None:
+    """One unreadable record is one record: the others are cached, the status says the
+    service sent something unreadable, and the recommendations and directory are still read."""
+    asked: list[str] = []
+    inner = transport.inner
+
+    class Spy(httpx.AsyncBaseTransport):
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            asked.append(request.url.path)
+            return await inner.handle_async_request(request)
+
+    transport.inner = Spy()
+    transport.rules[(LEADS_PATH, None)] = one_unreadable_lead
+    report = await engine.run_once()
+    assert report.leads_refreshed == 4
+    assert [f for f in report.refresh_failures if "could not be read or stored" in f]
+    assert any(path.endswith("/recommendations") for path in asked)
+    assert COMPANIES_PATH in asked
+    assert engine.status.current.state(clock()) == "failing"

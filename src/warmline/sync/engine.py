@@ -38,7 +38,7 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 # APScheduler 3 ships no types: `Scheduler` below states what the engine uses of it.
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
@@ -62,7 +62,7 @@ from warmline.sync.blocking import Blocking, in_thread
 from warmline.sync.flush import Flusher, FlushReport
 from warmline.sync.jobs import JobPoller, PollReport
 from warmline.sync.prefetch import Prefetcher, PrefetchReport, Sleep
-from warmline.sync.refresh import Refresher
+from warmline.sync.refresh import Refresher, UnreadableRecords
 from warmline.sync.status import OFFLINE_PROBE_CAP, Connection, StatusBoard, StatusChange
 
 log = logging.getLogger("warmline.sync")
@@ -565,6 +565,14 @@ class SyncEngine:
             # The service asked us to wait: the status says rate-limited, not failing.
             await self._blocking(self.status.update, last_error=str(exc))
             return None
+        except UnreadableRecords as exc:
+            # The readable records are cached: the status says what was not, and the reads
+            # that follow this one (a lead list's recommendations) still run.
+            log.info("refresh of the %s was partial: %s", part, exc)
+            self.connection.reached()
+            self._failing[part] = exc
+            await self._blocking(self.status.update, last_error=str(exc), failing=self._failing_summary())
+            return cast(T, exc.cached)
         except ApiError as exc:
             log.info("refresh of the %s failed: %s", part, exc)
             self._failing[part] = exc
