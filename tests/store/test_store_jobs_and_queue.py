@@ -120,12 +120,13 @@ def test_every_field_of_the_status_is_read_back_from_the_keys_already_in_caches(
     # The key strings are stored in every rep's cache: renaming one would need a migration.
     assert {key.value for key in StateKey} == {
         "online", "syncing", "auth_failed", "service_failing", "last_sync_at", "rate_limited_until",
-        "last_error", "rate_limit_service", "rate_limit_cleared_at", "server_clock", "service_dialect",
+        "last_error", "rate_limit_service", "rate_limit_cleared_at", "server_clock", "service_dialect", "clock_note",
         "tui.jobs_seen_at", "tui.theme", "tui.cockpit_last_seen",
     }
     written = {
         "online": True, "syncing": True, "auth_failed": True, "service_failing": "lead list (HTTP 503)",
         "last_sync_at": 100.0, "rate_limited_until": 200.0, "last_error": "boom",
+        "clock_note": "clock 2.0 d ahead of the service",
     }
     for key, value in written.items():
         store.set_state(key, value)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from email.utils import formatdate
 from pathlib import Path
 
@@ -27,9 +28,11 @@ from support.sync_helpers import (
 )
 from warmline.api import RateLimiter, ServiceClient
 from warmline.store import Store
+from warmline.store.sync_vocabulary import SyncState
 from warmline.sync import SyncEngine
 from warmline.sync.backoff import Backoff
 from warmline.sync.blocking import run_inline
+from warmline.tui.status import CockpitStatus, describe
 
 ACTIVITIES = 30
 DAY = 86_400.0
@@ -185,6 +188,13 @@ async def test_an_offset_beyond_a_day_is_measured_but_not_trusted_and_the_status
     assert measured is not None and measured.offset == pytest.approx(-world.local.skew, abs=1.0)
     side = "ahead of" if world.local.skew > 0 else "behind"
     assert clock.distrust() == f"clock 2.0 d {side} the service"
+    # ... and the status says so: stored for every process, shown on the status line.
+    await world.engine.refresh_leads()
+    assert world.engine.status.current.clock_note == f"clock 2.0 d {side} the service"
+    assert world.store.sync_status().clock_note == f"clock 2.0 d {side} the service"
+    shown = describe(CockpitStatus(sync=world.store.sync_status(), state=SyncState.ONLINE),
+                     datetime.fromtimestamp(world.local(), UTC), UTC)
+    assert f"clock 2.0 d {side} the service" in [part.text for part in shown]
 
 
 @pytest.mark.parametrize("world", [pytest.param((180.0, True, True), id="ahead")], indirect=True)

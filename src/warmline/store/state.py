@@ -75,6 +75,7 @@ class StateStore(Database):
             last_sync_at=_epoch(values.get(StateKey.LAST_SYNC_AT)),
             last_error=_text(values.get(StateKey.LAST_ERROR)),
             failing=_text(values.get(StateKey.SERVICE_FAILING)) or None,
+            clock_note=_text(values.get(StateKey.CLOCK_NOTE)) or None,
         )
 
 

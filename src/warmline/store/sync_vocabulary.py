@@ -55,6 +55,9 @@ class StateKey(StrEnum):
     SERVER_CLOCK = "server_clock"
     """The service's clock offset last learned, so a new process reconciles in the
     server's time even before (or without) an answer that carries the time."""
+    CLOCK_NOTE = "clock_note"
+    """Why the service's clock is not trusted ("clock 2.0 d ahead of the service"), or
+    nothing: reconciliation then works in a wider window, and the rep is told."""
     SERVICE_DIALECT = "service_dialect"
     """What the client learned of the service's dialect (paging styles, research paths),
     with the `service_id` it came from: a new process starts from it."""
@@ -85,6 +88,8 @@ class SyncStatus(NamedTuple):
     failing: str | None = None
     """What the service failed to give us, briefly ("lead list (HTTP 503)"); None when the
     last read of each part succeeded."""
+    clock_note: str | None = None
+    """Our clock and the service's differ by more than a day (`ServerClock.distrust`)."""
 
     def rate_limited(self, now: float) -> bool:
         """The service asked us to wait past `now` (epoch seconds)."""
@@ -113,5 +118,6 @@ STORED_FIELDS: dict[str, StateKey] = {
     "last_sync_at": StateKey.LAST_SYNC_AT,
     "last_error": StateKey.LAST_ERROR,
     "failing": StateKey.SERVICE_FAILING,
+    "clock_note": StateKey.CLOCK_NOTE,
 }
 """Each stored field of `SyncStatus` and the key it is stored under."""

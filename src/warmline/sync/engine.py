@@ -272,7 +272,11 @@ class SyncEngine:
         await self._blocking(self.store.set_state, StateKey.SERVICE_DIALECT, value)
 
     async def _remember_server_clock(self) -> None:
-        """Store the learned offset when it moved (a write per answer would be waste)."""
+        """Store the learned offset when it moved (a write per answer would be waste), and
+        say in the status when the two clocks differ by more than we trust."""
+        note = self.client.server_clock.distrust()
+        if note != self.status.current.clock_note:
+            await self._blocking(self.status.update, clock_note=note)
         estimate = self.client.server_clock.estimate()
         stored = self._stored_clock
         if estimate is None or (

@@ -56,6 +56,7 @@ class StatusChange(TypedDict, total=False):
     last_sync_at: float | None
     last_error: str | None
     failing: str | None
+    clock_note: str | None
 
 
 IDLE_PROBE_AFTER = 20.0

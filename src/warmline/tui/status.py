@@ -60,6 +60,8 @@ def describe(status: CockpitStatus, now: datetime, zone: tzinfo) -> list[StatusP
     if sync.failed:
         wording = "failure needs" if sync.failed == 1 else "failures need"
         parts.append(StatusPart(f"{sync.failed} {wording} attention", "bad"))
+    if sync.clock_note:
+        parts.append(StatusPart(safe_text(sync.clock_note)[:FAILING_WIDTH], "warn"))
     if status.running_jobs:
         parts.append(StatusPart(f"{status.running_jobs} job{'s' if status.running_jobs != 1 else ''} running"))
     if status.queued_jobs:
