@@ -45,7 +45,7 @@ def main() -> None:
 
     started = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", "import warmline.followups.parse"],
+        [sys.executable, "-X", "importtime", "-c", "import warmline.followup_phrases"],
         capture_output=True,
         text=True,
         check=True,
@@ -53,15 +53,15 @@ def main() -> None:
     own = [
         line
         for line in out.stderr.splitlines()
-        if line.rstrip().endswith("warmline.followups.parse")
+        if line.rstrip().endswith("warmline.followup_phrases")
     ]
     import_us = int(own[-1].split("|")[1]) if own else -1
     print(
-        f"import warmline.followups.parse: {import_us} us cumulative (child run {time.perf_counter() - started:.2f} s)"
+        f"import warmline.followup_phrases: {import_us} us cumulative (child run {time.perf_counter() - started:.2f} s)"
     )
 
     t0 = time.process_time()
-    from warmline.followups import parse_follow_up  # deferred: command line
+    from warmline.followup_phrases import parse_follow_up  # deferred: command line
 
     now = datetime(2026, 11, 24, 10, 0).astimezone()
     t1 = time.process_time()

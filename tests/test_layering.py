@@ -20,7 +20,7 @@ from support.imports import import_graph, reachable
 
 CORE_MODULES = [
     "warmline.api", "warmline.store", "warmline.sync", "warmline.actions", "warmline.config",
-    "warmline.followups",
+    "warmline.followup_phrases",
 ]
 UI_PACKAGES = {"textual", "rich"}
 

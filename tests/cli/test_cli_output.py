@@ -14,9 +14,9 @@ import pytest
 from fastapi import FastAPI
 
 from support.cli_sandbox import open_store, run, serve
-from warmline.activity_names import ACTIVITY_NAMES
 from warmline.commands.cockpit import demo
 from warmline.commands.common import cell_width, money, pad, print_table
+from warmline.vocabulary import ACTIVITY_NAMES
 
 LEAD_ID = 7
 README = Path(__file__).resolve().parents[2] / "README.md"

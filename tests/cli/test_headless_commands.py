@@ -207,7 +207,7 @@ def test_jobs_are_listed_with_stable_fields(env: Path) -> None:
     assert started["remote_id"] is not None and started["status"] in ("pending", "running", "completed")
     assert started["kind"] == "deep_search"  # JSON keeps the raw kind, for scripts
     table = run("jobs")
-    # the table names it as the cockpit's job monitor does (warmline.job_names)
+    # the table names it as the cockpit's job monitor does (warmline.vocabulary)
     assert table.exit_code == 0 and "Deep search" in table.output and "deep_search" not in table.output
 
 

@@ -12,7 +12,7 @@ import pytest
 from fastapi import FastAPI
 
 from support.cli_sandbox import make_sandbox, open_store, run, serve
-from warmline.recommendation_names import recommendation_action
+from warmline.vocabulary import recommendation_action
 
 
 @pytest.fixture

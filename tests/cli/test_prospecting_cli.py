@@ -10,7 +10,7 @@ import pytest
 from fastapi import FastAPI
 
 from support.cli_sandbox import configure, make_sandbox, open_store, run, serve
-from warmline.store.effects import JOB_CONTACT_SEARCH, JOB_DEEP_SEARCH
+from warmline.ops.kinds import JobKind
 
 
 def found_companies(query: str = "dental clinics", count: int = 3) -> list[dict]:
@@ -153,7 +153,7 @@ def test_deep_search_json_and_jobs(online: Path) -> None:
     assert len(companies) == 2 and all(c["ai_tag"] for c in companies)
     with open_store(online) as store:
         job = store.jobs()[0]
-    assert job.kind == JOB_DEEP_SEARCH and job.status == "completed"
+    assert job.kind == JobKind.DEEP_SEARCH and job.status == "completed"
 
 
 def test_deep_search_without_wait_starts_and_returns(online: Path) -> None:
@@ -179,7 +179,7 @@ def test_deep_search_offline_is_queued_then_started_by_sync(offline: Path, sandb
     assert result.exit_code == 0, result.output
     assert "will start when online" in result.stdout
     with open_store(offline) as store:
-        assert [(j.kind, j.status, j.remote_id) for j in store.jobs()] == [(JOB_DEEP_SEARCH, "queued", None)]
+        assert [(j.kind, j.status, j.remote_id) for j in store.jobs()] == [(JobKind.DEEP_SEARCH, "queued", None)]
     assert run("deep-search", "dental clinics", "--wait").exit_code == 4
     serve(monkeypatch, sandbox)
     assert run("sync").exit_code == 0
@@ -212,7 +212,7 @@ def test_contact_search_groups_people_by_role_then_add_explains_skips(online: Pa
     positions = [out.index(h) for h in ("Decision-makers:", "Champions:", "Influencers:")]
     assert positions == sorted(positions)
     with open_store(online) as store:
-        job = next(j for j in store.jobs() if j.kind == JOB_CONTACT_SEARCH)
+        job = next(j for j in store.jobs() if j.kind == JobKind.CONTACT_SEARCH)
         people = store.found_contacts(job.key)
     assert f"warmline contacts add {job.remote_id} CONTACT_ID..." in result.stderr  # a hint, not the table
     first, second = people[0]["id"], people[1]["id"]
@@ -242,7 +242,7 @@ def test_contacts_add_before_the_search_completed_is_refused(online: Path, monke
     started = run("contacts", "search", str(company["id"]))
     assert started.exit_code == 0, started.output
     with open_store(online) as store:
-        job = next(j for j in store.jobs() if j.kind == JOB_CONTACT_SEARCH)
+        job = next(j for j in store.jobs() if j.kind == JobKind.CONTACT_SEARCH)
     result = run("contacts", "add", job.remote_id, "1")
     assert result.exit_code == 2
     assert "Job must be completed before adding contacts" in result.stderr

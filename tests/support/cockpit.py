@@ -94,13 +94,13 @@ class RecordingSync:
         self.refreshed: list[int] = []
         self.started = self.stopped = False
         self.sent_held: list[str] = []
-        self.listeners: list[Callable[[str, int | None], None]] = []
+        self.listeners: list[Callable[[int], None]] = []
 
     @property
     def client(self) -> ServiceClient:
         raise AssertionError("RecordingSync has no client; a test whose cockpit reaches the service uses LookupSync")
 
-    def on_change(self, listener: Callable[[str, int | None], None]) -> Callable[[], None]:
+    def on_lead_gone(self, listener: Callable[[int], None]) -> Callable[[], None]:
         self.listeners.append(listener)
         return lambda: self.listeners.remove(listener)
 

@@ -73,13 +73,19 @@ async def start_and_let_its_reads_end(engine: SyncEngine, store: Store) -> None:
     test makes the engine do talks to the service; a read still under way when the test
     takes the service down would set the engine offline while a flush has its op in
     hand."""
-    topics: list[str] = []
-    engine.on_change(lambda topic, _lead: topics.append(topic))
+    schemas_read: list[bool] = []
+    read_schemas = engine.refresher.field_schemas
+
+    async def field_schemas() -> None:  # the directory's last read
+        await read_schemas()
+        schemas_read.append(True)
+
+    engine.refresher.field_schemas = field_schemas  # type: ignore[method-assign]
     await engine.start()
     await until(lambda: store.lead_count() == 4)
     await until(lambda: store.detail_coverage() == (4, 4))
     await until(lambda: not store.leads_never_read_for_recommendations())
-    await until(lambda: "fields" in topics)
+    await until(lambda: bool(schemas_read))
 
 
 async def test_start_schedules_jobs_in_the_running_loop(live) -> None:

@@ -51,8 +51,8 @@ async def test_one_not_found_fails_every_queued_action_once_and_the_lead_leaves(
     ]
     elsewhere = actions.add_note(store, 2, "Unrelated lead, still delivered")
     await client.remove_leads([LEAD])  # a colleague removed it on the service
-    changes: list[tuple[str, int | None]] = []
-    engine.on_change(lambda topic, lead_id: changes.append((topic, lead_id)))
+    gone: list[int] = []
+    engine.on_lead_gone(gone.append)
     before = len(transport.log)
 
     report = await engine.flush()
@@ -62,7 +62,7 @@ async def test_one_not_found_fails_every_queued_action_once_and_the_lead_leaves(
     assert [(store.get_op(op).state, store.get_op(op).last_error) for op in queued] == [("failed", message)] * 3
     assert store.get_op(elsewhere).state == "done"
     assert report.failed == 1 and report.delivered == 1
-    assert ("lead_gone", LEAD) in changes
+    assert LEAD in gone
     assert LEAD not in [lead.id for lead in store.lead_page()]
     assert store.lead_tombstone(LEAD).failed == 3
     with pytest.raises(InputError, match=f"{name} was removed on the service"):
@@ -84,12 +84,12 @@ async def test_opening_a_removed_lead_marks_it_gone_too(
     waiting = actions.add_note(store, LEAD, "Not sent yet")
     engine.connection.reached()
     await client.remove_leads([LEAD])
-    changes: list[tuple[str, int | None]] = []
-    engine.on_change(lambda topic, lead_id: changes.append((topic, lead_id)))
+    gone: list[int] = []
+    engine.on_lead_gone(gone.append)
 
     assert await engine.refresh_lead(LEAD) is False  # what the cockpit does when the rep opens it
 
-    assert ("lead_gone", LEAD) in changes
+    assert LEAD in gone
     assert store.get_op(waiting).state == "failed" and MESSAGE_END in store.get_op(waiting).last_error
     assert LEAD not in [lead.id for lead in store.lead_page()]
     # An answer from the service, not a sync failure: the status line has no error for it.

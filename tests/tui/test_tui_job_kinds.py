@@ -11,11 +11,11 @@ from support.prospecting import fill_prospecting
 from support.tables import cell_texts, no_horizontal_scroll
 from support.tui_wire_data import KESTREL
 from support.waiting import until
-from warmline.job_names import KIND_NAMES, KIND_WIDTH, kind_label, kind_short
 from warmline.store import Store
 from warmline.tui.screens.jobs import JobsScreen
 from warmline.tui.screens.prospecting.hub import ProspectingScreen
 from warmline.tui.widgets.tables import RowTable
+from warmline.vocabulary import KIND_NAMES, KIND_WIDTH, kind_label, kind_short
 
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
 

@@ -1,7 +1,7 @@
 """A lead removed on the service, as the rep sees it: one notice naming the lead and how many
 queued actions failed, the lead gone from the list, and its open page saying it was
 removed and taking no more actions. The engine is stood in for by a handle that reports
-`lead_gone` the way `SyncEngine.on_change` does, after the store marked the lead."""
+the lead gone the way `SyncEngine.on_lead_gone` does, after the store marked the lead."""
 
 from __future__ import annotations
 
@@ -17,13 +17,13 @@ REASON = "Outreach lead not found"
 
 
 class ChangingSync(RecordingSync):
-    """A sync handle that reports a change to the listeners the cockpit gave `on_change`."""
+    """A sync handle that reports a lead gone to the listeners the cockpit gave `on_lead_gone`."""
 
     def lead_gone(self, store: Store, lead_id: int) -> None:
         """What the engine does on "Outreach lead not found": mark, then tell."""
         store.mark_lead_gone(lead_id, REASON)
         for listener in self.listeners:
-            listener("lead_gone", lead_id)
+            listener(lead_id)
 
 
 def notices(app) -> list[str]:

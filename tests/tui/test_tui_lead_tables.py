@@ -11,9 +11,9 @@ from support.store_data import detail_item
 from support.tables import cell_texts, no_horizontal_scroll
 from support.tui_wire_data import KESTREL
 from support.waiting import until
-from warmline.source_names import source_name
 from warmline.store import Store
 from warmline.tui.screens.lead_detail import ContactsTable, LeadDetailScreen, SourcesTable
+from warmline.vocabulary import source_name
 
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
 

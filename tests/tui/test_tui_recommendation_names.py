@@ -8,12 +8,12 @@ from support.cockpit import cockpit, text_of
 from support.store_data import detail_item
 from support.tables import cell_texts
 from support.waiting import until
-from warmline.recommendation_names import recommendation_action
 from warmline.store import Store
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 from warmline.tui.screens.outbox import OutboxScreen
 from warmline.tui.screens.recommendations import RecommendationsScreen
 from warmline.tui.widgets.tables import RowTable
+from warmline.vocabulary import recommendation_action
 
 
 def test_actions_are_named_in_words() -> None:

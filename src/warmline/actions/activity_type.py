@@ -12,8 +12,8 @@ import re
 
 # The type names as the rep reads them live in a module that loads nothing (the command line's
 # cache-only commands use them); re-exported here, where the cockpit has always found them.
-from warmline.activity_names import ACTIVITY_NAMES as ACTIVITY_NAMES
-from warmline.activity_names import activity_name as activity_name
+from warmline.vocabulary import ACTIVITY_NAMES as ACTIVITY_NAMES
+from warmline.vocabulary import activity_name as activity_name
 
 ACTIVITY_KINDS = (
     "email",

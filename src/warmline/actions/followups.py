@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 
 from warmline.api.errors import InputError
-from warmline.followups.parse import FollowUpGuess, parse_follow_up
+from warmline.followup_phrases import FollowUpGuess, parse_follow_up
 from warmline.store.followups import FollowUp, FollowUps, Source
 from warmline.zone import rep_now as zone_now
 

@@ -14,8 +14,8 @@ from warmline.actions.activity_type import guess_activity_type
 from warmline.actions.queue import META_BUILDERS, queue, require_lead, validator
 from warmline.api import limits
 from warmline.api.errors import InputError
+from warmline.ops.kinds import OpKind
 from warmline.store import Store
-from warmline.store import effects as kinds
 
 
 def check_flag(field: str, value: object) -> bool:
@@ -37,7 +37,7 @@ def _require_child(store: Store, part: str, lead_id: int, field: str, value: int
 # --- activity and notes ------------------------------------------------------------------
 
 
-@validator(kinds.LOG_ACTIVITY, editable=("description", "contact_id"))
+@validator(OpKind.LOG_ACTIVITY, editable=("description", "contact_id"))
 def _valid_activity(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     return {
         "lead_id": require_lead(store, p.get("lead_id")),
@@ -46,23 +46,23 @@ def _valid_activity(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-META_BUILDERS[kinds.LOG_ACTIVITY] = lambda p: {"guessed_type": guess_activity_type(p["description"])}
+META_BUILDERS[OpKind.LOG_ACTIVITY] = lambda p: {"guessed_type": guess_activity_type(p["description"])}
 
 
 def log_activity(store: Store, lead_id: int, description: str, contact_id: int | None = None) -> str:
     """Log what happened (1-5000 characters); shows at once as pending with a guessed type."""
     payload = {"lead_id": lead_id, "description": description, "contact_id": contact_id}
-    return queue(store, kinds.LOG_ACTIVITY, payload, lead_id=lead_id)
+    return queue(store, OpKind.LOG_ACTIVITY, payload, lead_id=lead_id)
 
 
-@validator(kinds.ADD_NOTE, editable=("content",))
+@validator(OpKind.ADD_NOTE, editable=("content",))
 def _valid_note(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     return {"lead_id": require_lead(store, p.get("lead_id")), "content": limits.check_note_content(p.get("content"))}
 
 
 def add_note(store: Store, lead_id: int, content: str) -> str:
     """Add a note (1-10000 characters)."""
-    return queue(store, kinds.ADD_NOTE, {"lead_id": lead_id, "content": content}, lead_id=lead_id)
+    return queue(store, OpKind.ADD_NOTE, {"lead_id": lead_id, "content": content}, lead_id=lead_id)
 
 
 # --- recommendations -----------------------------------------------------------------------
@@ -81,8 +81,8 @@ def _valid_recommendation(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     return {"lead_id": lead_id, "recommendation_id": rec_id}
 
 
-validator(kinds.COMPLETE_RECOMMENDATION)(_valid_recommendation)
-validator(kinds.DISMISS_RECOMMENDATION)(_valid_recommendation)
+validator(OpKind.COMPLETE_RECOMMENDATION)(_valid_recommendation)
+validator(OpKind.DISMISS_RECOMMENDATION)(_valid_recommendation)
 
 
 def _close_recommendation(store: Store, kind: str, recommendation_id: int, hold_seconds: float) -> str:
@@ -96,18 +96,18 @@ def _close_recommendation(store: Store, kind: str, recommendation_id: int, hold_
 def complete_recommendation(store: Store, recommendation_id: int, *, hold_seconds: float = 0.0) -> str:
     """Mark a recommendation done (the server awards its points); it leaves the queue at once,
     and so do the lead's other active cards on the same post (the service dismisses them)."""
-    return _close_recommendation(store, kinds.COMPLETE_RECOMMENDATION, recommendation_id, hold_seconds)
+    return _close_recommendation(store, OpKind.COMPLETE_RECOMMENDATION, recommendation_id, hold_seconds)
 
 
 def dismiss_recommendation(store: Store, recommendation_id: int, *, hold_seconds: float = 0.0) -> str:
     """Dismiss a recommendation; it leaves the queue at once."""
-    return _close_recommendation(store, kinds.DISMISS_RECOMMENDATION, recommendation_id, hold_seconds)
+    return _close_recommendation(store, OpKind.DISMISS_RECOMMENDATION, recommendation_id, hold_seconds)
 
 
 # --- the lead's own fields ----------------------------------------------------------------------
 
 
-@validator(kinds.CHANGE_LEAD_STATUS, editable=("lead_status",))
+@validator(OpKind.CHANGE_LEAD_STATUS, editable=("lead_status",))
 def _valid_status(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     return {"lead_id": require_lead(store, p.get("lead_id")), "lead_status": limits.check_lead_status(p.get("lead_status"))}
 
@@ -115,23 +115,23 @@ def _valid_status(store: Store, p: dict[str, Any]) -> dict[str, Any]:
 def change_lead_status(store: Store, lead_id: int, lead_status: str, *, hold_seconds: float = 0.0) -> str:
     """Move a lead between cold (social warming) and warm (active nurturing)."""
     payload = {"lead_id": lead_id, "lead_status": lead_status}
-    return queue(store, kinds.CHANGE_LEAD_STATUS, payload, lead_id=lead_id, hold_seconds=hold_seconds)
+    return queue(store, OpKind.CHANGE_LEAD_STATUS, payload, lead_id=lead_id, hold_seconds=hold_seconds)
 
 
-@validator(kinds.SET_TARGET_SCORE, editable=("target_score",))
+@validator(OpKind.SET_TARGET_SCORE, editable=("target_score",))
 def _valid_target(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     return {"lead_id": require_lead(store, p.get("lead_id")), "target_score": limits.check_target_score(p.get("target_score"))}
 
 
 def set_target_score(store: Store, lead_id: int, target_score: int) -> str:
     """Set the warming score (1-100) at which the lead is ready for direct outreach."""
-    return queue(store, kinds.SET_TARGET_SCORE, {"lead_id": lead_id, "target_score": target_score}, lead_id=lead_id)
+    return queue(store, OpKind.SET_TARGET_SCORE, {"lead_id": lead_id, "target_score": target_score}, lead_id=lead_id)
 
 
 _DEAL_BODY = ("deal_value", "deal_currency", "won", "lost", "closed_reason")
 
 
-@validator(kinds.UPDATE_DEAL, editable=_DEAL_BODY)
+@validator(OpKind.UPDATE_DEAL, editable=_DEAL_BODY)
 def _valid_deal(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     lead_id = require_lead(store, p.get("lead_id"))
     body = limits.check_deal(**{k: p.get(k) for k in _DEAL_BODY})
@@ -155,13 +155,13 @@ def update_deal(
     """Update a warm lead's deal; only the given fields change (won / lost with a reason)."""
     payload = {"lead_id": lead_id, "deal_value": deal_value, "deal_currency": deal_currency, "won": won,
                "lost": lost, "closed_reason": closed_reason}
-    return queue(store, kinds.UPDATE_DEAL, payload, lead_id=lead_id)
+    return queue(store, OpKind.UPDATE_DEAL, payload, lead_id=lead_id)
 
 
 # --- key contacts and monitoring sources ----------------------------------------------------------
 
 
-@validator(kinds.PIN_CONTACT, editable=("is_selected",))
+@validator(OpKind.PIN_CONTACT, editable=("is_selected",))
 def _valid_pin_contact(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     lead_id = require_lead(store, p.get("lead_id"))
     contact_id = limits.check_id("contact_id", p.get("contact_id"))
@@ -174,7 +174,7 @@ def pin_contact(
 ) -> str:
     """Pin (or unpin) a key contact of the lead."""
     payload = {"lead_id": lead_id, "contact_id": contact_id, "is_selected": pinned}
-    return queue(store, kinds.PIN_CONTACT, payload, lead_id=lead_id, hold_seconds=hold_seconds)
+    return queue(store, OpKind.PIN_CONTACT, payload, lead_id=lead_id, hold_seconds=hold_seconds)
 
 
 def pin_company_contact(store: Store, lead_id: int, contact_id: int, *, hold_seconds: float = 0.0) -> str:
@@ -193,7 +193,7 @@ def pin_company_contact(store: Store, lead_id: int, contact_id: int, *, hold_sec
     return pin_contact(store, lead_id, contact_id, True, hold_seconds=hold_seconds)
 
 
-@validator(kinds.TOGGLE_MONITORING_PAGE, editable=("is_selected",))
+@validator(OpKind.TOGGLE_MONITORING_PAGE, editable=("is_selected",))
 def _valid_page(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     lead_id = require_lead(store, p.get("lead_id"))
     page_id = limits.check_id("page_id", p.get("page_id"))
@@ -206,13 +206,13 @@ def toggle_monitoring_page(
 ) -> str:
     """Enable or disable one discovered monitoring source."""
     payload = {"lead_id": lead_id, "page_id": page_id, "is_selected": enabled}
-    return queue(store, kinds.TOGGLE_MONITORING_PAGE, payload, lead_id=lead_id, hold_seconds=hold_seconds)
+    return queue(store, OpKind.TOGGLE_MONITORING_PAGE, payload, lead_id=lead_id, hold_seconds=hold_seconds)
 
 
 # --- competitors ----------------------------------------------------------------------------------
 
 
-@validator(kinds.ADD_COMPETITOR, editable=("name", "domain"))
+@validator(OpKind.ADD_COMPETITOR, editable=("name", "domain"))
 def _valid_competitor(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     domain = p.get("domain")
     domain = limits.check_competitor_domain(domain.strip() if isinstance(domain, str) else domain)
@@ -227,7 +227,7 @@ def _valid_competitor(store: Store, p: dict[str, Any]) -> dict[str, Any]:
 
 def add_competitor(store: Store, lead_id: int, name: str, domain: str | None = None) -> str:
     """Track a competitor of the lead."""
-    return queue(store, kinds.ADD_COMPETITOR, {"lead_id": lead_id, "name": name, "domain": domain}, lead_id=lead_id)
+    return queue(store, OpKind.ADD_COMPETITOR, {"lead_id": lead_id, "name": name, "domain": domain}, lead_id=lead_id)
 
 
 def _valid_known_competitor(store: Store, p: dict[str, Any]) -> tuple[int, int]:
@@ -237,13 +237,13 @@ def _valid_known_competitor(store: Store, p: dict[str, Any]) -> tuple[int, int]:
     return lead_id, competitor_id
 
 
-@validator(kinds.SCAN_COMPETITOR)
+@validator(OpKind.SCAN_COMPETITOR)
 def _valid_scan(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     lead_id, competitor_id = _valid_known_competitor(store, p)
     return {"lead_id": lead_id, "competitor_id": competitor_id}
 
 
-@validator(kinds.PIN_COMPETITOR, editable=("is_pinned",))
+@validator(OpKind.PIN_COMPETITOR, editable=("is_pinned",))
 def _valid_pin_competitor(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     lead_id, competitor_id = _valid_known_competitor(store, p)
     return {"lead_id": lead_id, "competitor_id": competitor_id, "is_pinned": check_flag("is_pinned", p.get("is_pinned"))}
@@ -251,7 +251,7 @@ def _valid_pin_competitor(store: Store, p: dict[str, Any]) -> dict[str, Any]:
 
 def scan_competitor(store: Store, lead_id: int, competitor_id: int) -> str:
     """Scan a tracked competitor's website (a competitor still being added cannot be scanned yet)."""
-    return queue(store, kinds.SCAN_COMPETITOR, {"lead_id": lead_id, "competitor_id": competitor_id}, lead_id=lead_id)
+    return queue(store, OpKind.SCAN_COMPETITOR, {"lead_id": lead_id, "competitor_id": competitor_id}, lead_id=lead_id)
 
 
 def pin_competitor(
@@ -259,13 +259,13 @@ def pin_competitor(
 ) -> str:
     """Pin (or unpin) a tracked competitor."""
     payload = {"lead_id": lead_id, "competitor_id": competitor_id, "is_pinned": pinned}
-    return queue(store, kinds.PIN_COMPETITOR, payload, lead_id=lead_id, hold_seconds=hold_seconds)
+    return queue(store, OpKind.PIN_COMPETITOR, payload, lead_id=lead_id, hold_seconds=hold_seconds)
 
 
 # --- removal and AI work on a lead ------------------------------------------------------------------
 
 
-@validator(kinds.REMOVE_LEAD)
+@validator(OpKind.REMOVE_LEAD)
 def _valid_remove(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     lead_id = require_lead(store, p.get("lead_id"))
     return {"lead_id": lead_id, "lead_ids": [lead_id]}
@@ -277,7 +277,7 @@ def remove_leads(store: Store, lead_ids: Iterable[int], *, hold_seconds: float =
     ids = limits.check_id_list("lead_ids", lead_ids, max_items=None)
     with store.write():
         return [
-            queue(store, kinds.REMOVE_LEAD, {"lead_id": i}, lead_id=i, hold_seconds=hold_seconds)
+            queue(store, OpKind.REMOVE_LEAD, {"lead_id": i}, lead_id=i, hold_seconds=hold_seconds)
             for i in dict.fromkeys(ids)
         ]
 
@@ -286,15 +286,15 @@ def _valid_lead_only(store: Store, p: dict[str, Any]) -> dict[str, Any]:
     return {"lead_id": require_lead(store, p.get("lead_id"))}
 
 
-validator(kinds.START_SIGNAL_SCAN)(_valid_lead_only)
-validator(kinds.GENERATE_RECOMMENDATIONS)(_valid_lead_only)
+validator(OpKind.START_SIGNAL_SCAN)(_valid_lead_only)
+validator(OpKind.GENERATE_RECOMMENDATIONS)(_valid_lead_only)
 
 
 def start_signal_scan(store: Store, lead_id: int) -> str:
     """Start an AI signal scan of the lead (occupies one site signal slot)."""
-    return queue(store, kinds.START_SIGNAL_SCAN, {"lead_id": lead_id}, lead_id=lead_id)
+    return queue(store, OpKind.START_SIGNAL_SCAN, {"lead_id": lead_id}, lead_id=lead_id)
 
 
 def generate_recommendations(store: Store, lead_id: int) -> str:
     """Ask for new engagement recommendations from the lead's enabled sources."""
-    return queue(store, kinds.GENERATE_RECOMMENDATIONS, {"lead_id": lead_id}, lead_id=lead_id)
+    return queue(store, OpKind.GENERATE_RECOMMENDATIONS, {"lead_id": lead_id}, lead_id=lead_id)

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from warmline.activity_names import activity_name
 from warmline.config import ENV_API_KEY, KEY_FIX, ConfigError, key_fix, load_config, redact_url
 from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_CACHE, EXIT_ERROR
 from warmline.numbers import number, whole_number
@@ -30,6 +29,7 @@ from warmline.store import CacheUnusable, OpStateError, Store
 from warmline.store.clock import iso
 from warmline.store.database import cache_unusable
 from warmline.textsafe import json_dumps, terminal_line, terminal_text
+from warmline.vocabulary import activity_name
 
 if TYPE_CHECKING:
     from warmline.api import ServiceClient

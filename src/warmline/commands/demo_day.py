@@ -38,7 +38,7 @@ async def make_morning(config: Config, sandbox_db: Path, root: Path, now: dateti
     follow-ups were made. `now`: aware, the rep's zone."""
     from warmline.actions.followups import follow_up_from_text  # deferred: command line
     from warmline.commands.common import make_client, open_store  # deferred: command line
-    from warmline.store import effects  # deferred: command line
+    from warmline.ops.kinds import JobKind  # deferred: command line
     from warmline.store.followups import FollowUps  # deferred: command line
     from warmline.store.recent_activities import activities_since  # deferred: command line
     from warmline.sync.requests import dump  # deferred: command line
@@ -51,7 +51,7 @@ async def make_morning(config: Config, sandbox_db: Path, root: Path, now: dateti
             client = make_client(config)
             async with client:
                 answer = await client.get_deep_search(job_id)
-            store.record_job(effects.JOB_DEEP_SEARCH, job_id, dump(answer))
+            store.record_job(JobKind.DEEP_SEARCH, job_id, dump(answer))
         with FollowUps(config.data_dir) as followups:
             for activity in activities_since(store, now.timestamp() - PROMISES_WITHIN):
                 said = datetime.fromtimestamp(activity.logged_at, now.tzinfo)

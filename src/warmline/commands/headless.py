@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warmline.activity_names import activity_name
 from warmline.commands.acted import DISCARDED, acted_json, acted_op, current_ops, echo_acted, say
 from warmline.commands.common import (
     QUICK_TIMEOUT,
@@ -66,11 +65,10 @@ from warmline.exit_codes import (
     EXIT_OFFLINE,
     EXIT_OK,
 )
-from warmline.job_names import kind_short
-from warmline.recommendation_names import recommendation_action
 from warmline.store import OpStateError
 from warmline.store.rows import plain_data
 from warmline.store.sync_vocabulary import SyncState, SyncStatus
+from warmline.vocabulary import activity_name, kind_short, recommendation_action
 
 if TYPE_CHECKING:
     from warmline.api import ServiceClient

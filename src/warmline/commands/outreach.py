@@ -41,9 +41,8 @@ from warmline.commands.common import (
 )
 from warmline.commands.jobs_wait import job_outcome, run_job
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP
-from warmline.recommendation_names import recommendation_action
-from warmline.source_names import source_name
-from warmline.store.effects import JOB_SIGNAL_SCAN
+from warmline.ops.kinds import JobKind
+from warmline.vocabulary import recommendation_action, source_name
 
 if TYPE_CHECKING:
     from warmline.config import Config
@@ -183,7 +182,7 @@ def outreach_scan_status(lead_ref: str, as_json: bool) -> None:
         detail = store.lead_detail(lead.id)
         if detail is None:
             raise CommandError(f"lead {lead.id} is no longer in the cache", EXIT_BAD_INPUT)
-        scans = [j for j in store.jobs() if j.kind == JOB_SIGNAL_SCAN and j.lead_id == lead.id]
+        scans = [j for j in store.jobs() if j.kind == JobKind.SIGNAL_SCAN and j.lead_id == lead.id]
         job = scans[0] if scans else None
         pages = detail.monitoring_pages
         if as_json:

@@ -62,8 +62,8 @@ from warmline.commands.jobs_wait import job_outcome, run_job
 from warmline.commands.records import print_fields, resolve_company
 from warmline.config import KEY_FIX, key_fix
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR, EXIT_OFFLINE
+from warmline.ops.kinds import JobKind
 from warmline.store.company_page import findings_of
-from warmline.store.effects import JOB_CONTACT_SEARCH
 from warmline.store.people_found import found_people
 from warmline.store.research_results import results_of
 
@@ -366,7 +366,7 @@ def contacts_search(company_ref: str, roles: tuple[str, ...], wait: bool, as_jso
 
 
 def _contact_search_job(store: Store, job_id: int) -> Job | None:
-    return store.find_job(JOB_CONTACT_SEARCH, job_id)
+    return store.find_job(JobKind.CONTACT_SEARCH, job_id)
 
 
 @click.command("found", epilog=EXIT_CODES_HELP)

@@ -33,9 +33,9 @@ from warmline.commands.followups import open_followups
 from warmline.commands.headless import lead_json, op_json
 from warmline.exit_codes import EXIT_CODES_HELP
 from warmline.exporting import followup_json
-from warmline.job_names import kind_short
 from warmline.store.clock import epoch_of, iso
 from warmline.store.today import TodayLead, TodayPage, due_follow_ups, today_page
+from warmline.vocabulary import kind_short
 from warmline.zone import rep_now
 
 EMPTY = "Nothing for today."

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from warmline.ops.kinds import JobKind
 from warmline.store.custom_fields import FieldValue, field_schema, labelled_fields, text_of
-from warmline.store.effects import JOB_COMPANY_RESEARCH, JOB_CONTACT_SEARCH
 from warmline.store.rows import CompanyRow, ContactRow, Job, LeadRow
 from warmline.store.values import JsonMap
 
@@ -87,8 +87,8 @@ def company_page(store: Store, company_id: int, contacts_shown: int = CONTACTS_S
         lead_id = store.lead_of_company(company_id)
         lead = store.get_lead(lead_id) if lead_id is not None else None
         fields = labelled_fields(company.custom_fields, field_schema(store, "companies"))
-        research = store.latest_job(JOB_COMPANY_RESEARCH, company_id)
-        search = store.latest_job(JOB_CONTACT_SEARCH, company_id)
+        research = store.latest_job(JobKind.COMPANY_RESEARCH, company_id)
+        search = store.latest_job(JobKind.CONTACT_SEARCH, company_id)
         contacts = store.contacts_page(company_id=company_id, limit=contacts_shown)
         total = store.contact_count(company_id=company_id) if len(contacts) == contacts_shown else len(contacts)
     return CompanyPage(

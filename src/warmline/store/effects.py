@@ -45,6 +45,7 @@ import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from warmline.ops.kinds import JobKind, OpKind
 from warmline.store.clock import iso
 from warmline.store.mapping import (
     competitor_columns,
@@ -67,36 +68,6 @@ from warmline.store.writers import (
     upsert,
     write_leads,
 )
-
-LOG_ACTIVITY = "log_activity"
-ADD_NOTE = "add_note"
-COMPLETE_RECOMMENDATION = "complete_recommendation"
-DISMISS_RECOMMENDATION = "dismiss_recommendation"
-CHANGE_LEAD_STATUS = "change_lead_status"
-SET_TARGET_SCORE = "set_target_score"
-PIN_CONTACT = "pin_contact"
-TOGGLE_MONITORING_PAGE = "toggle_monitoring_page"
-UPDATE_DEAL = "update_deal"
-ADD_COMPETITOR = "add_competitor"
-SCAN_COMPETITOR = "scan_competitor"
-PIN_COMPETITOR = "pin_competitor"
-ADD_TO_OUTREACH = "add_to_outreach"
-REMOVE_LEAD = "remove_lead"
-START_SIGNAL_SCAN = "start_signal_scan"
-GENERATE_RECOMMENDATIONS = "generate_recommendations"
-START_DEEP_SEARCH = "start_deep_search"
-START_CONTACT_SEARCH = "start_contact_search"
-ADD_FOUND_CONTACTS = "add_found_contacts"
-START_RESEARCH_RUN = "start_research_run"
-START_COMPANY_RESEARCH = "start_company_research"
-
-# Job kinds (the `kind` column of `jobs`).
-JOB_SIGNAL_SCAN = "signal_scan"
-JOB_RECOMMENDATIONS = "recommendations"
-JOB_DEEP_SEARCH = "deep_search"
-JOB_CONTACT_SEARCH = "contact_search"
-JOB_RESEARCH_RUN = "research_run"
-JOB_COMPANY_RESEARCH = "company_research"
 
 # How the sync engine settles an ambiguous attempt (sent, answer lost) of each kind:
 # APPEND: look for the record among the lead's recent ones before sending again;
@@ -284,12 +255,12 @@ def _touchpoint_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: 
     patch_lead_snapshot(conn, op.lead_id, changes)
 
 
-@_append_kind(LOG_ACTIVITY, _touchpoint_done)
+@_append_kind(OpKind.LOG_ACTIVITY, _touchpoint_done)
 def _log_activities(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -> None:
     _insert_pending_rows(
         conn,
         "touchpoints",
-        LOG_ACTIVITY,
+        OpKind.LOG_ACTIVITY,
         lead_id,
         op_id,
         {
@@ -301,7 +272,7 @@ def _log_activities(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -
             "logged_at": "o.created_at",
         },
     )
-    where, params = _live_of(LOG_ACTIVITY, lead_id, op_id)
+    where, params = _live_of(OpKind.LOG_ACTIVITY, lead_id, op_id)
     count, latest = conn.execute(f"SELECT count(*), max(o.created_at) FROM outbox o WHERE {where}", params).fetchone()
     if count:
         conn.execute(
@@ -315,10 +286,10 @@ def _note_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float)
     _replace_local(conn, "notes", op, answer.get("note"), note_columns, logged=True)
 
 
-@_append_kind(ADD_NOTE, _note_done)
+@_append_kind(OpKind.ADD_NOTE, _note_done)
 def _add_notes(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -> None:
     _insert_pending_rows(
-        conn, "notes", ADD_NOTE, lead_id, op_id,
+        conn, "notes", OpKind.ADD_NOTE, lead_id, op_id,
         {
             "content": "json_extract(o.payload, '$.content')",
             "created_at": "o.created_at",
@@ -331,10 +302,10 @@ def _competitor_added(conn: sqlite3.Connection, op: Op, answer: JsonObject, now:
     _replace_local(conn, "competitors", op, answer.get("competitor"), competitor_columns)
 
 
-@_append_kind(ADD_COMPETITOR, _competitor_added)
+@_append_kind(OpKind.ADD_COMPETITOR, _competitor_added)
 def _add_competitors(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -> None:
     _insert_pending_rows(
-        conn, "competitors", ADD_COMPETITOR, lead_id, op_id,
+        conn, "competitors", OpKind.ADD_COMPETITOR, lead_id, op_id,
         {"name": "json_extract(o.payload, '$.name')", "domain": "json_extract(o.payload, '$.domain')"},
     )
 
@@ -406,8 +377,8 @@ def _close_recommendation(status: str) -> Applier:
     return apply
 
 
-_kind(COMPLETE_RECOMMENDATION, SET, _recommendation_done("completed"))(_close_recommendation("completed"))
-_kind(DISMISS_RECOMMENDATION, SET, _recommendation_done("dismissed"))(_close_recommendation("dismissed"))
+_kind(OpKind.COMPLETE_RECOMMENDATION, SET, _recommendation_done("completed"))(_close_recommendation("completed"))
+_kind(OpKind.DISMISS_RECOMMENDATION, SET, _recommendation_done("dismissed"))(_close_recommendation("dismissed"))
 
 
 # --- set-to-value on the lead ------------------------------------------------------------
@@ -429,8 +400,8 @@ def _set_lead_field(field: str) -> Applier:
     return apply
 
 
-_kind(CHANGE_LEAD_STATUS, SET, _lead_field_done("lead_status"))(_set_lead_field("lead_status"))
-_kind(SET_TARGET_SCORE, SET, _lead_field_done("target_score"))(_set_lead_field("target_score"))
+_kind(OpKind.CHANGE_LEAD_STATUS, SET, _lead_field_done("lead_status"))(_set_lead_field("lead_status"))
+_kind(OpKind.SET_TARGET_SCORE, SET, _lead_field_done("target_score"))(_set_lead_field("target_score"))
 
 _DEAL_FIELDS = ("deal_value", "deal_currency", "won_at", "closed_at", "closed_reason")
 
@@ -457,7 +428,7 @@ def _deal_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float)
     patch_lead_snapshot(conn, op.lead_id, {**deal_changes(op.payload, op.created_at), **said})
 
 
-@_kind(UPDATE_DEAL, SET, _deal_done)
+@_kind(OpKind.UPDATE_DEAL, SET, _deal_done)
 def _update_deal(conn: sqlite3.Connection, op: Op) -> None:
     changes = lead_columns(deal_changes(op.payload, op.created_at))
     if changes:
@@ -469,7 +440,7 @@ def _remove_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: floa
     conn.execute("DELETE FROM leads WHERE id = ?", (op.lead_id,))
 
 
-@_kind(REMOVE_LEAD, SET, _remove_done)
+@_kind(OpKind.REMOVE_LEAD, SET, _remove_done)
 def _remove_lead(conn: sqlite3.Connection, op: Op) -> None:
     conn.execute("UPDATE leads SET hidden = 1 WHERE id = ?", (op.lead_id,))
 
@@ -488,7 +459,7 @@ def _contact_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: flo
         )
 
 
-@_kind(PIN_CONTACT, SET, _contact_done)
+@_kind(OpKind.PIN_CONTACT, SET, _contact_done)
 def _pin_contact(conn: sqlite3.Connection, op: Op) -> None:
     conn.execute(
         "UPDATE lead_contacts SET is_selected = ? WHERE lead_id = ? AND contact_id = ?",
@@ -509,7 +480,7 @@ def _page_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float)
         _set_raw(conn, "monitoring_pages", "id = ?", (op.payload["page_id"],), {"is_selected": op.payload["is_selected"]})
 
 
-@_kind(TOGGLE_MONITORING_PAGE, SET, _page_done)
+@_kind(OpKind.TOGGLE_MONITORING_PAGE, SET, _page_done)
 def _toggle_page(conn: sqlite3.Connection, op: Op) -> None:
     conn.execute(
         "UPDATE monitoring_pages SET is_selected = ? WHERE id = ? AND lead_id = ?",
@@ -530,7 +501,7 @@ def _competitor_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: 
         _set_raw(conn, "competitors", "id = ?", (op.payload["competitor_id"],), {"is_pinned": op.payload["is_pinned"]})
 
 
-@_kind(SCAN_COMPETITOR, KEYED, _competitor_done)
+@_kind(OpKind.SCAN_COMPETITOR, KEYED, _competitor_done)
 def _scan_competitor(conn: sqlite3.Connection, op: Op) -> None:
     conn.execute(
         "UPDATE competitors SET scan_queued = 1 WHERE id = ? AND lead_id = ?",
@@ -538,7 +509,7 @@ def _scan_competitor(conn: sqlite3.Connection, op: Op) -> None:
     )
 
 
-@_kind(PIN_COMPETITOR, SET, _competitor_done)
+@_kind(OpKind.PIN_COMPETITOR, SET, _competitor_done)
 def _pin_competitor(conn: sqlite3.Connection, op: Op) -> None:
     conn.execute(
         "UPDATE competitors SET is_pinned = ? WHERE id = ? AND lead_id = ?",
@@ -558,7 +529,7 @@ def _nothing(conn: sqlite3.Connection, op: Op) -> None:
     """No local effect: what the action creates has ids only the server can give."""
 
 
-_kind(ADD_TO_OUTREACH, KEYED, _leads_added)(_nothing)
+_kind(OpKind.ADD_TO_OUTREACH, KEYED, _leads_added)(_nothing)
 
 
 def _contacts_added(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
@@ -566,7 +537,7 @@ def _contacts_added(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: f
     upsert(conn, "contacts", [contact_columns(c) for c in contacts])
 
 
-_kind(ADD_FOUND_CONTACTS, KEYED, _contacts_added)(_nothing)
+_kind(OpKind.ADD_FOUND_CONTACTS, KEYED, _contacts_added)(_nothing)
 
 
 # --- job starts ------------------------------------------------------------------------------
@@ -592,12 +563,12 @@ def _start_job(kind: str, lead_field: str | None = None) -> Applier:
 
 
 _JOB_STARTS = (
-    (START_SIGNAL_SCAN, JOB_SIGNAL_SCAN, None, "signal_scan_status"),
-    (GENERATE_RECOMMENDATIONS, JOB_RECOMMENDATIONS, None, "generation_status"),
-    (START_DEEP_SEARCH, JOB_DEEP_SEARCH, "job_id", None),
-    (START_CONTACT_SEARCH, JOB_CONTACT_SEARCH, "job_id", None),
-    (START_RESEARCH_RUN, JOB_RESEARCH_RUN, "run_id", None),
-    (START_COMPANY_RESEARCH, JOB_COMPANY_RESEARCH, "search_id", None),
+    (OpKind.START_SIGNAL_SCAN, JobKind.SIGNAL_SCAN, None, "signal_scan_status"),
+    (OpKind.GENERATE_RECOMMENDATIONS, JobKind.RECOMMENDATIONS, None, "generation_status"),
+    (OpKind.START_DEEP_SEARCH, JobKind.DEEP_SEARCH, "job_id", None),
+    (OpKind.START_CONTACT_SEARCH, JobKind.CONTACT_SEARCH, "job_id", None),
+    (OpKind.START_RESEARCH_RUN, JobKind.RESEARCH_RUN, "run_id", None),
+    (OpKind.START_COMPANY_RESEARCH, JobKind.COMPANY_RESEARCH, "search_id", None),
 )
 for _op_kind, _job_kind, _id_field, _lead_field in _JOB_STARTS:
     _kind(_op_kind, KEYED, _job_started(_job_kind, _id_field, _lead_field))(_start_job(_job_kind, _lead_field))
@@ -654,7 +625,7 @@ def _drop_queued_jobs(conn: sqlite3.Connection, lead_id: int | None) -> None:
     )
 
 
-_BULK_KINDS = "(" + ", ".join(f"'{k}'" for k in (LOG_ACTIVITY, ADD_NOTE, ADD_COMPETITOR)) + ")"
+_BULK_KINDS = "(" + ", ".join(f"'{k}'" for k in (OpKind.LOG_ACTIVITY, OpKind.ADD_NOTE, OpKind.ADD_COMPETITOR)) + ")"
 
 
 def live_ops(conn: sqlite3.Connection, lead_id: int | None, *, bulk: bool = True) -> list[Op]:

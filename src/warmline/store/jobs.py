@@ -13,17 +13,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Mapping
 
+from warmline.ops.kinds import JobKind
 from warmline.store.clock import iso, normalize_ts
 from warmline.store.database import Database
-from warmline.store.effects import (
-    JOB_COMPANY_RESEARCH,
-    JOB_CONTACT_SEARCH,
-    JOB_DEEP_SEARCH,
-    JOB_RECOMMENDATIONS,
-    JOB_RESEARCH_RUN,
-    JOB_SIGNAL_SCAN,
-    rebase_touched,
-)
+from warmline.store.effects import rebase_touched
 from warmline.store.mapping import company_columns, dumps, unwrap
 from warmline.store.rows import Job, json_object
 from warmline.store.values import JsonMap, JsonObject, JsonValue, SqlRow, nullable
@@ -31,12 +24,12 @@ from warmline.store.writers import patch_lead_snapshot, upsert
 
 TERMINAL_STATUSES = frozenset({"completed", "failed", "error", "cancelled", "canceled", "expired", "none"})
 JOB_KINDS = (
-    JOB_DEEP_SEARCH,
-    JOB_COMPANY_RESEARCH,
-    JOB_CONTACT_SEARCH,
-    JOB_RESEARCH_RUN,
-    JOB_SIGNAL_SCAN,
-    JOB_RECOMMENDATIONS,
+    JobKind.DEEP_SEARCH,
+    JobKind.COMPANY_RESEARCH,
+    JobKind.CONTACT_SEARCH,
+    JobKind.RESEARCH_RUN,
+    JobKind.SIGNAL_SCAN,
+    JobKind.RECOMMENDATIONS,
 )
 
 
@@ -55,7 +48,7 @@ def result_summary(kind: str, answer: JsonMap) -> str | None:
         count, what = found
         failed = str(answer.get("status", "")).lower() == "failed"
         return None if failed and not count else f"{count} {what}"
-    if kind == JOB_COMPANY_RESEARCH and isinstance(answer.get("results"), Mapping):
+    if kind == JobKind.COMPANY_RESEARCH and isinstance(answer.get("results"), Mapping):
         summary = answer["results"].get("summary")
         return summary if isinstance(summary, str) else None
     message = answer.get("message")
@@ -64,18 +57,18 @@ def result_summary(kind: str, answer: JsonMap) -> str | None:
 
 def _found(kind: str, answer: JsonMap) -> tuple[JsonValue, str] | None:
     """How many things the job found and what they are, when its answer says."""
-    if kind == JOB_DEEP_SEARCH:
+    if kind == JobKind.DEEP_SEARCH:
         found = answer.get("found_count")
         if found is None and isinstance(answer.get("companies"), list):
             found = len(answer["companies"])
         return None if found is None else (found, "companies found")
-    if kind == JOB_CONTACT_SEARCH and isinstance(answer.get("contacts"), list):
+    if kind == JobKind.CONTACT_SEARCH and isinstance(answer.get("contacts"), list):
         return len(answer["contacts"]), "contacts found"
-    if kind == JOB_RESEARCH_RUN and isinstance(answer.get("results"), list):
+    if kind == JobKind.RESEARCH_RUN and isinstance(answer.get("results"), list):
         return len(answer["results"]), "companies enriched"
-    if kind == JOB_RECOMMENDATIONS and isinstance(answer.get("recommendations"), list):
+    if kind == JobKind.RECOMMENDATIONS and isinstance(answer.get("recommendations"), list):
         return len(answer["recommendations"]), "recommendations"
-    if kind == JOB_SIGNAL_SCAN and answer.get("pages_found") is not None:
+    if kind == JobKind.SIGNAL_SCAN and answer.get("pages_found") is not None:
         return answer["pages_found"], "sources found"
     return None
 
@@ -197,7 +190,8 @@ class JobsStore(Database):
 
     def _note_on_lead(self, conn: sqlite3.Connection, kind: str, key: int, status: str) -> None:
         """A lead's scan or generation status follows its job."""
-        field = {JOB_SIGNAL_SCAN: "signal_scan_status", JOB_RECOMMENDATIONS: "generation_status"}.get(kind)
+        statuses: dict[str, str] = {JobKind.SIGNAL_SCAN: "signal_scan_status", JobKind.RECOMMENDATIONS: "generation_status"}
+        field = statuses.get(kind)
         if field is None:
             return
         lead_id = conn.execute("SELECT lead_id FROM jobs WHERE key = ?", (key,)).fetchone()[0]
@@ -208,10 +202,10 @@ class JobsStore(Database):
         rebase_touched(conn, [lead_id])
 
     def _pull_results(self, conn: sqlite3.Connection, kind: str, key: int, body: JsonMap) -> None:
-        if kind == JOB_DEEP_SEARCH:
+        if kind == JobKind.DEEP_SEARCH:
             companies = [c for c in body.get("companies") or [] if isinstance(c, Mapping) and c.get("id") is not None]
             upsert(conn, "companies", [company_columns(c) for c in companies])
-        elif kind == JOB_RESEARCH_RUN:
+        elif kind == JobKind.RESEARCH_RUN:
             self._merge_custom_fields(conn, body.get("results") or [])
 
     @staticmethod

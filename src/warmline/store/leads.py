@@ -7,14 +7,10 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
+from warmline.ops.kinds import OpKind
 from warmline.store.clock import EpochClock, iso, system_clock
 from warmline.store.database import MAX_ID, Database
-from warmline.store.effects import (
-    PIN_CONTACT,
-    TOGGLE_MONITORING_PAGE,
-    UPDATE_DEAL,
-    rebase_touched,
-)
+from warmline.store.effects import rebase_touched
 from warmline.store.mapping import lead_contact_columns, unwrap
 from warmline.store.paging import Listing, Order, count_rows, has_table, page_ids, text_filter
 from warmline.store.recommendations import active_recommendations_in
@@ -252,7 +248,7 @@ class LeadsStore(Database):
         queued = self.scalar(
             "SELECT json_extract(payload, '$.deal_currency') FROM outbox WHERE kind = ?"
             " AND coalesce(json_extract(payload, '$.deal_currency'), '') != '' ORDER BY seq DESC LIMIT 1",
-            (UPDATE_DEAL,),
+            (OpKind.UPDATE_DEAL,),
         )
         if isinstance(queued, str):
             return queued
@@ -391,21 +387,21 @@ class LeadsStore(Database):
                 "SELECT kind, payload FROM outbox WHERE lead_id = ? AND state IN (?, ?, ?, ?)",
                 (lead_id, *EFFECT_STATES),
             )
-            touched: dict[str, set[object]] = {kind: set() for kind in (PIN_CONTACT, TOGGLE_MONITORING_PAGE)}
+            touched: dict[str, set[object]] = {kind: set() for kind in (OpKind.PIN_CONTACT, OpKind.TOGGLE_MONITORING_PAGE)}
             for op in live:
                 payload = json_object(op["payload"])
-                if op["kind"] == PIN_CONTACT:
-                    touched[PIN_CONTACT].add(payload.get("contact_id"))
-                elif op["kind"] == TOGGLE_MONITORING_PAGE:
-                    touched[TOGGLE_MONITORING_PAGE].add(payload.get("page_id"))
+                if op["kind"] == OpKind.PIN_CONTACT:
+                    touched[OpKind.PIN_CONTACT].add(payload.get("contact_id"))
+                elif op["kind"] == OpKind.TOGGLE_MONITORING_PAGE:
+                    touched[OpKind.TOGGLE_MONITORING_PAGE].add(payload.get("page_id"))
             pages = [
-                build(MonitoringPage, {**r, "is_selected": bool(r["is_selected"]), "pending": r["id"] in touched[TOGGLE_MONITORING_PAGE]})
+                build(MonitoringPage, {**r, "is_selected": bool(r["is_selected"]), "pending": r["id"] in touched[OpKind.TOGGLE_MONITORING_PAGE]})
                 for r in self._select(
                     conn, "SELECT * FROM monitoring_pages WHERE lead_id = ? ORDER BY score DESC, id", (lead_id,)
                 )
             ]
             contacts = [
-                build(KeyContact, {**r, "is_selected": bool(r["is_selected"]), "pending": r["contact_id"] in touched[PIN_CONTACT]})
+                build(KeyContact, {**r, "is_selected": bool(r["is_selected"]), "pending": r["contact_id"] in touched[OpKind.PIN_CONTACT]})
                 for r in self._select(
                     conn,
                     "SELECT * FROM lead_contacts WHERE lead_id = ? ORDER BY is_selected DESC, last_name, first_name, contact_id",

@@ -24,11 +24,10 @@ class Blocking(Protocol):
     def __call__(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]: ...
 
 
-Notify = Callable[[str, "int | None"], None]
-"""`notify(topic, lead_id)`: topics are `outbox`, `leads`, `lead`, `recommendations`,
-`companies`, `contacts`, `templates`, `fields`, `jobs`, and `lead_gone` (the service said
-the lead does not exist: it was marked removed and its queued actions failed; see
-`Store.lead_tombstone`)."""
+LeadGone = Callable[[int], None]
+"""`lead_gone(lead_id)`: the service said the lead does not exist; it was marked removed
+and its queued actions failed (`Store.lead_tombstone`). The one change the cockpit must be
+told of: everything else it reads from the cache, which it watches by itself."""
 
 
 async def in_thread(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 from warmline.api import ServiceClient
 from warmline.api.dialect import LEAD_STATUS
+from warmline.ops.kinds import OpKind
 from warmline.store import Store
-from warmline.store import effects as k
 from warmline.store.rows import Op
 from warmline.store.values import JsonMap
 from warmline.sync.reconcile import already_applied
@@ -145,23 +145,23 @@ class Check:
 
 
 CHECKS: dict[str, Check] = {
-    k.CHANGE_LEAD_STATUS: Check(_status, lambda op: f"the lead is still not {op.payload['lead_status']}",
+    OpKind.CHANGE_LEAD_STATUS: Check(_status, lambda op: f"the lead is still not {op.payload['lead_status']}",
                                 "change_lead_status", "lead_status"),
-    k.SET_TARGET_SCORE: Check(_target, lambda op: f"the lead's target is still not {op.payload['target_score']}"),
-    k.PIN_CONTACT: Check(_contact_pin, lambda op: "the key contact is still " + (
+    OpKind.SET_TARGET_SCORE: Check(_target, lambda op: f"the lead's target is still not {op.payload['target_score']}"),
+    OpKind.PIN_CONTACT: Check(_contact_pin, lambda op: "the key contact is still " + (
         "unpinned" if op.payload["is_selected"] else "pinned")),
-    k.TOGGLE_MONITORING_PAGE: Check(_page_toggle, lambda op: "the monitoring source is still " + (
+    OpKind.TOGGLE_MONITORING_PAGE: Check(_page_toggle, lambda op: "the monitoring source is still " + (
         "off" if op.payload["is_selected"] else "on"), "toggle_monitoring_page", "is_selected"),
-    k.PIN_COMPETITOR: Check(_competitor_pin, lambda op: "the competitor is still " + (
+    OpKind.PIN_COMPETITOR: Check(_competitor_pin, lambda op: "the competitor is still " + (
         "unpinned" if op.payload["is_pinned"] else "pinned"), "pin_competitor", "is_pinned"),
-    k.UPDATE_DEAL: Check(_deal, lambda op: "the lead's deal does not show the change",
+    OpKind.UPDATE_DEAL: Check(_deal, lambda op: "the lead's deal does not show the change",
                          "update_deal", "deal_value, deal_currency, won, lost or closed_reason"),
-    k.COMPLETE_RECOMMENDATION: Check(_closed, lambda op: "the recommendation is still active"),
-    k.DISMISS_RECOMMENDATION: Check(_closed, lambda op: "the recommendation is still active"),
-    k.REMOVE_LEAD: Check(_removed, lambda op: "the lead is still in outreach", "remove_lead", "lead_ids"),
-    k.LOG_ACTIVITY: Check(_appended("touchpoint"), None),
-    k.ADD_NOTE: Check(_appended("note"), None),
-    k.ADD_COMPETITOR: Check(_appended("competitor"), None),
+    OpKind.COMPLETE_RECOMMENDATION: Check(_closed, lambda op: "the recommendation is still active"),
+    OpKind.DISMISS_RECOMMENDATION: Check(_closed, lambda op: "the recommendation is still active"),
+    OpKind.REMOVE_LEAD: Check(_removed, lambda op: "the lead is still in outreach", "remove_lead", "lead_ids"),
+    OpKind.LOG_ACTIVITY: Check(_appended("touchpoint"), None),
+    OpKind.ADD_NOTE: Check(_appended("note"), None),
+    OpKind.ADD_COMPETITOR: Check(_appended("competitor"), None),
 }
 """The kinds confirmed after delivery; the others are taken at the 2xx."""
 
@@ -178,10 +178,10 @@ def refusal(check: Check, op: Op) -> str:
 
 _DEAL_SHOWN = {"deal_value": "deal_value", "deal_currency": "deal_currency", "won": "won_at",
                "lost": "closed_at", "closed_reason": "closed_reason"}
-_CHILD_FLAGS = {
-    k.PIN_CONTACT: ("contacts", "contact_id", "is_selected"),
-    k.TOGGLE_MONITORING_PAGE: ("monitoring_pages", "page_id", "is_selected"),
-    k.PIN_COMPETITOR: ("competitors", "competitor_id", "is_pinned"),
+_CHILD_FLAGS: dict[str, tuple[str, str, str]] = {
+    OpKind.PIN_CONTACT: ("contacts", "contact_id", "is_selected"),
+    OpKind.TOGGLE_MONITORING_PAGE: ("monitoring_pages", "page_id", "is_selected"),
+    OpKind.PIN_COMPETITOR: ("competitors", "competitor_id", "is_pinned"),
 }
 
 
@@ -190,12 +190,12 @@ async def _unshown(client: ServiceClient, op: Op) -> bool:
     all (a sparse reading leaves out what it does not know): then nothing contradicts the
     2xx, and the change is taken as answered."""
     lead_id = op.payload.get("lead_id")
-    if op.kind not in (k.SET_TARGET_SCORE, k.UPDATE_DEAL, *_CHILD_FLAGS) or not isinstance(lead_id, int):
+    if op.kind not in (OpKind.SET_TARGET_SCORE, OpKind.UPDATE_DEAL, *_CHILD_FLAGS) or not isinstance(lead_id, int):
         return False
     detail = await client.get_lead(lead_id)
-    if op.kind == k.SET_TARGET_SCORE:
+    if op.kind == OpKind.SET_TARGET_SCORE:
         return "target_score" not in client.lead_fields_seen
-    if op.kind == k.UPDATE_DEAL:
+    if op.kind == OpKind.UPDATE_DEAL:
         # A deal field this service has shown on some lead is null here, not unknown.
         named = [shown for ours, shown in _DEAL_SHOWN.items() if op.payload.get(ours) is not None]
         return any(shown not in client.lead_fields_seen for shown in named)

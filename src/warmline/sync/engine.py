@@ -73,7 +73,7 @@ log.addHandler(logging.NullHandler())
 logging.getLogger("apscheduler").addHandler(logging.NullHandler())
 
 T = TypeVar("T")
-ChangeListener = Callable[[str, "int | None"], None]
+LeadGoneListener = Callable[[int], None]
 ScheduledJob = Callable[[], Awaitable[None]]
 
 
@@ -177,22 +177,22 @@ class SyncEngine:
         rng = rng or random.Random()
         backoff = backoff or Backoff(rng=rng)
         self._blocking = blocking
-        self._change_listeners: list[ChangeListener] = []
+        self._lead_gone_listeners: list[LeadGoneListener] = []
         self.status = StatusBoard(store, clock)
         self.connection = Connection(
             client, self.status, clock=clock, backoff=Backoff(cap=OFFLINE_PROBE_CAP, rng=rng)
         )
         self.flusher = Flusher(
             store, client, concurrency=concurrency, backoff=backoff, clock=clock,
-            blocking=blocking, notify=self._changed, annotate_late_activities=annotate_late_activities,
+            blocking=blocking, on_lead_gone=self._lead_gone, annotate_late_activities=annotate_late_activities,
         )
-        self.refresher = Refresher(store, client, blocking=blocking, notify=self._changed, concurrency=concurrency)
+        self.refresher = Refresher(store, client, blocking=blocking, on_lead_gone=self._lead_gone, concurrency=concurrency)
         self.prefetcher = Prefetcher(self.refresher, client.limiter, clock=clock, sleep=sleep)
         self.prefetch_interval = prefetch_interval
         self._prefetch_task: asyncio.Task[object] | None = None
         self.poller = JobPoller(
             store, client, self.refresher, concurrency=concurrency, clock=clock, rng=rng,
-            blocking=blocking, notify=self._changed,
+            blocking=blocking,
         )
         self.flush_interval = flush_interval
         self.refresh_interval = refresh_interval
@@ -291,21 +291,21 @@ class SyncEngine:
 
     # --- listeners ----------------------------------------------------------------------------
 
-    def on_change(self, listener: ChangeListener) -> Callable[[], None]:
-        """`listener(topic, lead_id)` after data changed (topics: see `sync.blocking.Notify`)."""
-        self._change_listeners.append(listener)
-        return lambda: self._change_listeners.remove(listener) if listener in self._change_listeners else None
+    def on_lead_gone(self, listener: LeadGoneListener) -> Callable[[], None]:
+        """`listener(lead_id)` when the service said a lead does not exist (`sync.blocking.LeadGone`)."""
+        self._lead_gone_listeners.append(listener)
+        return lambda: self._lead_gone_listeners.remove(listener) if listener in self._lead_gone_listeners else None
 
     def on_status(self, listener: Callable[[SyncStatus], None]) -> Callable[[], None]:
         """`listener(status)` whenever the sync status changes."""
         return self.status.subscribe(listener)
 
-    def _changed(self, topic: str, lead_id: int | None) -> None:
-        for listener in list(self._change_listeners):
+    def _lead_gone(self, lead_id: int) -> None:
+        for listener in list(self._lead_gone_listeners):
             try:
-                listener(topic, lead_id)
+                listener(lead_id)
             except Exception:
-                log.exception("change listener failed")
+                log.exception("lead-gone listener failed")
 
     # --- the scheduler ---------------------------------------------------------------------------
 

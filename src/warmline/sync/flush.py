@@ -52,12 +52,12 @@ from warmline.api.errors import (
     UnreadAnswerError,
     UnresponsiveSendError,
 )
+from warmline.ops.kinds import OpKind
 from warmline.store import Store
 from warmline.store.clock import EpochClock, system_clock
-from warmline.store.effects import COMPLETE_RECOMMENDATION, DISMISS_RECOMMENDATION
 from warmline.store.rows import AMBIGUOUS, PENDING, Op
 from warmline.sync.backoff import Backoff, plan_retry
-from warmline.sync.blocking import Blocking, Notify, in_thread
+from warmline.sync.blocking import Blocking, LeadGone, in_thread
 from warmline.sync.confirm import Refused, confirm
 from warmline.sync.reconcile import already_applied
 from warmline.sync.requests import ANNOTATED_KINDS, Answer, payload_to_send, send
@@ -68,7 +68,7 @@ DONE = "done"
 RECONCILED = "reconciled"
 RESOLVED = "resolved"
 ALREADY_DISMISSED = "already dismissed by the service"
-_RECOMMENDATION_DECISIONS = (COMPLETE_RECOMMENDATION, DISMISS_RECOMMENDATION)
+_RECOMMENDATION_DECISIONS = (OpKind.COMPLETE_RECOMMENDATION, OpKind.DISMISS_RECOMMENDATION)
 FAILED = "failed"
 RETRY = "retry"
 AMBIGUOUS_OUTCOME = "ambiguous"
@@ -208,7 +208,7 @@ class Flusher:
         backoff: Backoff | None = None,
         clock: EpochClock = system_clock,
         blocking: Blocking = in_thread,
-        notify: Notify | None = None,
+        on_lead_gone: LeadGone | None = None,
         annotate_late_activities: bool = False,
     ) -> None:
         self.store = store
@@ -217,7 +217,7 @@ class Flusher:
         self.backoff = backoff or Backoff()
         self.clock = clock
         self._blocking = blocking
-        self._notify = notify
+        self._on_lead_gone = on_lead_gone
         self.annotate_late = annotate_late_activities
         # op id -> its first send time as the claim stored it, for ops claimed for their
         # first send: the annotation must use exactly what a resend will read.
@@ -347,10 +347,8 @@ class Flusher:
         for outcome in outcomes:
             report.count(outcome.kind)
             self._log(outcome)
-            if self._notify is not None:
-                self._notify("outbox", outcome.op.lead_id)
-                if outcome.lead_gone:
-                    self._notify("lead_gone", outcome.op.lead_id)
+            if outcome.lead_gone and outcome.op.lead_id is not None and self._on_lead_gone is not None:
+                self._on_lead_gone(outcome.op.lead_id)
 
     def _log(self, outcome: Outcome) -> None:
         """One line in the log for each op settled (recorded): which op, what became of it

@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 
 from warmline.api import ServiceClient
 from warmline.api.errors import ApiError, AuthError, NotFoundError, OfflineError
+from warmline.ops.kinds import JobKind
 from warmline.store import Store
-from warmline.store import effects as k
 from warmline.store.clock import EpochClock, epoch_of, system_clock
 from warmline.store.jobs import is_terminal
 from warmline.store.rows import Job
-from warmline.sync.blocking import Blocking, Notify, in_thread
+from warmline.sync.blocking import Blocking, in_thread
 from warmline.sync.refresh import Refresher
 from warmline.sync.requests import Answer, dump
 
@@ -108,12 +108,12 @@ def _lead_of(job: Job) -> int:
 
 
 FETCHERS: dict[str, Fetch] = {
-    k.JOB_DEEP_SEARCH: _deep_search,
-    k.JOB_CONTACT_SEARCH: _contact_search,
-    k.JOB_RESEARCH_RUN: _research_run,
-    k.JOB_COMPANY_RESEARCH: _company_research,
-    k.JOB_SIGNAL_SCAN: _signal_scan,
-    k.JOB_RECOMMENDATIONS: _generation,
+    JobKind.DEEP_SEARCH: _deep_search,
+    JobKind.CONTACT_SEARCH: _contact_search,
+    JobKind.RESEARCH_RUN: _research_run,
+    JobKind.COMPANY_RESEARCH: _company_research,
+    JobKind.SIGNAL_SCAN: _signal_scan,
+    JobKind.RECOMMENDATIONS: _generation,
 }
 
 
@@ -141,7 +141,6 @@ class JobPoller:
         clock: EpochClock = system_clock,
         rng: random.Random | None = None,
         blocking: Blocking = in_thread,
-        notify: Notify | None = None,
     ) -> None:
         self.store = store
         self.client = client
@@ -150,7 +149,6 @@ class JobPoller:
         self.clock = clock
         self.rng = rng or random.Random()
         self._blocking = blocking
-        self._notify = notify
 
     def next_interval(self) -> float:
         return self.rng.uniform(POLL_MIN, POLL_MAX)
@@ -169,8 +167,6 @@ class JobPoller:
                 await self._poll_one(job, report)
 
         await asyncio.gather(*(run(job) for job in due))
-        if due and self._notify is not None:
-            self._notify("jobs", None)
         return report
 
     async def _poll_one(self, job: Job, report: PollReport) -> None:
@@ -236,13 +232,11 @@ class JobPoller:
     async def _follow_up(self, job: Job, answer: Answer, report: PollReport) -> None:
         """Fetch what a completed job changed but its poll answer did not carry."""
         try:
-            if job.kind == k.JOB_SIGNAL_SCAN and job.lead_id is not None:
+            if job.kind == JobKind.SIGNAL_SCAN and job.lead_id is not None:
                 await self.refresher.lead(job.lead_id)
-            elif job.kind == k.JOB_RECOMMENDATIONS and job.lead_id is not None:
+            elif job.kind == JobKind.RECOMMENDATIONS and job.lead_id is not None:
                 await self._blocking(self.store.upsert_recommendations, job.lead_id, answer)
-                if self._notify is not None:
-                    self._notify("recommendations", job.lead_id)
-            elif job.kind == k.JOB_RESEARCH_RUN:
+            elif job.kind == JobKind.RESEARCH_RUN:
                 ids = [i for i in answer.get("company_ids") or job.params.get("company_ids") or [] if isinstance(i, int)]
                 if ids:
                     await self.refresher.company_ids(ids)

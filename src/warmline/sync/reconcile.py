@@ -29,8 +29,8 @@ from typing import Protocol, TypeVar, cast
 from warmline.api import ServiceClient
 from warmline.api.errors import NotFoundError
 from warmline.api.models import LeadDetail
+from warmline.ops.kinds import OpKind
 from warmline.store import Store
-from warmline.store import effects as k
 from warmline.store.clock import epoch_of, normalize_ts
 from warmline.store.rows import Op
 from warmline.sync.payloads import (
@@ -258,7 +258,7 @@ async def _recommendation_closed(
     rec_id = p["recommendation_id"]
     if _by_id(listing.recommendations, rec_id) is not None:
         return None
-    status = "completed" if op.kind == k.COMPLETE_RECOMMENDATION else "dismissed"
+    status = "completed" if op.kind == OpKind.COMPLETE_RECOMMENDATION else "dismissed"
     return {"recommendation": {"id": rec_id, "status": status}, "reconciled": True}
 
 
@@ -319,22 +319,22 @@ async def _generation_started(client: ServiceClient, store: Store, op: Op, p: On
 
 
 PROBES: dict[str, Probe] = {
-    k.LOG_ACTIVITY: probe_of(_touchpoint),
-    k.ADD_NOTE: probe_of(_note),
-    k.ADD_COMPETITOR: probe_of(_competitor),
-    k.CHANGE_LEAD_STATUS: probe_of(_lead_status),
-    k.SET_TARGET_SCORE: probe_of(_target_score),
-    k.PIN_CONTACT: probe_of(_contact_pin),
-    k.TOGGLE_MONITORING_PAGE: probe_of(_page_toggle),
-    k.PIN_COMPETITOR: probe_of(_competitor_pin),
-    k.UPDATE_DEAL: probe_of(_deal),
-    k.COMPLETE_RECOMMENDATION: probe_of(_recommendation_closed),
-    k.DISMISS_RECOMMENDATION: probe_of(_recommendation_closed),
-    k.REMOVE_LEAD: probe_of(_lead_removed),
-    k.SCAN_COMPETITOR: probe_of(_competitor_scanned),
-    k.ADD_TO_OUTREACH: probe_of(_added_to_outreach),
-    k.START_SIGNAL_SCAN: probe_of(_scan_started),
-    k.GENERATE_RECOMMENDATIONS: probe_of(_generation_started),
+    OpKind.LOG_ACTIVITY: probe_of(_touchpoint),
+    OpKind.ADD_NOTE: probe_of(_note),
+    OpKind.ADD_COMPETITOR: probe_of(_competitor),
+    OpKind.CHANGE_LEAD_STATUS: probe_of(_lead_status),
+    OpKind.SET_TARGET_SCORE: probe_of(_target_score),
+    OpKind.PIN_CONTACT: probe_of(_contact_pin),
+    OpKind.TOGGLE_MONITORING_PAGE: probe_of(_page_toggle),
+    OpKind.PIN_COMPETITOR: probe_of(_competitor_pin),
+    OpKind.UPDATE_DEAL: probe_of(_deal),
+    OpKind.COMPLETE_RECOMMENDATION: probe_of(_recommendation_closed),
+    OpKind.DISMISS_RECOMMENDATION: probe_of(_recommendation_closed),
+    OpKind.REMOVE_LEAD: probe_of(_lead_removed),
+    OpKind.SCAN_COMPETITOR: probe_of(_competitor_scanned),
+    OpKind.ADD_TO_OUTREACH: probe_of(_added_to_outreach),
+    OpKind.START_SIGNAL_SCAN: probe_of(_scan_started),
+    OpKind.GENERATE_RECOMMENDATIONS: probe_of(_generation_started),
 }
 
 

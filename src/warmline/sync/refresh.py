@@ -27,7 +27,7 @@ from warmline.api import ServiceClient
 from warmline.api.errors import BadResponseError, LeadNotFoundError, NotFoundError
 from warmline.api.paging import ListWalk
 from warmline.store import Store
-from warmline.sync.blocking import Blocking, Notify, in_thread
+from warmline.sync.blocking import Blocking, LeadGone, in_thread
 from warmline.sync.requests import Answer, dump
 
 log = logging.getLogger("warmline.sync")
@@ -92,7 +92,7 @@ class Refresher:
         client: ServiceClient,
         *,
         blocking: Blocking = in_thread,
-        notify: Notify | None = None,
+        on_lead_gone: LeadGone | None = None,
         per_page: int = PER_PAGE,
         concurrency: int = 4,
     ) -> None:
@@ -100,12 +100,9 @@ class Refresher:
         self.client = client
         self.concurrency = max(1, concurrency)
         self._blocking = blocking
-        self._notify = notify
+        self._on_lead_gone = on_lead_gone
         self.per_page = per_page
 
-    def _changed(self, topic: str, lead_id: int | None = None) -> None:
-        if self._notify is not None:
-            self._notify(topic, lead_id)
 
     async def leads(self) -> int:
         """The whole lead list, both statuses, each asked for by name: a service's
@@ -126,7 +123,6 @@ class Refresher:
         walks.problems.extend(sorted(strays))
         full = "all" if walks.whole("lead list") else None
         count = await self._blocking(self.store.upsert_leads, list(items.values()), full, asked_at)
-        self._changed("leads")
         walks.check_readable("lead list", count)
         return count
 
@@ -135,22 +131,21 @@ class Refresher:
 
         A lead the service no longer has is marked removed at once (`Store.mark_lead_gone`:
         out of the lists, its queued actions failed with one message) and listeners are
-        told (`lead_gone`) before the `LeadNotFoundError` goes on to the caller."""
+        told (`on_lead_gone`) before the `LeadNotFoundError` goes on to the caller."""
         try:
             detail = dump(await self.client.get_lead(lead_id))
             detail["notes"] = [dump(note) for note in await self.client.list_notes(lead_id)]
         except LeadNotFoundError as exc:
             await self._blocking(self.store.mark_lead_gone, lead_id, str(exc))
-            self._changed("lead_gone", lead_id)
+            if self._on_lead_gone is not None:
+                self._on_lead_gone(lead_id)
             raise
         await self._blocking(self.store.upsert_lead_detail, detail)
-        self._changed("lead", lead_id)
         return lead_id
 
     async def recommendations(self, lead_id: int) -> None:
         listing = await self.client.get_recommendations(lead_id)
         await self._blocking(self.store.upsert_recommendations, lead_id, dump(listing))
-        self._changed("recommendations", lead_id)
 
     async def recommendation_queue(self) -> int:
         """Recommendations of the leads that have (or had) some, for the triage queue, which
@@ -206,7 +201,6 @@ class Refresher:
             seen.extend(item["id"] for item in page)
         if walks.whole(entity):
             await self._blocking(self._drop_unlisted, entity, seen, delete)
-        self._changed(entity)
         walks.check_readable(entity, len(seen))
         return len(seen)
 
@@ -220,7 +214,6 @@ class Refresher:
         """Re-read some companies (after a research run filled their custom fields)."""
         found = [dump(await self.client.get_company(company_id)) for company_id in company_ids]
         count = await self._blocking(self.store.upsert_companies, found)
-        self._changed("companies")
         return count
 
     async def contacts(self) -> int:
@@ -232,7 +225,6 @@ class Refresher:
     async def templates(self) -> int:
         templates = [dump(t) for t in await self.client.list_research_templates()]
         count = await self._blocking(self.store.upsert_templates, templates)
-        self._changed("templates")
         return count
 
     async def field_schemas(self) -> None:
@@ -240,4 +232,3 @@ class Refresher:
         contacts = [dump(f) for f in await self.client.contact_fields()]
         await self._blocking(self.store.upsert_field_schemas, "companies", companies)
         await self._blocking(self.store.upsert_field_schemas, "contacts", contacts)
-        self._changed("fields")

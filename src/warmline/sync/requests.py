@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from warmline.api import ServiceClient
 from warmline.api.limits import DEEP_SEARCH_MAX_RESULTS_DEFAULT, MAX_ACTIVITY_CHARS
-from warmline.store import effects as k
+from warmline.ops.kinds import OpKind
 from warmline.store.clock import LATE_SECONDS, epoch_of
 from warmline.store.rows import Op
 from warmline.store.values import JsonMap, JsonObject
@@ -100,7 +100,7 @@ def annotated_description(
 
 
 # The kinds whose request `payload_to_send` may annotate.
-ANNOTATED_KINDS = frozenset({k.LOG_ACTIVITY})
+ANNOTATED_KINDS = frozenset({OpKind.LOG_ACTIVITY})
 
 
 def payload_to_send(op: Op, first_sent_at: str | None, annotate_late: bool) -> Payload:
@@ -237,27 +237,27 @@ async def _company_research(client: ServiceClient, p: StartCompanyResearch, key:
 
 
 SENDERS: dict[str, Sender] = {
-    k.LOG_ACTIVITY: request_of(_log_activity),
-    k.ADD_NOTE: request_of(_add_note),
-    k.COMPLETE_RECOMMENDATION: request_of(_complete),
-    k.DISMISS_RECOMMENDATION: request_of(_dismiss),
-    k.CHANGE_LEAD_STATUS: request_of(_status),
-    k.SET_TARGET_SCORE: request_of(_target),
-    k.PIN_CONTACT: request_of(_pin_contact),
-    k.TOGGLE_MONITORING_PAGE: request_of(_toggle_page),
-    k.UPDATE_DEAL: request_of(_deal),
-    k.ADD_COMPETITOR: request_of(_add_competitor),
-    k.SCAN_COMPETITOR: request_of(_scan_competitor),
-    k.PIN_COMPETITOR: request_of(_pin_competitor),
-    k.ADD_TO_OUTREACH: request_of(_add_to_outreach),
-    k.REMOVE_LEAD: request_of(_remove_lead),
-    k.START_SIGNAL_SCAN: request_of(_signal_scan),
-    k.GENERATE_RECOMMENDATIONS: request_of(_generate),
-    k.START_DEEP_SEARCH: request_of(_deep_search),
-    k.START_CONTACT_SEARCH: request_of(_contact_search),
-    k.ADD_FOUND_CONTACTS: request_of(_add_found_contacts),
-    k.START_RESEARCH_RUN: request_of(_research_run),
-    k.START_COMPANY_RESEARCH: request_of(_company_research),
+    OpKind.LOG_ACTIVITY: request_of(_log_activity),
+    OpKind.ADD_NOTE: request_of(_add_note),
+    OpKind.COMPLETE_RECOMMENDATION: request_of(_complete),
+    OpKind.DISMISS_RECOMMENDATION: request_of(_dismiss),
+    OpKind.CHANGE_LEAD_STATUS: request_of(_status),
+    OpKind.SET_TARGET_SCORE: request_of(_target),
+    OpKind.PIN_CONTACT: request_of(_pin_contact),
+    OpKind.TOGGLE_MONITORING_PAGE: request_of(_toggle_page),
+    OpKind.UPDATE_DEAL: request_of(_deal),
+    OpKind.ADD_COMPETITOR: request_of(_add_competitor),
+    OpKind.SCAN_COMPETITOR: request_of(_scan_competitor),
+    OpKind.PIN_COMPETITOR: request_of(_pin_competitor),
+    OpKind.ADD_TO_OUTREACH: request_of(_add_to_outreach),
+    OpKind.REMOVE_LEAD: request_of(_remove_lead),
+    OpKind.START_SIGNAL_SCAN: request_of(_signal_scan),
+    OpKind.GENERATE_RECOMMENDATIONS: request_of(_generate),
+    OpKind.START_DEEP_SEARCH: request_of(_deep_search),
+    OpKind.START_CONTACT_SEARCH: request_of(_contact_search),
+    OpKind.ADD_FOUND_CONTACTS: request_of(_add_found_contacts),
+    OpKind.START_RESEARCH_RUN: request_of(_research_run),
+    OpKind.START_COMPANY_RESEARCH: request_of(_company_research),
 }
 """The request behind each kind of queued action (every kind in `effects.KINDS`)."""
 

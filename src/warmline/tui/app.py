@@ -64,7 +64,7 @@ if TYPE_CHECKING:
 
     from warmline.api import ServiceClient
     from warmline.store import Store
-    from warmline.sync.engine import ChangeListener
+    from warmline.sync.engine import LeadGoneListener
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -121,8 +121,8 @@ class SyncHandle(Protocol):
         """Fetch one lead's full detail into the cache (stale-while-revalidate)."""
         ...
 
-    def on_change(self, listener: ChangeListener) -> Callable[[], None]:
-        """Call `listener` (on our loop) when the engine changed data; returns the undo."""
+    def on_lead_gone(self, listener: LeadGoneListener) -> Callable[[], None]:
+        """Call `listener` (on our loop) when the service said a lead does not exist; returns the undo."""
         ...
 
 
@@ -351,13 +351,13 @@ class WarmlineApp(TypeaheadApp):
                 self.revalidate_lead(lead_id)
             self._revalidate_later.clear()
         if self.sync is not None:
-            self.sync.on_change(self._sync_changed)
+            self.sync.on_lead_gone(self._sync_lead_gone)
             await self.sync.start()
 
-    def _sync_changed(self, topic: str, lead_id: int | None) -> None:
-        """The engine's word that data changed (called on our loop). Screens follow the cache
-        by themselves; what the rep must be told is that the service removed a lead."""
-        if topic == "lead_gone" and lead_id is not None and self._store is not None:
+    def _sync_lead_gone(self, lead_id: int) -> None:
+        """The engine's word that the service removed a lead (called on our loop). Screens
+        follow the cache by themselves; this the rep must be told."""
+        if self._store is not None:
             self.call_later(self._lead_gone, lead_id)
 
     def _lead_gone(self, lead_id: int) -> None:

@@ -17,13 +17,13 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from warmline.job_names import KIND_WIDTH, kind_label, kind_short
 from warmline.tui.columns import Column
 from warmline.tui.feed import mark_jobs_seen
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.timefmt import elapsed, local_datetime, relative
 from warmline.tui.widgets.tables import RowTable
+from warmline.vocabulary import KIND_WIDTH, kind_label, kind_short
 
 if TYPE_CHECKING:
     from warmline.store import Job, Store

@@ -20,8 +20,6 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.actions.activity_type import activity_name
-from warmline.recommendation_names import recommendation_action
-from warmline.source_names import source_name
 from warmline.store.database import CacheUnusable
 from warmline.tui.activity_rows import hanging_rows
 from warmline.tui.charts import is_ready, score_bar
@@ -52,6 +50,7 @@ from warmline.tui.timefmt import local_datetime, logged_delivered, parse_ts, rel
 from warmline.tui.widgets.score_chart import ScoreChart
 from warmline.tui.widgets.tables import RowTable
 from warmline.tui.widgets.text_line import TextLine
+from warmline.vocabulary import recommendation_action, source_name
 
 if TYPE_CHECKING:
     from warmline.store import Job, Store

@@ -17,8 +17,7 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.actions.queue import VALIDATORS
-from warmline.recommendation_names import recommendation_action
-from warmline.store import effects as kinds
+from warmline.ops.kinds import OpKind
 from warmline.store.outbox import DISCARDABLE
 from warmline.tui.columns import Column
 from warmline.tui.refusals import ActionRefused
@@ -27,6 +26,7 @@ from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.screens.dialogs import ConfirmDialog, LineDialog, TextDialog
 from warmline.tui.timefmt import logged_ago
 from warmline.tui.widgets.tables import RowTable
+from warmline.vocabulary import recommendation_action
 
 if TYPE_CHECKING:
     from warmline.store import Op, Store
@@ -43,7 +43,7 @@ STATE_LABELS = {
 TEXT_FIELDS = ("description", "content")
 
 
-RECOMMENDATION_KINDS = (kinds.COMPLETE_RECOMMENDATION, kinds.DISMISS_RECOMMENDATION)
+RECOMMENDATION_KINDS = (OpKind.COMPLETE_RECOMMENDATION, OpKind.DISMISS_RECOMMENDATION)
 HIDDEN_FIELDS = ("lead_id", "recommendation_id")  # the Lead column and the card say them
 FIRST_WORDS = 60
 

@@ -19,12 +19,12 @@ from textual.containers import VerticalScroll
 from textual.widgets import ProgressBar, Static
 
 from warmline import actions
-from warmline.recommendation_names import recommendation_action
 from warmline.tui.charts import score_bar
 from warmline.tui.clipboard import OSC52_NOTE, web_link
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
+from warmline.vocabulary import recommendation_action
 
 if TYPE_CHECKING:
     from warmline.store.rows import Recommendation

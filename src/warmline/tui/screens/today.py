@@ -22,7 +22,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
-from warmline.job_names import kind_label
 from warmline.store import CacheUnusable
 from warmline.store.today import TodayLead, TodayPage, today_page
 from warmline.tui.columns import Column
@@ -39,6 +38,7 @@ from warmline.tui.screens.jobs import outcome_words, results_screen, subject
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.timefmt import relative
 from warmline.tui.widgets.tables import HeadingTable
+from warmline.vocabulary import kind_label
 
 if TYPE_CHECKING:
     from warmline.store.followups import FollowUp

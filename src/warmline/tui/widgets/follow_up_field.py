@@ -1,7 +1,7 @@
 """The follow-up a form's text promises, shown live under the text, kept or dropped in one key.
 
 The log-activity and note forms read their text with the follow-up parser as the rep
-types (`warmline.followups.parse.parse_follow_up`, ~30 us a line) and show what it
+types (`warmline.followup_phrases.parse_follow_up`, ~30 us a line) and show what it
 understood in the rep's zone: "Follow-up: Fri 27 Nov (by Friday)". `ctrl+f` (the form's
 key) turns it off and on; the day field under it takes another day (the parser's words or
 ISO 8601), which wins over the text's. Nothing read and nothing typed: a dim line says
@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label, Static
 
-from warmline.followups.parse import FollowUpGuess, parse_follow_up
+from warmline.followup_phrases import FollowUpGuess, parse_follow_up
 from warmline.tui.safe import plain
 from warmline.tui.screens.follow_up_dialogs import day_text, read_day
 

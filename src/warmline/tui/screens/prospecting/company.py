@@ -15,12 +15,12 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.api.models import Company, Contact
+from warmline.ops.kinds import JobKind
 from warmline.prospecting import COMPANY_RESEARCH, CONTACT_SEARCH, cost_notice
 from warmline.record_kinds import COMPANY_RECORDS, CONTACT_RECORDS, Model, Row
 from warmline.store.company_page import CompanyPage, ResearchFindings, company_page
 from warmline.store.contact_page import contact_page
 from warmline.store.custom_fields import FieldValue
-from warmline.store.effects import JOB_CONTACT_SEARCH
 from warmline.store.rows import CompanyRow, ContactRow, Job
 from warmline.tui.clipboard import web_link
 from warmline.tui.safe import plain, safe_text
@@ -244,7 +244,7 @@ class CompanyScreen(RecordPage[CompanyRow, Company]):
         confirm(self.cockpit, question, start)
 
     def action_found_people(self) -> None:
-        search = self.cockpit.store.latest_job(JOB_CONTACT_SEARCH, self.company_id)
+        search = self.cockpit.store.latest_job(JobKind.CONTACT_SEARCH, self.company_id)
         if search is None or search.status != "completed":
             state = "has not been searched yet (s)" if search is None else f"search is {safe_text(search.status)}"
             self.cockpit.notify_plain(f"{self._company_name()}: {state}.")

@@ -12,7 +12,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
-from warmline.job_names import kind_label, kind_short
 from warmline.tui.columns import Column
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import CockpitScreen
@@ -29,6 +28,7 @@ from warmline.tui.screens.prospecting.research import RunResultsScreen
 from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
 from warmline.tui.timefmt import relative
 from warmline.tui.widgets.tables import RowTable
+from warmline.vocabulary import kind_label, kind_short
 
 PROSPECTING_KINDS = ("deep_search", "contact_search", "company_research", "research_run")
 

@@ -1,7 +1,7 @@
 """The follow-up parser, row by row (issue 15): what a rep writes, when they write it, and the
 follow-up the log form would offer, or None when the text is not sure enough.
 
-The rules these rows pin are written out in warmline/followups/parse.py's docstring and the
+The rules these rows pin are written out in warmline/followup_phrases.py's docstring and the
 user guide's "Follow-ups" section.
 """
 
@@ -14,8 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from warmline.followups import FollowUpGuess, parse_follow_up
-from warmline.followups.parse import MAX_CHARS
+from warmline.followup_phrases import MAX_CHARS, FollowUpGuess, parse_follow_up
 
 BERLIN = ZoneInfo("Europe/Berlin")
 LA = ZoneInfo("America/Los_Angeles")
