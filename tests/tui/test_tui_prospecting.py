@@ -84,7 +84,7 @@ async def test_every_prospecting_screen_opens_by_key_and_escape_goes_back(prospe
 
 
 async def test_palette_offers_the_prospecting_commands(prospect_store: Store) -> None:
-    from warmline.tui.commands import ScreenActions
+    from warmline.tui.palette import ScreenActions
 
     app = cockpit(prospect_store)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -15,7 +15,7 @@ from support.cockpit import cockpit
 from support.tui_wire_data import KESTREL, lead_detail, lead_items
 from support.waiting import until
 from warmline.store import Store
-from warmline.tui.commands import ScreenActions
+from warmline.tui.palette import ScreenActions
 from warmline.tui.screens.help import HelpScreen
 from warmline.tui.screens.lead_detail import (
     CompetitorsTable,

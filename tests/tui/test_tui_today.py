@@ -17,7 +17,7 @@ from support.waiting import until
 from warmline.store import Store
 from warmline.store.followups import FollowUps
 from warmline.tui.app import WarmlineApp
-from warmline.tui.commands import ScreenActions
+from warmline.tui.palette import ScreenActions
 from warmline.tui.screens.follow_up_dialogs import AddFollowUpDialog, SnoozeDialog
 from warmline.tui.screens.help import HelpScreen
 from warmline.tui.screens.lead_detail import LeadDetailScreen

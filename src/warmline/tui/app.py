@@ -44,8 +44,8 @@ from warmline.store.today import COLD_AFTER_DAYS
 from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.bindings import screen_bindings
 from warmline.tui.clipboard import OSC52_NOTE, Copier, clipboard_text, system_copy
-from warmline.tui.commands import ScreenActions
 from warmline.tui.feed import status_from_store
+from warmline.tui.palette import ScreenActions
 from warmline.tui.refusals import ActionRefused, refusals
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen

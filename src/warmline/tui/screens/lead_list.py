@@ -15,9 +15,9 @@ from textual.widgets import Input
 
 from warmline.tui.charts import score_bar_segments
 from warmline.tui.columns import Column, cell, header, line
+from warmline.tui.lead_query import SORT_LABELS, LeadQuery, next_sort
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.sources import SORT_LABELS, LeadQuery, next_sort
 from warmline.tui.timefmt import DatetimeClock, relative
 from warmline.tui.widgets.text_line import TextLine
 from warmline.tui.widgets.virtual_list import VirtualList

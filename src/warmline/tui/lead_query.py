@@ -1,9 +1,10 @@
-"""Row sources over the store for the virtual lists: a count and a window, both indexed."""
+"""The lead list's query over the store, for its virtual list: a count and a window, both indexed."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from warmline.store import Store
@@ -13,7 +14,8 @@ LEAD_SORTS = ("gap", "score", "activity")
 SORT_LABELS = {"gap": "gap to target", "score": "warming score", "activity": "last activity"}
 
 
-class LeadQuery(NamedTuple):
+@dataclass(frozen=True)
+class LeadQuery:
     """One view of the lead list: a status tab, a company-name filter and a sort.
 
     `counter` gives the store to count on (the virtual list counts off the event loop; a
