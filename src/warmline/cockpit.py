@@ -18,13 +18,14 @@ from warmline.exit_codes import EXIT_CACHE
 from warmline.store import CacheUnusable, Store
 from warmline.store.database import cache_unusable
 from warmline.textsafe import terminal_text
-from warmline.tui.app import SyncHandle, run_cockpit, run_first_run
+from warmline.tui.app import run_cockpit, run_first_run
+from warmline.tui.context import SyncHandle
 
 
 def start_cockpit(config: Config) -> None:
     """Open the cockpit on `config`; with no API key, the first-run screen says what to do."""
     if not config.has_api_key:
-        run_first_run(config_path(), theme=config.theme)
+        run_first_run(config_path(), config=config)
         return
     try:
         store = Store(config.db_path)  # makes the data dir (0700) and the file (0600)
@@ -35,10 +36,8 @@ def start_cockpit(config: Config) -> None:
     for warning in logfile.configure(terminal=False, keep_level=True):
         print(f"Warning: {terminal_text(warning)}", file=sys.stderr)
     try:
-        run_cockpit(store, sync_factory=partial(_sync_engine, store, config), keymap=config.keymap,
-                    theme=config.theme, config_path=config_path(), undo_seconds=config.undo_seconds,
-                    start_screen=config.start_screen, cold_after_days=config.cold_after_days,
-                    check_cache=True)
+        run_cockpit(store, config=config, config_path=config_path(),
+                    sync_factory=partial(_sync_engine, store, config), check_cache=True)
     except CacheUnusable as exc:  # found after the first paint by the app's check of its pages
         _cache_unusable_exit(exc)
     except sqlite3.DatabaseError as exc:  # a damaged page met after the first paint
@@ -54,8 +53,9 @@ def _cache_unusable_exit(exc: Exception) -> NoReturn:
 
 
 def _sync_engine(store: Store, config: Config) -> SyncHandle:
-    """The command line's engine (its client checks the base URL); the app calls this in a
-    thread after its first frame."""
-    from warmline.commands.common import make_engine  # deferred: first frame
+    """The engine the command line builds too (`warmline.wiring`: its client checks the
+    base URL); the app calls this in a thread after its first frame, and shows a
+    `WiringError` as "Sync is off"."""
+    from warmline.wiring import make_engine  # deferred: first frame
 
     return make_engine(store, config)

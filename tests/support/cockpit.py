@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 
 from warmline.api import ServiceClient
+from warmline.config import Config
 from warmline.store import Store
 from warmline.tui.app import WarmlineApp
 from warmline.tui.widgets.status_line import StatusLine
@@ -52,11 +53,17 @@ class Clipboard:
         return self.works
 
 
+def settings(**fields: Any) -> Config:
+    """The rep's settings for a test cockpit: the lead list first, as before Today was the
+    start screen, unless the test asks for Today (`settings(start_screen="today")`)."""
+    fields.setdefault("start_screen", "leads")
+    return Config(**fields)
+
+
 def cockpit(store: Store | None, **options: Any) -> WarmlineApp:
-    """The real app with a fixed clock and zone, and no browser or system clipboard.
-    It opens on the lead list, as before Today was the start screen, unless the test asks
-    for Today (`start_screen="today"`)."""
-    options.setdefault("start_screen", "leads")
+    """The real app with a fixed clock and zone, and no browser or system clipboard, on
+    `settings()` unless the test passes its own `config`."""
+    options.setdefault("config", settings())
     options.setdefault("opener", Opened())
     options.setdefault("clipboard", Clipboard())
     return WarmlineApp(store, clock=lambda: W.NOW, zone=UTC, **options)
@@ -85,7 +92,7 @@ def deliver(store: Store, op_id: str, answer: dict[str, Any]) -> None:
 
 
 class RecordingSync:
-    """The sync handle's protocol (`warmline.tui.app.SyncHandle`), recording when the cockpit
+    """The sync handle's protocol (`warmline.tui.context.SyncHandle`), recording when the cockpit
     wakes it, revalidates a lead or listens for changes. It has no client: a test whose
     cockpit talks to the service uses `LookupSync`."""
 

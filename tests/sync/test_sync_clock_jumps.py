@@ -24,6 +24,7 @@ from support.store_data import lead_item
 from support.sync_helpers import KEY, START, UNAVAILABLE, FakeClock, FaultyTransport, server_rows
 from warmline import actions
 from warmline.api import RateLimiter, ServiceClient
+from warmline.config import Config
 from warmline.store import Store
 from warmline.sync import SyncEngine
 from warmline.sync.backoff import Backoff
@@ -212,7 +213,7 @@ async def test_the_undo_hint_counts_the_window_whatever_the_wall_clock_does(
     """Before: "u undoes dismiss · 3604s" after a backward step of an hour."""
     from warmline.tui.app import WarmlineApp
 
-    app = WarmlineApp(cache, undo_seconds=HOLD, clock=lambda: wall.now(), zone=UTC, opener=lambda url: True)
+    app = WarmlineApp(cache, config=Config(undo_seconds=HOLD), clock=lambda: wall.now(), zone=UTC, opener=lambda url: True)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         app.decide("dismiss", actions.dismiss_recommendation, CARD)
@@ -242,7 +243,7 @@ async def test_a_termination_signal_releases_the_cockpit_holds_and_closes_it(
 
     previous = signal.signal(number, launcher_handler)
     try:
-        app = WarmlineApp(cache, undo_seconds=60.0, clock=lambda: wall.now(), zone=UTC, opener=lambda url: True)
+        app = WarmlineApp(cache, config=Config(undo_seconds=60.0), clock=lambda: wall.now(), zone=UTC, opener=lambda url: True)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             assert signal.getsignal(number) is not launcher_handler  # the cockpit's own is in place

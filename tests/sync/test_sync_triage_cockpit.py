@@ -17,6 +17,7 @@ import httpx
 
 from support.sync_helpers import KEY, make_sandbox
 from warmline.api import ServiceClient
+from warmline.config import Config
 from warmline.store import Store
 from warmline.sync import SyncEngine
 from warmline.tui.app import WarmlineApp
@@ -54,7 +55,7 @@ async def test_thirty_fast_completes_make_no_failure_and_count_what_the_service_
             cards = len(store.active_recommendations())
             assert cards >= PRESSES
             before = await _service_progress(client)
-            app = WarmlineApp(store, sync=engine, undo_seconds=0.3)
+            app = WarmlineApp(store, sync=engine, config=Config(undo_seconds=0.3))
             async with app.run_test(size=(120, 40)) as pilot:
                 await pilot.press("r")
                 await pilot.pause()

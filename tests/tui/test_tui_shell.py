@@ -6,7 +6,7 @@ import pytest
 from rich.console import Console
 from textual.command import CommandList
 
-from support.cockpit import cockpit, fill
+from support.cockpit import cockpit, fill, settings
 from support.waiting import until
 from warmline.tui.app import WarmlineApp
 from warmline.tui.keys import keyboard_reference
@@ -48,11 +48,11 @@ def test_theme_file_with_unknown_key_is_refused(tmp_path: Path) -> None:
 
 
 async def test_theme_is_selected_from_options_and_unknown_falls_back(store) -> None:
-    app = cockpit(store, theme="warmline-light")
+    app = cockpit(store, config=settings(theme="warmline-light"))
     async with app.run_test() as pilot:
         await pilot.pause()
         assert app.theme == "warmline-light"
-    app = cockpit(store, theme="no-such-theme")
+    app = cockpit(store, config=settings(theme="no-such-theme"))
     async with app.run_test() as pilot:
         await pilot.pause()
         assert app.theme == "warmline-dark"
@@ -60,7 +60,7 @@ async def test_theme_is_selected_from_options_and_unknown_falls_back(store) -> N
 
 
 async def test_keymap_from_config_rebinds_by_id(store) -> None:
-    app = cockpit(store, keymap={"leads.sort": "o", "leads.warm": "w"})
+    app = cockpit(store, config=settings(keymap={"leads.sort": "o", "leads.warm": "w"}))
     async with app.run_test() as pilot:
         await pilot.pause()
         assert isinstance(app.screen, LeadListScreen)
@@ -73,7 +73,7 @@ async def test_keymap_from_config_rebinds_by_id(store) -> None:
 
 
 async def test_unknown_keymap_ids_are_reported(store) -> None:
-    app = cockpit(store, keymap={"leads.sortt": "o", "leads.warm": "w"})
+    app = cockpit(store, config=settings(keymap={"leads.sortt": "o", "leads.warm": "w"}))
     async with app.run_test() as pilot:
         await pilot.pause()
         messages = [str(n.message) for n in app._notifications]
@@ -89,7 +89,7 @@ def test_keyboard_reference_lists_every_screen_with_ids() -> None:
 
 
 async def test_help_lists_every_binding_of_the_screen_with_remapped_keys(store) -> None:
-    app = cockpit(store, keymap={"leads.sort": "o"})
+    app = cockpit(store, config=settings(keymap={"leads.sort": "o"}))
     async with app.run_test(size=(120, 60)) as pilot:
         await pilot.pause()
         await pilot.press("question_mark")
@@ -179,14 +179,14 @@ async def test_palette_switches_theme(store) -> None:
 
 
 async def test_a_theme_picked_in_the_palette_is_kept_on_restart_over_the_configs(store) -> None:
-    app = cockpit(store, theme="warmline-dark")
+    app = cockpit(store, config=settings(theme="warmline-dark"))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("ctrl+p", *"warmline-light")
         await wait_for_hits(app, pilot, "warmline-light")
         await pilot.press("enter")
         await until(lambda: app.theme == "warmline-light", pilot=pilot, what="the light theme")
-    restarted = cockpit(store, theme="warmline-dark")  # the same cache, the config unchanged
+    restarted = cockpit(store, config=settings(theme="warmline-dark"))  # the same cache, the config unchanged
     async with restarted.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert restarted.theme == "warmline-light"
@@ -277,7 +277,7 @@ async def test_the_earlier_lookups_dialog_shows_its_own_keys(store) -> None:
 
 @pytest.mark.parametrize("width", [80, 120])
 async def test_a_key_bar_too_long_for_the_line_ends_saying_there_are_more(store, width: int) -> None:
-    app = cockpit(store, keymap={"app.help": "h"})
+    app = cockpit(store, config=settings(keymap={"app.help": "h"}))
     async with app.run_test(size=(width, 30)) as pilot:
         app.open_lead(103)
         await pilot.pause()

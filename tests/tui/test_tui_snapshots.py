@@ -14,7 +14,7 @@ import pytest
 from textual.command import CommandList
 
 import support.tui_wire_data as W
-from support.cockpit import cockpit, fill
+from support.cockpit import cockpit, fill, settings
 from support.waiting import until
 from warmline.store import Store
 
@@ -160,7 +160,7 @@ def test_first_run_screen(snap_compare, size) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_light_theme(snap_compare, store: Store, size) -> None:
-    assert snap_compare(cockpit(store, theme="warmline-light"), terminal_size=size)
+    assert snap_compare(cockpit(store, config=settings(theme="warmline-light")), terminal_size=size)
 
 
 @pytest.mark.parametrize("size", SIZES)

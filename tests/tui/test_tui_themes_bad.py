@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from support.cockpit import cockpit
+from support.cockpit import cockpit, settings
 from warmline.store import Store
 from warmline.tui.themes import MAX_PROBLEM, load_user_themes
 
@@ -74,7 +74,7 @@ def bad_theme_dir(tmp_path: Path) -> Path:
 
 
 async def test_bad_files_beside_another_theme_are_reported_and_skipped(store: Store, tmp_path: Path) -> None:
-    app = cockpit(store, config_path=bad_theme_dir(tmp_path), theme="warmline-light")
+    app = cockpit(store, config_path=bad_theme_dir(tmp_path), config=settings(theme="warmline-light"))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert app.theme == "warmline-light"
@@ -90,7 +90,7 @@ async def test_bad_files_beside_another_theme_are_reported_and_skipped(store: St
 @pytest.mark.parametrize("configured", ["c", "c2"])
 async def test_a_configured_theme_textual_cannot_read_falls_back(store: Store, tmp_path: Path, configured: str) -> None:
     """Named in the config, the bad theme stopped the cockpit before its first frame."""
-    app = cockpit(store, config_path=bad_theme_dir(tmp_path), theme=configured)
+    app = cockpit(store, config_path=bad_theme_dir(tmp_path), config=settings(theme=configured))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert app.theme == "warmline-dark"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import support.tui_wire_data as W
-from support.cockpit import cockpit, text_of
+from support.cockpit import cockpit, settings, text_of
 from support.waiting import until
 from warmline.store import Store
 from warmline.store.followups import FollowUps
@@ -99,7 +99,10 @@ def seed_day(store: Store, followups: FollowUps) -> str:
 
 def today_cockpit(store: Store, followups: FollowUps | None, **options: Any) -> WarmlineApp:
     return cockpit(
-        store, start_screen="today", followups=followups, cold_after_days=COLD_AFTER_DAYS, **options
+        store,
+        config=settings(start_screen="today", cold_after_days=COLD_AFTER_DAYS),
+        followups=followups,
+        **options,
     )
 
 
@@ -451,7 +454,7 @@ async def test_today_is_the_start_screen_and_one_key_from_the_others(
 
 
 async def test_the_config_can_start_on_the_lead_list(store: Store, followups: FollowUps) -> None:
-    app = cockpit(store, start_screen="leads", followups=followups)
+    app = cockpit(store, config=settings(start_screen="leads"), followups=followups)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, LeadListScreen)

@@ -4,7 +4,8 @@ Everything is injected (the store, the sync handle, the clock, the time zone, th
 browser opener, the system clipboard) so that tests drive the real app with no network and stable times, and
 so the first paint comes from the cache before any network work starts. Screens change
 the cache by handing a function of `warmline.actions` to `perform` or `decide`, which
-type-check its arguments (`perform(actions.set_target_score, lead_id, 80)`).
+type-check its arguments (`perform(actions.set_target_score, lead_id, 80)`). Screens see
+the app only as a `warmline.tui.context.Cockpit`, which it implements.
 """
 
 from __future__ import annotations
@@ -20,30 +21,21 @@ from collections.abc import Callable, Hashable
 from datetime import tzinfo
 from functools import partial
 from pathlib import Path
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    Concatenate,
-    NamedTuple,
-    ParamSpec,
-    Protocol,
-    TypeVar,
-    TypeVarTuple,
-)
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, TypeVarTuple
 
 from textual.app import App
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from warmline.config import DEFAULT_THEME
+from warmline.config import DEFAULT_THEME, Config
 from warmline.startup import release_collection
 from warmline.store.database import CacheUnusable
 from warmline.store.followups import FollowUps
 from warmline.store.sync_vocabulary import StateKey, SyncState
-from warmline.store.today import COLD_AFTER_DAYS
 from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.bindings import screen_bindings
 from warmline.tui.clipboard import OSC52_NOTE, Copier, clipboard_text, system_copy
+from warmline.tui.context import QUIT_GRACE_SECONDS, Cockpit, Decision, Held, SyncHandle
 from warmline.tui.feed import status_from_store
 from warmline.tui.palette import ScreenActions
 from warmline.tui.refusals import ActionRefused, refusals
@@ -62,9 +54,7 @@ from warmline.tui.widgets.status_line import StatusLine
 if TYPE_CHECKING:
     from textual.theme import Theme
 
-    from warmline.api import ServiceClient
     from warmline.store import Store
-    from warmline.sync.engine import LeadGoneListener
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -72,58 +62,9 @@ Ts = TypeVarTuple("Ts")
 
 Opener = Callable[[str], object]
 SYNC_OFF_NOTICE_SECONDS = 60.0
-DEFAULT_UNDO_SECONDS = 5.0
-QUIT_GRACE_SECONDS = 3.0
-"""How long quitting waits for held decisions to reach the service (then they go at the
-next sync: they are committed to the cache, never lost)."""
-
 
 TERMINATION_SIGNALS = ("SIGTERM", "SIGHUP")
 """What ends the cockpit from outside as `q` would (`WarmlineApp._terminated`)."""
-
-
-class Held(NamedTuple):
-    """A one-key decision inside its undo window: its ops are not sent before `until`."""
-
-    op_ids: tuple[str, ...]
-    label: str
-    until: float  # the store's monotonic clock (`Store.monotonic`): a wall-clock jump moves it not
-
-
-class Decision(Protocol[*Ts]):
-    """An action a rep takes with one key, which can be held for the undo window: it
-    takes `hold_seconds` and returns the id(s) of the op(s) it queued."""
-
-    def __call__(self, store: Store, /, *args: *Ts, hold_seconds: float) -> str | list[str]: ...
-
-
-class SyncHandle(Protocol):
-    """What the cockpit needs from the sync engine (`warmline.sync.SyncEngine`): run it in
-    our loop, nudge it, hear from it, and borrow its client for the online-only work
-    (lookups, record forms)."""
-
-    @property
-    def client(self) -> ServiceClient:
-        """The engine's client, shared so that direct requests keep to its rate limit."""
-        ...
-
-    async def start(self) -> None: ...
-
-    async def stop(self) -> None: ...
-
-    def wake(self) -> None: ...
-
-    async def send_held(self, op_ids: list[str], grace: float = QUIT_GRACE_SECONDS) -> object:
-        """End the undo window of these ops and deliver them within `grace` (quitting)."""
-        ...
-
-    async def refresh_lead(self, lead_id: int) -> bool:
-        """Fetch one lead's full detail into the cache (stale-while-revalidate)."""
-        ...
-
-    def on_lead_gone(self, listener: LeadGoneListener) -> Callable[[], None]:
-        """Call `listener` (on our loop) when the service said a lead does not exist; returns the undo."""
-        ...
 
 
 class WarmlineApp(TypeaheadApp):
@@ -152,32 +93,31 @@ class WarmlineApp(TypeaheadApp):
         self,
         store: Store | None = None,
         *,
+        config: Config | None = None,
+        config_path: Path | None = None,
         sync: SyncHandle | None = None,
         sync_factory: Callable[[], SyncHandle] | None = None,
-        config_path: Path | None = None,
+        followups: FollowUps | None = None,
         clock: DatetimeClock = utc_now,
         zone: tzinfo | None = None,
-        keymap: dict[str, str] | None = None,
-        theme: str = DEFAULT_THEME,
-        theme_dirs: list[Path] | None = None,
         opener: Opener | None = None,
         clipboard: Copier | None = None,
         status_source: Callable[[], CockpitStatus] | None = None,
         revision_source: Callable[[], Hashable] | None = None,
         status_interval: float = 1.0,
-        undo_seconds: float = DEFAULT_UNDO_SECONDS,
-        start_screen: str = "today",
-        cold_after_days: int = COLD_AFTER_DAYS,
-        followups: FollowUps | None = None,
+        theme_dirs: list[Path] | None = None,
         check_cache: bool = False,
     ) -> None:
+        """`config` is the rep's settings (theme, keys, undo window, start screen, when a
+        lead goes cold); `config_path` is where the file is or would be (the first-run
+        screen names it, user themes sit beside it). The rest stands in for the world
+        outside in tests: the sync handle, the clock and zone, the browser, the clipboard,
+        the status and revision sources (by default read from the store)."""
         super().__init__()
         self._check_cache = check_cache
         """Look for damaged pages after the first frame (`Database.raise_if_damaged`)."""
-        self.start_screen = start_screen
-        """The screen the cockpit opens on: "today" (the default) or "leads" (`[ui] start_screen`)."""
-        self.cold_after_days = cold_after_days
-        """Today lists a warm lead as going cold after this many days without activity."""
+        self.config = config if config is not None else Config()
+        """The rep's settings; the app reads the [ui] and [sync] ones, screens too."""
         if followups is None and store is not None and store.path is not None:
             followups = FollowUps(store.path.parent)  # opened at its first read, not here
         self.followups = followups
@@ -203,7 +143,6 @@ class WarmlineApp(TypeaheadApp):
         self._revision_source = revision_source
         self._revision: Hashable = None
         self._status_interval = status_interval
-        self.undo_seconds = undo_seconds
         self._held: list[Held] = []
         self._signals_before: dict[int, Any] = {}  # what handled them before `_catch_termination`
         themes = load_themes(theme_dirs)
@@ -215,7 +154,8 @@ class WarmlineApp(TypeaheadApp):
             self.register_theme(loaded)
         self.offered_themes = sorted(themes)
         """The themes the palette offers: ours and the rep's, not Textual's own."""
-        self._keymap_ids = list(keymap or {})
+        keymap, theme = self.config.keymap, self.config.theme
+        self._keymap_ids = list(keymap)
         # The theme last picked in the palette wins over the config's: it is the rep's
         # latest choice (docs/user-guide.md, "Themes").
         remembered = store.get_state(StateKey.THEME) if store is not None else None
@@ -239,7 +179,7 @@ class WarmlineApp(TypeaheadApp):
     def get_default_screen(self) -> Screen[Any]:
         if self._store is None:
             return FirstRunScreen(self._config_path or Path("config.toml"))
-        return LeadListScreen() if self.start_screen == "leads" else TodayScreen()
+        return LeadListScreen() if self.config.start_screen == "leads" else TodayScreen()
 
     def on_mount(self) -> None:
         self.call_after_refresh(release_collection)  # held by `warmline` while it starts
@@ -470,7 +410,7 @@ class WarmlineApp(TypeaheadApp):
         The hold is in the op itself (`hold_until`), so no path sends it early: not the
         engine's tick or wake, not `warmline sync` in another terminal.
         """
-        seconds = self.undo_seconds
+        seconds = self.config.undo_seconds
         result = self.perform(lambda store: action(store, *args, hold_seconds=seconds))
         op_ids = tuple(result) if isinstance(result, list) else (result,)
         if seconds > 0:
@@ -503,7 +443,7 @@ class WarmlineApp(TypeaheadApp):
             self._held.clear()
             self.notify_plain(
                 "Nothing to undo: decisions can be taken back for "
-                f"{self.undo_seconds:g} s. A queued action can still be discarded in the outbox (O)."
+                f"{self.config.undo_seconds:g} s. A queued action can still be discarded in the outbox (O)."
             )
             return None
         # deferred: first frame (the actions load the HTTP stack)
@@ -680,6 +620,10 @@ class WarmlineApp(TypeaheadApp):
         self.notify(safe_text(message, multiline=True), severity=severity, markup=False, timeout=timeout)
 
 
+_implements: type[Cockpit] = WarmlineApp
+"""mypy checks here that the app is what its screens type against (`warmline.tui.context`)."""
+
+
 def cockpit_revision(store: Store, followups: FollowUps | None) -> Hashable:
     """What the open screen follows: the cache's version and the follow-ups file's, so a
     follow-up added from another terminal (`warmline log ... by Friday`, `warmline
@@ -692,18 +636,28 @@ def cockpit_revision(store: Store, followups: FollowUps | None) -> Hashable:
     return store.data_version(), kept
 
 
-def run_cockpit(store: Store, sync: SyncHandle | None = None, **options: Any) -> None:
-    """Open the cockpit on `store` (the CLI's `warmline` and `warmline demo` call this).
+def run_cockpit(
+    store: Store,
+    *,
+    config: Config,
+    config_path: Path | None = None,
+    sync_factory: Callable[[], SyncHandle] | None = None,
+    check_cache: bool = False,
+) -> None:
+    """Open the cockpit on `store` (plain `warmline` and `warmline demo`, by
+    `warmline.cockpit.start_cockpit`).
 
     A damaged cache met by a query after the first paint closes the cockpit and is raised
     here (sqlite3.DatabaseError), for the caller's one-line report instead of a traceback.
     """
-    app = WarmlineApp(store, sync=sync, **options)
+    app = WarmlineApp(
+        store, config=config, config_path=config_path, sync_factory=sync_factory, check_cache=check_cache
+    )
     app.run()
     if app.cache_error is not None:
         raise app.cache_error
 
 
-def run_first_run(config_path: Path, **options: Any) -> None:
+def run_first_run(config_path: Path, *, config: Config) -> None:
     """Open the first-run screen: no key configured, explain how to set one."""
-    WarmlineApp(None, config_path=config_path, **options).run()
+    WarmlineApp(None, config=config, config_path=config_path).run()

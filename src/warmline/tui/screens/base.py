@@ -19,7 +19,7 @@ from warmline.tui.widgets.text_line import TextLine
 STYLES = Path(__file__).resolve().parent.parent / "styles"
 
 if TYPE_CHECKING:
-    from warmline.tui.app import WarmlineApp
+    from warmline.tui.context import Cockpit
 
 
 class CockpitScreen(Screen[None]):
@@ -31,8 +31,9 @@ class CockpitScreen(Screen[None]):
     _shown = False
 
     @property
-    def cockpit(self) -> WarmlineApp:
-        return cast("WarmlineApp", self.app)
+    def cockpit(self) -> Cockpit:
+        """The app, as screens may use it (`warmline.tui.context`)."""
+        return cast("Cockpit", self.app)
 
     def compose(self) -> ComposeResult:
         yield TextLine(Text(self.SCREEN_TITLE), id="screen-title")
@@ -86,3 +87,8 @@ class DialogScreen(ModalScreen[ScreenResultType]):
     DialogScreen .dialog-error { color: $error; text-style: bold; }
     DialogScreen > KeyBar { dock: bottom; }
     """
+
+    @property
+    def cockpit(self) -> Cockpit:
+        """The app, as dialogs may use it (`warmline.tui.context`)."""
+        return cast("Cockpit", self.app)

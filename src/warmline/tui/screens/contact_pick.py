@@ -39,7 +39,7 @@ from warmline.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from warmline.api import ServiceClient
-    from warmline.tui.app import WarmlineApp
+    from warmline.tui.context import Cockpit
     from warmline.tui.screens.base import CockpitScreen
 
 NEW = "new"
@@ -162,7 +162,7 @@ class ContactPickDialog(DialogScreen[ContactChoice | str | None]):
 
 
 def add_key_contact(
-    cockpit: WarmlineApp, lead_id: int, lead_name: str, page: CockpitScreen
+    cockpit: Cockpit, lead_id: int, lead_name: str, page: CockpitScreen
 ) -> None:
     """Open the picker for the lead: a contact picked is pinned (queued, held for undo);
     "New contact" opens the new-contact form. `page` (the lead's) redraws once a pin is
@@ -191,7 +191,7 @@ def add_key_contact(
     )
 
 
-def _pin(cockpit: WarmlineApp, lead_id: int, contact_id: int, name: str, lead_name: str) -> bool:
+def _pin(cockpit: Cockpit, lead_id: int, contact_id: int, name: str, lead_name: str) -> bool:
     """Pin the contact on the lead; False (and a warning) when the action is refused."""
     try:
         cockpit.decide(f"pin {name}", actions.pin_company_contact, lead_id, contact_id)
@@ -205,7 +205,7 @@ def _pin(cockpit: WarmlineApp, lead_id: int, contact_id: int, name: str, lead_na
 
 
 def _new_contact_form(
-    cockpit: WarmlineApp,
+    cockpit: Cockpit,
     lead_id: int,
     company_id: int | None,
     lead_name: str,
@@ -246,7 +246,7 @@ def _new_contact_form(
 
 
 async def _create_and_pin(
-    cockpit: WarmlineApp,
+    cockpit: Cockpit,
     client: ServiceClient,
     lead_id: int,
     lead_name: str,

@@ -35,7 +35,7 @@ from warmline.tui.widgets.follow_up_field import FollowUpChoice, FollowUpField
 from warmline.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
-    from warmline.tui.app import WarmlineApp
+    from warmline.tui.context import Cockpit
 
 Submit = Callable[[Any], "str | None"]
 """Runs the action with the form's values; returns an error message, or None when done."""
@@ -385,7 +385,7 @@ class ConfirmDialog(DialogScreen[bool]):
         self.dismiss(yes)
 
 
-def confirm_lead_removal(cockpit: WarmlineApp, lead_id: int, company_name: str, removed: Callable[[], None]) -> None:
+def confirm_lead_removal(cockpit: Cockpit, lead_id: int, company_name: str, removed: Callable[[], None]) -> None:
     """Ask, then take a lead out of outreach; `removed` runs once the removal is queued.
 
     The one removal question of the cockpit (lead list, lead page, company page). It names
@@ -405,8 +405,8 @@ def confirm_lead_removal(cockpit: WarmlineApp, lead_id: int, company_name: str, 
             cockpit.notify_plain(str(refused), severity="warning")
             return
         said = f"{company_name} removed from outreach; the service is told at the next sync"
-        if cockpit.undo_seconds > 0:
-            said += f" (u undoes it within {cockpit.undo_seconds:g} s)"
+        if cockpit.config.undo_seconds > 0:
+            said += f" (u undoes it within {cockpit.config.undo_seconds:g} s)"
         cockpit.notify_plain(said + ".")
         removed()
 

@@ -35,7 +35,7 @@ from warmline.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from warmline.store.followups import FollowUp, FollowUps, Source
-    from warmline.tui.app import WarmlineApp
+    from warmline.tui.context import Cockpit
 
 SNOOZE_DAY = 1
 SNOOZE_WEEK = 7
@@ -64,7 +64,7 @@ _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
-def rep_now(cockpit: WarmlineApp) -> datetime:
+def rep_now(cockpit: Cockpit) -> datetime:
     """Now in the rep's zone, from the cockpit's clock (fixed in tests): what "tomorrow" is
     read against and what "today" is."""
     return cockpit.clock().astimezone(cockpit.zone)
@@ -109,13 +109,13 @@ def read_day(typed: str, now: datetime) -> tuple[date, time | None, str | None]:
     return day, at, phrase
 
 
-def _follow_ups(cockpit: WarmlineApp) -> FollowUps:
+def _follow_ups(cockpit: Cockpit) -> FollowUps:
     if cockpit.followups is None:
         raise ValueError("follow-ups need a cache file on disk; this cockpit has none")
     return cockpit.followups
 
 
-def _change(cockpit: WarmlineApp, change: Callable[[FollowUps], FollowUp]) -> FollowUp | None:
+def _change(cockpit: Cockpit, change: Callable[[FollowUps], FollowUp]) -> FollowUp | None:
     """Run one change of the follow-ups file; a refusal or an unusable file is a warning."""
     # deferred: first frame (Today is the first screen; the actions load the HTTP stack)
     from warmline.actions.followups import FollowUpNotFound
@@ -128,7 +128,7 @@ def _change(cockpit: WarmlineApp, change: Callable[[FollowUps], FollowUp]) -> Fo
         return None
 
 
-def mark_done(cockpit: WarmlineApp, follow_up: FollowUp) -> bool:
+def mark_done(cockpit: Cockpit, follow_up: FollowUp) -> bool:
     """Mark `follow_up` done and say so; False when it could not be."""
     # deferred: first frame (Today is the first screen; the actions load the HTTP stack)
     from warmline.actions.followups import done_follow_up
@@ -139,7 +139,7 @@ def mark_done(cockpit: WarmlineApp, follow_up: FollowUp) -> bool:
     return changed is not None
 
 
-def snooze(cockpit: WarmlineApp, follow_up: FollowUp, until: date) -> bool:
+def snooze(cockpit: Cockpit, follow_up: FollowUp, until: date) -> bool:
     """Make `follow_up` due on `until` and say so; False when it could not be."""
     # deferred: first frame (Today is the first screen; the actions load the HTTP stack)
     from warmline.actions.followups import snooze_follow_up
@@ -156,12 +156,12 @@ def snooze(cockpit: WarmlineApp, follow_up: FollowUp, until: date) -> bool:
     return changed is not None
 
 
-def snooze_days(cockpit: WarmlineApp, follow_up: FollowUp, days: int) -> bool:
+def snooze_days(cockpit: Cockpit, follow_up: FollowUp, days: int) -> bool:
     """Snooze `follow_up` to `days` days after today (the `z` key: a day)."""
     return snooze(cockpit, follow_up, rep_now(cockpit).date() + timedelta(days=days))
 
 
-def ask_snooze(cockpit: WarmlineApp, follow_up: FollowUp, snoozed: Callable[[], None]) -> None:
+def ask_snooze(cockpit: Cockpit, follow_up: FollowUp, snoozed: Callable[[], None]) -> None:
     """The snooze dialog (a day, a week, a day picked); `snoozed` runs once it is moved."""
 
     def picked(until: date | None) -> None:
@@ -180,7 +180,7 @@ class FollowUpActions:
     if TYPE_CHECKING:
 
         @property
-        def cockpit(self) -> WarmlineApp: ...
+        def cockpit(self) -> Cockpit: ...
 
         def reload(self) -> None: ...
 
@@ -214,7 +214,7 @@ class FollowUpActions:
 
 
 def ask_new_follow_up(
-    cockpit: WarmlineApp, lead_id: int, company: str, added: Callable[[], None]
+    cockpit: Cockpit, lead_id: int, company: str, added: Callable[[], None]
 ) -> None:
     """The dialog that adds a follow-up by hand on a lead; `added` runs once it is kept."""
     # deferred: first frame (Today is the first screen; the actions load the HTTP stack)
@@ -240,7 +240,7 @@ def ask_new_follow_up(
 
 
 def keep_follow_up(
-    cockpit: WarmlineApp,
+    cockpit: Cockpit,
     lead_id: int,
     company: str,
     text: str,

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from warmline.store.followups import FollowUp, Source
     from warmline.store.rows import Competitor, KeyContact, LeadDetail
     from warmline.store.tombstones import Tombstone
-    from warmline.tui.app import Decision
+    from warmline.tui.context import Decision
     from warmline.tui.widgets.follow_up_field import FollowUpChoice
 
 P = ParamSpec("P")

@@ -2,7 +2,7 @@
 
 The queue never waits on the network: completing or dismissing paints the next card
 first, then queues the action (a local write). Skipped cards go to the back of the line.
-A decision is held for the undo window (`WarmlineApp.decide`), so `u` takes it back.
+A decision is held for the undo window (`Cockpit.decide`), so `u` takes it back.
 The card on screen never changes without a key press: a refresh that finds it handled
 elsewhere marks it so and leaves it there until the rep moves on.
 """
@@ -28,7 +28,7 @@ from warmline.vocabulary import recommendation_action
 
 if TYPE_CHECKING:
     from warmline.store.rows import Recommendation
-    from warmline.tui.app import Decision
+    from warmline.tui.context import Decision
 
 PRIORITY_STYLES = {"high": "bold red", "medium": "yellow", "low": "dim"}
 ALREADY_HANDLED = "This card was handled elsewhere meanwhile (the service no longer lists it as active)."

@@ -117,7 +117,7 @@ class TodayScreen(FollowUpActions, CockpitScreen):
         cockpit = self.cockpit
         now = cockpit.clock().astimezone(cockpit.zone)
         try:
-            page = today_page(cockpit.store, now, cockpit.cold_after_days, cockpit.followups)
+            page = today_page(cockpit.store, now, cockpit.config.cold_after_days, cockpit.followups)
             self.follow_ups_problem = None
         except CacheUnusable as problem:
             if cockpit.followups is None or problem.path != cockpit.followups.path:
@@ -127,7 +127,7 @@ class TodayScreen(FollowUpActions, CockpitScreen):
                     f"Follow-ups not shown: {problem}", severity="error", timeout=30
                 )
             self.follow_ups_problem = str(problem)
-            page = today_page(cockpit.store, now, cockpit.cold_after_days, None)
+            page = today_page(cockpit.store, now, cockpit.config.cold_after_days, None)
         return page
 
     def reload(self) -> None:
@@ -204,7 +204,7 @@ class TodayScreen(FollowUpActions, CockpitScreen):
                 ],
             )
 
-        cold_note = f"warm, quiet {cockpit.cold_after_days}+ days"
+        cold_note = f"warm, quiet {cockpit.config.cold_after_days}+ days"
         heading("cold", "Going cold", page.going_cold_total, cold_note)
         for lead in page.going_cold[:COLD_SHOWN]:
             days = lead.quiet_days(now)

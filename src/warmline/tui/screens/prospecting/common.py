@@ -17,7 +17,7 @@ from warmline.tui.screens.dialogs import ConfirmDialog
 if TYPE_CHECKING:
     from warmline.api import ServiceClient
     from warmline.store import Store
-    from warmline.tui.app import WarmlineApp
+    from warmline.tui.context import Cockpit
 
 P = ParamSpec("P")
 
@@ -94,12 +94,12 @@ def names_text(labels: Iterable[str], limit: int = 5) -> Text:
     return text
 
 
-def reachable(cockpit: WarmlineApp) -> bool:
+def reachable(cockpit: Cockpit) -> bool:
     """Whether the service may be reachable now (not known offline, key not refused)."""
     return cockpit.sync_status.state not in (SyncState.OFFLINE, SyncState.AUTH_FAILED)
 
 
-def service_client(cockpit: WarmlineApp) -> ServiceClient | None:
+def service_client(cockpit: Cockpit) -> ServiceClient | None:
     """The sync engine's client for online-only work; None while there is no engine (not
     built yet, or sync is off) or the service is known to be out of reach."""
     if cockpit.sync is None or not reachable(cockpit):
@@ -107,7 +107,7 @@ def service_client(cockpit: WarmlineApp) -> ServiceClient | None:
     return cockpit.sync.client
 
 
-def confirm(cockpit: WarmlineApp, question: Text, then: Callable[[], object]) -> None:
+def confirm(cockpit: Cockpit, question: Text, then: Callable[[], object]) -> None:
     """Ask `question` (y/n); run `then` on yes. Used before anything that spends quota."""
 
     def answered(yes: bool | None) -> None:
@@ -118,7 +118,7 @@ def confirm(cockpit: WarmlineApp, question: Text, then: Callable[[], object]) ->
 
 
 def perform(
-    cockpit: WarmlineApp, action: Callable[Concatenate[Store, P], object], *args: P.args, **kwargs: P.kwargs
+    cockpit: Cockpit, action: Callable[Concatenate[Store, P], object], *args: P.args, **kwargs: P.kwargs
 ) -> str | None:
     """Run an action; the refusal in the rep's words, or None once it is queued."""
     try:
@@ -129,7 +129,7 @@ def perform(
 
 
 def start_job(
-    cockpit: WarmlineApp, what: str, action: Callable[Concatenate[Store, P], object], *args: P.args, **kwargs: P.kwargs
+    cockpit: Cockpit, what: str, action: Callable[Concatenate[Store, P], object], *args: P.args, **kwargs: P.kwargs
 ) -> str | None:
     """Queue a job start and say where it can be followed; the refusal, or None."""
     error = perform(cockpit, action, *args, **kwargs)
@@ -140,7 +140,7 @@ def start_job(
     return error
 
 
-def add_to_outreach(cockpit: WarmlineApp, company_ids: list[int], labels: list[str], status: str) -> None:
+def add_to_outreach(cockpit: Cockpit, company_ids: list[int], labels: list[str], status: str) -> None:
     """Ask, then queue the companies as cold (social warming) or warm (nurturing) leads."""
     if not company_ids:
         cockpit.notify_plain("Select companies first (space marks a row).", severity="warning")

@@ -54,7 +54,7 @@ from warmline.tui.widgets.virtual_list import RowFormatter, RowSource, VirtualLi
 
 if TYPE_CHECKING:
     from warmline.store import Store
-    from warmline.tui.app import WarmlineApp
+    from warmline.tui.context import Cockpit
 
 RecordRow = CompanyRow | ContactRow
 
@@ -309,7 +309,7 @@ class RecordEditing(Generic[Row, Model]):
     if TYPE_CHECKING:  # provided by the screen using it
 
         @property
-        def cockpit(self) -> WarmlineApp: ...
+        def cockpit(self) -> Cockpit: ...
 
         def editable_record(self) -> Row | None: ...
 

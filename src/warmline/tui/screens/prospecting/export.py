@@ -5,7 +5,7 @@ take a moment) and replaced only once complete."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -17,7 +17,7 @@ from warmline.exporting import export_to_file
 from warmline.tui.screens.dialogs import FormDialog
 
 if TYPE_CHECKING:
-    from warmline.tui.app import WarmlineApp
+    from warmline.tui.context import Cockpit
 
 KINDS = ("leads", "companies", "contacts")
 FORMATS = ("csv", "json")
@@ -94,19 +94,19 @@ class ExportDialog(FormDialog):
         if target.is_dir():
             return f"{target} is a folder; name a file in it"
         status = values["status"] if values["kind"] == "leads" and values["status"] != "all" else None
-        write_export(cast("WarmlineApp", self.app), values["kind"], values["format"], target, status)
+        write_export(self.cockpit, values["kind"], values["format"], target, status)
         return None
 
 
-def write_export(app: WarmlineApp, kind: str, fmt: str, target: Path, status: str | None) -> None:
+def write_export(cockpit: Cockpit, kind: str, fmt: str, target: Path, status: str | None) -> None:
     """Write the export in a thread; say how many rows went where, or why it failed."""
     def run() -> None:
         try:
-            count = export_to_file(app.store, kind, fmt, target, status)
+            count = export_to_file(cockpit.store, kind, fmt, target, status)
         except OSError as exc:
-            app.call_from_thread(app.notify_plain, f"Export failed: {exc}", severity="error")
+            cockpit.call_from_thread(cockpit.notify_plain, f"Export failed: {exc}", severity="error")
             return
         what = f"{status} {kind}" if status else kind
-        app.call_from_thread(app.notify_plain, f"Exported {count:,} {what} to {target}.")
+        cockpit.call_from_thread(cockpit.notify_plain, f"Exported {count:,} {what} to {target}.")
 
-    app.run_worker(run, thread=True, name="export", exit_on_error=False)
+    cockpit.run_worker(run, thread=True, name="export", exit_on_error=False)

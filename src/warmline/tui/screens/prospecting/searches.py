@@ -50,7 +50,7 @@ class DeepSearchDialog(FormDialog):
 
     def on_mount(self) -> None:
         cost = Text(cost_notice(DEEP_SEARCH), style="bold")
-        if not reachable(self.app):  # type: ignore[arg-type]
+        if not reachable(self.cockpit):
             cost.append(" Offline: it is queued and starts when you are back online.", style="yellow")
         self.query_one("#deep-cost", Static).update(cost)
         self.query_one("#deep-query", Input).focus()
@@ -72,7 +72,7 @@ class DeepSearchDialog(FormDialog):
     def _start(self, values: dict[str, str]) -> str | None:
         if not values["max_results"].isdigit():
             return "how many companies must be a whole number between 1 and 100"
-        return start_job(self.app, "deep search", actions.start_deep_search, values["query"], int(values["max_results"]))  # type: ignore[arg-type]
+        return start_job(self.cockpit, "deep search", actions.start_deep_search, values["query"], int(values["max_results"]))
 
 
 class FoundCompaniesScreen(CockpitScreen):
