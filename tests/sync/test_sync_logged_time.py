@@ -10,12 +10,12 @@ from datetime import UTC, datetime, timedelta, timezone
 from support.sync_helpers import DROP_AFTER, DROP_BEFORE, FakeClock, FaultyTransport, server_rows
 from warmline.api import ServiceClient
 from warmline.api.limits import MAX_ACTIVITY_CHARS
+from warmline.ops.appends import annotated_description
 from warmline.store import Store
 from warmline.store.clock import iso
 from warmline.sync import SyncEngine
 from warmline.sync.backoff import Backoff
 from warmline.sync.blocking import run_inline
-from warmline.sync.requests import annotated_description
 
 LEAD = 1
 HALF_HOUR = 1800.0

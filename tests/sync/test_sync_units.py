@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 from types import SimpleNamespace
 
-from warmline.store import effects
+from warmline.ops.effects import Reconcile
+from warmline.ops.kinds import OpKind
+from warmline.ops.lead_fields import deal_holds
+from warmline.ops.specs import SPECS, spec_of
 from warmline.store.sync_vocabulary import SyncStatus
 from warmline.sync.backoff import Backoff, plan_retry
-from warmline.sync.reconcile import PROBES, deal_holds
-from warmline.sync.requests import SENDERS
 
 
 def test_full_jitter_stays_under_a_doubling_ceiling_capped_at_five_minutes() -> None:
@@ -28,13 +29,19 @@ def test_the_server_s_wait_is_a_floor_that_jitter_never_undercuts() -> None:
     assert free.not_before is None and 100.0 <= free.next_attempt_at <= 102.0
 
 
-def test_every_kind_of_queued_action_has_a_request() -> None:
-    assert set(SENDERS) == set(effects.KINDS)
+def test_every_kind_of_queued_action_has_a_spec_with_a_request() -> None:
+    assert set(SPECS) == set(OpKind)
+    assert all(callable(spec.send) and callable(spec.validate) for spec in SPECS.values())
+
+
+def test_a_kind_this_version_does_not_know_has_no_spec_and_reads_safely() -> None:
+    assert spec_of("teleport_lead") is None
+    assert spec_of("add_note") is SPECS[OpKind.ADD_NOTE]
 
 
 def test_every_readable_kind_is_reconciled_before_a_resend() -> None:
-    appends_and_sets = {name for name, kind in effects.KINDS.items() if kind.reconcile in (effects.APPEND, effects.SET)}
-    assert appends_and_sets <= set(PROBES)
+    appends_and_sets = {kind for kind, spec in SPECS.items() if spec.reconcile in (Reconcile.APPEND, Reconcile.SET)}
+    assert appends_and_sets <= {kind for kind, spec in SPECS.items() if spec.probe is not None}
 
 
 def test_a_deal_update_holds_only_when_every_named_field_does() -> None:

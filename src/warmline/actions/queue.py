@@ -1,46 +1,53 @@
 """The one path every action takes: validate, then apply locally and enqueue in one transaction.
 
-Each kind of action has one validator, used both when the rep first takes the action and
-when they edit a failed or waiting one from the outbox, so the two can never check
-differently. Validators use the spec's limits from `warmline.api.limits` (never their
-own copies) and the local cache (the lead must be known, the recommendation active...).
-Bad input raises `InputError` naming the field, and nothing is stored.
+Each kind's validator, the fields an edit may change and the local-only facts derived
+from the payload are parts of its spec (`warmline.ops.specs`), used both when the rep
+first takes the action and when they edit a failed or waiting one from the outbox, so the
+two can never check differently. Bad input raises `InputError` naming the field, and
+nothing is stored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from warmline.api.errors import InputError
-from warmline.api.limits import check_id
+from warmline.ops.kinds import OpKind
+from warmline.ops.parts import Validator
+from warmline.ops.specs import SPECS, OpSpec, spec_of
+from warmline.ops.validation import require_lead as require_lead
 from warmline.store import Store
 
-Validator = Callable[[Store, dict[str, Any]], dict[str, Any]]
-# kind -> (validator, fields the rep may change when editing the op)
-VALIDATORS: dict[str, tuple[Validator, tuple[str, ...]]] = {}
 
-
-# Local-only facts derived from a payload, refreshed when the op is edited.
-META_BUILDERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+def _spec(kind: str) -> OpSpec:
+    spec = spec_of(kind)
+    if spec is None:
+        raise InputError("kind", f"{kind!r} is not an action this version knows")
+    return spec
 
 
 def derived_meta(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-    builder = META_BUILDERS.get(kind)
+    builder = _spec(kind).derive_meta
     return builder(payload) if builder else {}
 
 
-def validator(kind: str, editable: tuple[str, ...] = ()) -> Callable[[Validator], Validator]:
-    def register(check: Validator) -> Validator:
-        VALIDATORS[kind] = (check, editable)
-        return check
+def editable_fields(kind: str) -> tuple[str, ...]:
+    """What the rep may change in an op of `kind` (its spec says; nothing for an unknown kind)."""
+    spec = spec_of(kind)
+    return spec.editable if spec else ()
 
-    return register
+
+VALIDATORS: dict[str, tuple[Validator, tuple[str, ...]]] = {
+    kind: (spec.validate, spec.editable) for kind, spec in SPECS.items()
+}
+"""kind -> (validator, editable fields), read from the specs (the outbox screen's view;
+`editable_fields` says the same for one kind)."""
 
 
 def queue(
     store: Store,
-    kind: str,
+    kind: OpKind,
     payload: dict[str, Any],
     lead_id: int | None = None,
     meta: Mapping[str, Any] | None = None,
@@ -50,9 +57,9 @@ def queue(
 
     `hold_seconds`: the cockpit's undo window for one-key decisions; the op is not sent
     before it ends (the CLI queues with none)."""
-    check, _ = VALIDATORS[kind]
+    spec = SPECS[kind]
     with store.write() as conn:
-        clean = check(store, payload)
+        clean = spec.validate(store, payload)
         info = {**derived_meta(kind, clean), **(meta or {})}
         return store.enqueue_in(conn, kind, clean, lead_id=lead_id, meta=info, hold_seconds=hold_seconds)
 
@@ -61,24 +68,10 @@ def edit(store: Store, op_id: str, changes: Mapping[str, Any]) -> str:
     """Change a waiting or failed op's editable fields, re-validated; returns its (maybe new) id."""
     with store.write() as conn:
         op = store.find_op(op_id)
-        check, editable = VALIDATORS[op.kind]
-        unknown = sorted(set(changes) - set(editable))
+        spec = _spec(op.kind)
+        unknown = sorted(set(changes) - set(spec.editable))
         if unknown:
-            allowed = ", ".join(editable) or "nothing"
+            allowed = ", ".join(spec.editable) or "nothing"
             raise InputError(unknown[0], f"{op.kind} cannot change {', '.join(unknown)} (editable: {allowed})")
-        clean = check(store, {**op.payload, **changes})
+        clean = spec.validate(store, {**op.payload, **changes})
         return store.edit_in(conn, op.op_id, clean, meta=derived_meta(op.kind, clean))
-
-
-def require_lead(store: Store, lead_id: object) -> int:
-    """A lead id that is in the local cache, not being removed, and not removed on the service."""
-    lead = check_id("lead_id", lead_id)
-    gone = store.lead_gone(lead)
-    if gone is not None:
-        raise InputError("lead_id", f"{gone.message}: it takes no more actions")
-    hidden = store.lead_hidden(lead)
-    if hidden is None:
-        raise InputError("lead_id", f"lead {lead} is not in the local cache; run `warmline sync` first")
-    if hidden:
-        raise InputError("lead_id", f"lead {lead} is being removed from outreach")
-    return lead

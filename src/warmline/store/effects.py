@@ -15,6 +15,10 @@ Payloads are the request: the path ids and body fields of the operation, named a
 docs/wire.md, so the sync engine can send them as they are. `meta` holds local-only facts
 (the guessed activity type, whether the action was queued offline).
 
+Which effect a kind has is its spec's `effect` (`warmline.ops.specs`), a value
+(`warmline.ops.effects`) this module carries out: `_behaviour` matches on it once, for
+every kind, and the table below is what that gives.
+
 | kind | payload | local effect |
 |---|---|---|
 | log_activity | lead_id, description, contact_id | pending touchpoint (guessed type), activity count, last activity |
@@ -44,8 +48,22 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple, assert_never
 
-from warmline.ops.kinds import JobKind, OpKind
+from warmline.ops.effects import (
+    AppendRow,
+    AppendTable,
+    ChildFlag,
+    ChildTable,
+    CloseRecommendation,
+    CreatedByService,
+    Effect,
+    HideLead,
+    SetDeal,
+    SetLeadField,
+    StartJob,
+)
+from warmline.ops.specs import SPECS
 from warmline.store.clock import iso
 from warmline.store.mapping import (
     competitor_columns,
@@ -58,7 +76,7 @@ from warmline.store.mapping import (
     touchpoint_columns,
     unwrap,
 )
-from warmline.store.rows import EFFECT_STATES, Op
+from warmline.store.rows import EFFECT_STATES, Op, op_from_row
 from warmline.store.tombstones import is_tombstoned
 from warmline.store.values import JsonMap, JsonObject, JsonValue, SqlRow, SqlValue
 from warmline.store.writers import (
@@ -68,14 +86,6 @@ from warmline.store.writers import (
     upsert,
     write_leads,
 )
-
-# How the sync engine settles an ambiguous attempt (sent, answer lost) of each kind:
-# APPEND: look for the record among the lead's recent ones before sending again;
-# SET: read the current state and skip if it already holds;
-# KEYED: rely on the Idempotency-Key (creating jobs and leads; nothing readable to match).
-APPEND = "append"
-SET = "set"
-KEYED = "keyed"
 
 Applier = Callable[[sqlite3.Connection, Op], None]
 Folder = Callable[[sqlite3.Connection, Op, JsonObject, float], None]
@@ -88,35 +98,13 @@ _LIVE = "(" + ", ".join(f"'{state}'" for state in EFFECT_STATES) + ")"
 
 
 @dataclass(frozen=True)
-class Kind:
-    name: str
+class Behaviour:
+    """What one kind does: `apply` its local effect, fold its answer (`on_success`), and,
+    for an append, apply every live op of the kind on a lead at once (`apply_all`)."""
+
     apply: Applier
     on_success: Folder
-    reconcile: str
-    apply_all: BulkApplier | None = None
-
-
-KINDS: dict[str, Kind] = {}
-
-
-def _kind(name: str, reconcile: str, on_success: Folder) -> Callable[[Applier], Applier]:
-    def register(apply: Applier) -> Applier:
-        KINDS[name] = Kind(name, apply, on_success, reconcile)
-        return apply
-
-    return register
-
-
-def _append_kind(name: str, on_success: Folder) -> Callable[[BulkApplier], BulkApplier]:
-    def register(apply_all: BulkApplier) -> BulkApplier:
-        def apply(conn: sqlite3.Connection, op: Op) -> None:
-            if op.lead_id is not None:
-                apply_all(conn, op.lead_id, op.op_id)
-
-        KINDS[name] = Kind(name, apply, on_success, APPEND, apply_all)
-        return apply_all
-
-    return register
+    apply_all: BulkApplier | None
 
 
 # --- helpers -------------------------------------------------------------------------
@@ -255,12 +243,11 @@ def _touchpoint_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: 
     patch_lead_snapshot(conn, op.lead_id, changes)
 
 
-@_append_kind(OpKind.LOG_ACTIVITY, _touchpoint_done)
-def _log_activities(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -> None:
+def _log_activities(conn: sqlite3.Connection, kind: str, lead_id: int, op_id: str | None) -> None:
     _insert_pending_rows(
         conn,
         "touchpoints",
-        OpKind.LOG_ACTIVITY,
+        kind,
         lead_id,
         op_id,
         {
@@ -272,7 +259,7 @@ def _log_activities(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -
             "logged_at": "o.created_at",
         },
     )
-    where, params = _live_of(OpKind.LOG_ACTIVITY, lead_id, op_id)
+    where, params = _live_of(kind, lead_id, op_id)
     count, latest = conn.execute(f"SELECT count(*), max(o.created_at) FROM outbox o WHERE {where}", params).fetchone()
     if count:
         conn.execute(
@@ -286,10 +273,9 @@ def _note_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float)
     _replace_local(conn, "notes", op, answer.get("note"), note_columns, logged=True)
 
 
-@_append_kind(OpKind.ADD_NOTE, _note_done)
-def _add_notes(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -> None:
+def _add_notes(conn: sqlite3.Connection, kind: str, lead_id: int, op_id: str | None) -> None:
     _insert_pending_rows(
-        conn, "notes", OpKind.ADD_NOTE, lead_id, op_id,
+        conn, "notes", kind, lead_id, op_id,
         {
             "content": "json_extract(o.payload, '$.content')",
             "created_at": "o.created_at",
@@ -302,12 +288,32 @@ def _competitor_added(conn: sqlite3.Connection, op: Op, answer: JsonObject, now:
     _replace_local(conn, "competitors", op, answer.get("competitor"), competitor_columns)
 
 
-@_append_kind(OpKind.ADD_COMPETITOR, _competitor_added)
-def _add_competitors(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -> None:
+def _add_competitors(conn: sqlite3.Connection, kind: str, lead_id: int, op_id: str | None) -> None:
     _insert_pending_rows(
-        conn, "competitors", OpKind.ADD_COMPETITOR, lead_id, op_id,
+        conn, "competitors", kind, lead_id, op_id,
         {"name": "json_extract(o.payload, '$.name')", "domain": "json_extract(o.payload, '$.domain')"},
     )
+
+
+# Each table an append fills: its pending rows of a kind's live ops, and the fold of an answer.
+_APPENDS: dict[AppendTable, tuple[Callable[[sqlite3.Connection, str, int, str | None], None], Folder]] = {
+    "touchpoints": (_log_activities, _touchpoint_done),
+    "notes": (_add_notes, _note_done),
+    "competitors": (_add_competitors, _competitor_added),
+}
+
+
+def _append(kind: str, table: AppendTable) -> Behaviour:
+    add_rows, on_success = _APPENDS[table]
+
+    def apply_all(conn: sqlite3.Connection, lead_id: int, op_id: str | None) -> None:
+        add_rows(conn, kind, lead_id, op_id)
+
+    def apply(conn: sqlite3.Connection, op: Op) -> None:
+        if op.lead_id is not None:
+            apply_all(conn, op.lead_id, op.op_id)
+
+    return Behaviour(apply, on_success, apply_all)
 
 
 # --- recommendations -------------------------------------------------------------------
@@ -377,9 +383,6 @@ def _close_recommendation(status: str) -> Applier:
     return apply
 
 
-_kind(OpKind.COMPLETE_RECOMMENDATION, SET, _recommendation_done("completed"))(_close_recommendation("completed"))
-_kind(OpKind.DISMISS_RECOMMENDATION, SET, _recommendation_done("dismissed"))(_close_recommendation("dismissed"))
-
 
 # --- set-to-value on the lead ------------------------------------------------------------
 
@@ -399,9 +402,6 @@ def _set_lead_field(field: str) -> Applier:
 
     return apply
 
-
-_kind(OpKind.CHANGE_LEAD_STATUS, SET, _lead_field_done("lead_status"))(_set_lead_field("lead_status"))
-_kind(OpKind.SET_TARGET_SCORE, SET, _lead_field_done("target_score"))(_set_lead_field("target_score"))
 
 _DEAL_FIELDS = ("deal_value", "deal_currency", "won_at", "closed_at", "closed_reason")
 
@@ -428,7 +428,6 @@ def _deal_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float)
     patch_lead_snapshot(conn, op.lead_id, {**deal_changes(op.payload, op.created_at), **said})
 
 
-@_kind(OpKind.UPDATE_DEAL, SET, _deal_done)
 def _update_deal(conn: sqlite3.Connection, op: Op) -> None:
     changes = lead_columns(deal_changes(op.payload, op.created_at))
     if changes:
@@ -440,81 +439,68 @@ def _remove_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: floa
     conn.execute("DELETE FROM leads WHERE id = ?", (op.lead_id,))
 
 
-@_kind(OpKind.REMOVE_LEAD, SET, _remove_done)
 def _remove_lead(conn: sqlite3.Connection, op: Op) -> None:
     conn.execute("UPDATE leads SET hidden = 1 WHERE id = ?", (op.lead_id,))
 
 
-# --- set-to-value on the lead's children ---------------------------------------------------
+# --- flags on the lead's records ----------------------------------------------------------------
 
 
-def _contact_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
-    contact = answer.get("contact")
-    if isinstance(contact, Mapping) and contact.get("id") is not None and op.lead_id is not None:
-        upsert(conn, "lead_contacts", [lead_contact_columns(op.lead_id, contact)], ("lead_id", "contact_id"))
-    else:
-        _set_raw(
-            conn, "lead_contacts", "lead_id = ? AND contact_id = ?",
-            (op.lead_id, op.payload["contact_id"]), {"is_selected": op.payload["is_selected"]},
+class _Children(NamedTuple):
+    """How one table of the lead's records is written: the column an op's id names, the
+    columns of a record the answer carries, and the key it is upserted by."""
+
+    key: str
+    columns_of: Callable[[int, JsonMap], SqlRow]
+    conflict: tuple[str, ...]
+    # The record is written only while its lead is cached (a key contact's row is keyed by
+    # the lead itself, so it needs no such check).
+    needs_lead: bool
+
+
+_CHILDREN: dict[ChildTable, _Children] = {
+    "lead_contacts": _Children("contact_id", lead_contact_columns, ("lead_id", "contact_id"), False),
+    "monitoring_pages": _Children("id", page_columns, ("id",), True),
+    "competitors": _Children("id", competitor_columns, ("id",), True),
+}
+
+
+def _flag_set(flag: ChildFlag) -> Applier:
+    table = _CHILDREN[flag.table]
+
+    def apply(conn: sqlite3.Connection, op: Op) -> None:
+        value = (1 if op.payload[flag.flag] else 0) if flag.from_payload else 1
+        conn.execute(
+            f"UPDATE {flag.table} SET {flag.flag} = ? WHERE {table.key} = ? AND lead_id = ?",
+            (value, op.payload[flag.id_field], op.lead_id),
         )
 
-
-@_kind(OpKind.PIN_CONTACT, SET, _contact_done)
-def _pin_contact(conn: sqlite3.Connection, op: Op) -> None:
-    conn.execute(
-        "UPDATE lead_contacts SET is_selected = ? WHERE lead_id = ? AND contact_id = ?",
-        (1 if op.payload["is_selected"] else 0, op.lead_id, op.payload["contact_id"]),
-    )
+    return apply
 
 
-def _page_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
-    page = answer.get("page")
-    if (
-        isinstance(page, Mapping)
-        and page.get("id") is not None
-        and op.lead_id is not None
-        and lead_exists(conn, op.lead_id)
-    ):
-        upsert(conn, "monitoring_pages", [page_columns(op.lead_id, page)])
-    else:
-        _set_raw(conn, "monitoring_pages", "id = ?", (op.payload["page_id"],), {"is_selected": op.payload["is_selected"]})
+def _flag_done(flag: ChildFlag) -> Folder:
+    """The record the answer carries replaces the cached one; without it, the server's
+    snapshot of the record takes the flag the op set (a local mark is never in it)."""
+    table = _CHILDREN[flag.table]
 
+    def fold(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
+        record = answer.get(flag.answer_key)
+        if (
+            isinstance(record, Mapping)
+            and record.get("id") is not None
+            and op.lead_id is not None
+            and (not table.needs_lead or lead_exists(conn, op.lead_id))
+        ):
+            upsert(conn, flag.table, [table.columns_of(op.lead_id, record)], table.conflict)
+        elif flag.from_payload:
+            where, params = (
+                ("id = ?", (op.payload[flag.id_field],))
+                if table.key == "id"
+                else (f"lead_id = ? AND {table.key} = ?", (op.lead_id, op.payload[flag.id_field]))
+            )
+            _set_raw(conn, flag.table, where, params, {flag.flag: op.payload[flag.flag]})
 
-@_kind(OpKind.TOGGLE_MONITORING_PAGE, SET, _page_done)
-def _toggle_page(conn: sqlite3.Connection, op: Op) -> None:
-    conn.execute(
-        "UPDATE monitoring_pages SET is_selected = ? WHERE id = ? AND lead_id = ?",
-        (1 if op.payload["is_selected"] else 0, op.payload["page_id"], op.lead_id),
-    )
-
-
-def _competitor_done(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
-    competitor = answer.get("competitor")
-    if (
-        isinstance(competitor, Mapping)
-        and competitor.get("id") is not None
-        and op.lead_id is not None
-        and lead_exists(conn, op.lead_id)
-    ):
-        upsert(conn, "competitors", [competitor_columns(op.lead_id, competitor)])
-    elif "is_pinned" in op.payload:
-        _set_raw(conn, "competitors", "id = ?", (op.payload["competitor_id"],), {"is_pinned": op.payload["is_pinned"]})
-
-
-@_kind(OpKind.SCAN_COMPETITOR, KEYED, _competitor_done)
-def _scan_competitor(conn: sqlite3.Connection, op: Op) -> None:
-    conn.execute(
-        "UPDATE competitors SET scan_queued = 1 WHERE id = ? AND lead_id = ?",
-        (op.payload["competitor_id"], op.lead_id),
-    )
-
-
-@_kind(OpKind.PIN_COMPETITOR, SET, _competitor_done)
-def _pin_competitor(conn: sqlite3.Connection, op: Op) -> None:
-    conn.execute(
-        "UPDATE competitors SET is_pinned = ? WHERE id = ? AND lead_id = ?",
-        (1 if op.payload["is_pinned"] else 0, op.payload["competitor_id"], op.lead_id),
-    )
+    return fold
 
 
 # --- leads and contacts created by the server ---------------------------------------------
@@ -529,15 +515,9 @@ def _nothing(conn: sqlite3.Connection, op: Op) -> None:
     """No local effect: what the action creates has ids only the server can give."""
 
 
-_kind(OpKind.ADD_TO_OUTREACH, KEYED, _leads_added)(_nothing)
-
-
 def _contacts_added(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
     contacts = [c for c in answer.get("contacts") or [] if isinstance(c, Mapping) and c.get("id") is not None]
     upsert(conn, "contacts", [contact_columns(c) for c in contacts])
-
-
-_kind(OpKind.ADD_FOUND_CONTACTS, KEYED, _contacts_added)(_nothing)
 
 
 # --- job starts ------------------------------------------------------------------------------
@@ -562,18 +542,46 @@ def _start_job(kind: str, lead_field: str | None = None) -> Applier:
     return apply
 
 
-_JOB_STARTS = (
-    (OpKind.START_SIGNAL_SCAN, JobKind.SIGNAL_SCAN, None, "signal_scan_status"),
-    (OpKind.GENERATE_RECOMMENDATIONS, JobKind.RECOMMENDATIONS, None, "generation_status"),
-    (OpKind.START_DEEP_SEARCH, JobKind.DEEP_SEARCH, "job_id", None),
-    (OpKind.START_CONTACT_SEARCH, JobKind.CONTACT_SEARCH, "job_id", None),
-    (OpKind.START_RESEARCH_RUN, JobKind.RESEARCH_RUN, "run_id", None),
-    (OpKind.START_COMPANY_RESEARCH, JobKind.COMPANY_RESEARCH, "search_id", None),
-)
-for _op_kind, _job_kind, _id_field, _lead_field in _JOB_STARTS:
-    _kind(_op_kind, KEYED, _job_started(_job_kind, _id_field, _lead_field))(_start_job(_job_kind, _lead_field))
+# --- every kind's behaviour, from its spec ------------------------------------------------------
 
-JOB_KIND_OF_OP = {op_kind: job_kind for op_kind, job_kind, _, _ in _JOB_STARTS}
+
+def _behaviour(kind: str, effect: Effect) -> Behaviour:
+    """What the store does for an op whose spec has `effect`."""
+    match effect:
+        case AppendRow(table=table):
+            return _append(kind, table)
+        case CloseRecommendation(status=status):
+            return Behaviour(_close_recommendation(status), _recommendation_done(status), None)
+        case SetLeadField(field=field):
+            return Behaviour(_set_lead_field(field), _lead_field_done(field), None)
+        case SetDeal():
+            return Behaviour(_update_deal, _deal_done, None)
+        case HideLead():
+            return Behaviour(_remove_lead, _remove_done, None)
+        case ChildFlag():
+            return Behaviour(_flag_set(effect), _flag_done(effect), None)
+        case CreatedByService(records="leads"):
+            return Behaviour(_nothing, _leads_added, None)
+        case CreatedByService():
+            return Behaviour(_nothing, _contacts_added, None)
+        case StartJob(job=job, id_field=id_field, lead_field=lead_field):
+            return Behaviour(_start_job(job, lead_field), _job_started(job, id_field, lead_field), None)
+        case _:
+            assert_never(effect)
+
+
+_BEHAVIOURS: dict[str, Behaviour] = {kind: _behaviour(kind, spec.effect) for kind, spec in SPECS.items()}
+_FLAGS = tuple(dict.fromkeys(spec.effect for spec in SPECS.values() if isinstance(spec.effect, ChildFlag)))
+
+
+def knows_kind(kind: str) -> bool:
+    """Whether this version has a spec for `kind` (an op of another kind cannot be queued)."""
+    return kind in _BEHAVIOURS
+
+
+def apply_op(conn: sqlite3.Connection, op: Op) -> None:
+    """The op's local effect, as its kind's spec says."""
+    _BEHAVIOURS[op.kind].apply(conn, op)
 
 
 # --- rebuilding what the rep sees ------------------------------------------------------------
@@ -597,16 +605,10 @@ def restore_lead(conn: sqlite3.Connection, lead_id: int) -> None:
             f" (SELECT 1 FROM outbox o WHERE o.op_id = {table}.op_id AND o.state IN {_LIVE})",
             (lead_id,),
         )
-    conn.execute(
-        "UPDATE competitors SET is_pinned = coalesce(json_extract(raw, '$.is_pinned'), 0), scan_queued = 0"
-        " WHERE lead_id = ?",
-        (lead_id,),
-    )
-    for table in ("lead_contacts", "monitoring_pages"):
-        conn.execute(
-            f"UPDATE {table} SET is_selected = coalesce(json_extract(raw, '$.is_selected'), 0) WHERE lead_id = ?",
-            (lead_id,),
-        )
+    for flag in _FLAGS:
+        # A flag the service's record says goes back to what it says; a local mark is cleared.
+        value = f"coalesce(json_extract(raw, '$.{flag.flag}'), 0)" if flag.from_payload else "0"
+        conn.execute(f"UPDATE {flag.table} SET {flag.flag} = {value} WHERE lead_id = ?", (lead_id,))
     conn.execute("UPDATE recommendations SET local_status = NULL WHERE lead_id = ? AND local_status IS NOT NULL", (lead_id,))
 
 
@@ -625,7 +627,7 @@ def _drop_queued_jobs(conn: sqlite3.Connection, lead_id: int | None) -> None:
     )
 
 
-_BULK_KINDS = "(" + ", ".join(f"'{k}'" for k in (OpKind.LOG_ACTIVITY, OpKind.ADD_NOTE, OpKind.ADD_COMPETITOR)) + ")"
+_BULK_KINDS = "(" + ", ".join(f"'{k}'" for k, b in _BEHAVIOURS.items() if b.apply_all is not None) + ")"
 
 
 def live_ops(conn: sqlite3.Connection, lead_id: int | None, *, bulk: bool = True) -> list[Op]:
@@ -635,7 +637,7 @@ def live_ops(conn: sqlite3.Connection, lead_id: int | None, *, bulk: bool = True
         f"SELECT * FROM outbox WHERE lead_id IS ? AND state IN {_LIVE}{skip} ORDER BY seq", (lead_id,)
     )
     names = [d[0] for d in cursor.description]
-    return [Op.from_row(dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
+    return [op_from_row(dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
 
 
 def rebase(conn: sqlite3.Connection, lead_id: int | None) -> None:
@@ -652,13 +654,13 @@ def rebase(conn: sqlite3.Connection, lead_id: int | None) -> None:
     }
     if lead_id is not None:
         restore_lead(conn, lead_id)
-        for name, kind in KINDS.items():
-            if kind.apply_all is not None and name in live_kinds:
-                kind.apply_all(conn, lead_id, None)
+        for name, behaviour in _BEHAVIOURS.items():
+            if behaviour.apply_all is not None and name in live_kinds:
+                behaviour.apply_all(conn, lead_id, None)
     _drop_queued_jobs(conn, lead_id)
-    if any(KINDS[name].apply_all is None for name in live_kinds):
+    if any(_BEHAVIOURS[name].apply_all is None for name in live_kinds):
         for op in live_ops(conn, lead_id, bulk=False):
-            KINDS[op.kind].apply(conn, op)
+            _BEHAVIOURS[op.kind].apply(conn, op)
 
 
 def leads_with_live_ops(conn: sqlite3.Connection) -> set[int]:
@@ -676,4 +678,4 @@ def rebase_touched(conn: sqlite3.Connection, lead_ids: set[int] | list[int]) -> 
 
 def fold_answer(conn: sqlite3.Connection, op: Op, result: JsonMap | None, now: float) -> None:
     """Fold the server's answer to a delivered op into the snapshots (the caller then rebases)."""
-    KINDS[op.kind].on_success(conn, op, unwrap(result or {}), now)
+    _BEHAVIOURS[op.kind].on_success(conn, op, unwrap(result or {}), now)

@@ -43,7 +43,7 @@ from typing import NamedTuple
 from warmline.config import MAX_UNDO_SECONDS
 from warmline.store.clock import EpochClock, epoch_of, iso, system_clock
 from warmline.store.database import Database, StoreError
-from warmline.store.effects import KINDS, fold_answer, forget_pending_rows, rebase
+from warmline.store.effects import apply_op, fold_answer, forget_pending_rows, knows_kind, rebase
 from warmline.store.mapping import dumps
 from warmline.store.rows import (
     AMBIGUOUS,
@@ -56,6 +56,7 @@ from warmline.store.rows import (
     Op,
     OutboxCounts,
     loads,
+    op_from_row,
 )
 from warmline.store.values import JsonMap, JsonObject, SqlValue, column, nullable
 
@@ -199,7 +200,7 @@ class OutboxStore(Database):
         `hold_seconds` (the cockpit's undo window) keeps the op from being sent before
         then by anyone: `due_ops` is the only way to an op, for every process.
         """
-        if kind not in KINDS:
+        if not knows_kind(kind):
             raise StoreError(f"unknown op kind {kind!r}")
         now = self.clock()
         op_id = uuid.uuid4().hex
@@ -212,7 +213,7 @@ class OutboxStore(Database):
             (op_id, kind, lead_id, dumps(dict(payload)), dumps(info), iso(now), now,
              None if held is None else now + held, held, iso(now)),
         )
-        KINDS[kind].apply(conn, self._op_in(conn, op_id))
+        apply_op(conn, self._op_in(conn, op_id))
         if held is not None:
             self._hold_here(op_id, held)
         return op_id
@@ -241,11 +242,11 @@ class OutboxStore(Database):
         found = cursor.fetchone()
         if found is None:
             raise OpStateError(f"no queued action {op_id}")
-        return Op.from_row(dict(zip(names, found, strict=True)))
+        return op_from_row(dict(zip(names, found, strict=True)))
 
     def get_op(self, op_id: str) -> Op | None:
         found = self.row("SELECT * FROM outbox WHERE op_id = ?", (op_id,))
-        return None if found is None else Op.from_row(found)
+        return None if found is None else op_from_row(found)
 
     def first_sent_at(self, op_ids: Iterable[str]) -> dict[str, str | None]:
         """When each op was first sent (stored by the claim that sent it)."""
@@ -283,7 +284,7 @@ class OutboxStore(Database):
             raise OpStateError(f"no queued action {prefix}")
         if len(found) > 1:
             raise OpStateError(f"{prefix} matches several actions; give more of the id")
-        return Op.from_row(found[0])
+        return op_from_row(found[0])
 
     def outbox_rows(self, states: tuple[str, ...] = EFFECT_STATES, lead_id: int | None = None) -> list[Op]:
         """Ops for the outbox screen (all but delivered ones by default), oldest first."""
@@ -293,7 +294,7 @@ class OutboxStore(Database):
         if lead_id is not None:
             sql += " AND lead_id = ?"
             params.append(lead_id)
-        return [Op.from_row(r) for r in self.rows(sql + " ORDER BY seq", params)]
+        return [op_from_row(r) for r in self.rows(sql + " ORDER BY seq", params)]
 
     def outbox_counts(self) -> OutboxCounts:
         counts = dict.fromkeys((PENDING, IN_FLIGHT, AMBIGUOUS, FAILED), 0)
@@ -329,7 +330,7 @@ class OutboxStore(Database):
             " ORDER BY o.seq LIMIT ?",
             (1 if ignore_backoff else 0, moment, moment, moment, json.dumps(ended), json.dumps(held), limit),
         )
-        return [Op.from_row(r) for r in rows]
+        return [op_from_row(r) for r in rows]
 
     def next_due_at(self) -> float | None:
         """When the earliest queued op becomes due (for the scheduler to sleep until)."""
@@ -573,7 +574,7 @@ class OutboxStore(Database):
         """
         now = self.clock()
         self.heal_times(now)
-        in_flight = [Op.from_row(row) for row in self.rows("SELECT * FROM outbox WHERE state = 'in_flight'")]
+        in_flight = [op_from_row(row) for row in self.rows("SELECT * FROM outbox WHERE state = 'in_flight'")]
         stale = [(op.op_id, op.claimed_by) for op in in_flight if not self._claim_is_live(op, now)]
         if not stale:
             return 0

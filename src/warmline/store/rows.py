@@ -16,20 +16,19 @@ import json
 from collections.abc import Mapping
 from typing import NamedTuple, TypeVar, overload
 
+# The queued operation and its states live with the operations (`warmline.ops.op`);
+# re-exported here, where the store, the engine and the cockpit have always found them.
+from warmline.ops.op import AMBIGUOUS as AMBIGUOUS
+from warmline.ops.op import DONE as DONE
+from warmline.ops.op import EFFECT_STATES as EFFECT_STATES
+from warmline.ops.op import FAILED as FAILED
+from warmline.ops.op import IN_FLIGHT as IN_FLIGHT
+from warmline.ops.op import PENDING as PENDING
+from warmline.ops.op import QUEUE_STATES as QUEUE_STATES
+from warmline.ops.op import Op as Op
 from warmline.store.values import JsonObject, JsonValue, SqlRow, SqlValue
 
 R = TypeVar("R", bound=NamedTuple)
-
-# Outbox states. Ops in QUEUE_STATES block later ops of their lead (first in, first out);
-# ops in EFFECT_STATES still show their local effect (a failed op shows until discarded).
-PENDING = "pending"
-IN_FLIGHT = "in_flight"
-AMBIGUOUS = "ambiguous"
-FAILED = "failed"
-DONE = "done"
-QUEUE_STATES = (PENDING, IN_FLIGHT, AMBIGUOUS)
-EFFECT_STATES = (PENDING, IN_FLIGHT, AMBIGUOUS, FAILED)
-
 
 def build(cls: type[R], row: Mapping[str, object]) -> R:
     """An instance of record `cls` from the row's columns of the same names (a field the
@@ -233,42 +232,14 @@ class Deal(NamedTuple):
     closed_reason: str | None
 
 
-class Op(NamedTuple):
-    """One queued action. `op_id` is also the request's Idempotency-Key."""
-
-    seq: int
-    op_id: str
-    kind: str
-    lead_id: int | None
-    payload: JsonObject
-    meta: JsonObject
-    state: str
-    attempts: int
-    created_at: str
-    first_sent_at: str | None
-    next_attempt_at: float
-    not_before: float | None
-    claimed_by: str | None
-    last_error: str | None
-    result: JsonObject | None
-    updated_at: str
-    hold_until: float | None = None
-    # While in flight: when the claim's lease runs out unless its sender renews it.
-    claim_until: float | None = None
-
-    @property
-    def undoable(self) -> bool:
-        """Never sent and not being sent: undo reverts it as if it never happened."""
-        return self.state == PENDING and self.attempts == 0
-
-    @classmethod
-    def from_row(cls, row: SqlRow) -> Op:
-        result = loads(row.get("result"))
-        data: dict[str, object] = dict(row)
-        data["payload"] = json_object(row["payload"])
-        data["meta"] = json_object(row.get("meta"))
-        data["result"] = result if isinstance(result, dict) else None
-        return build(cls, data)
+def op_from_row(row: SqlRow) -> Op:
+    """The queued operation (`warmline.ops.op.Op`) of an outbox row."""
+    result = loads(row.get("result"))
+    data: dict[str, object] = dict(row)
+    data["payload"] = json_object(row["payload"])
+    data["meta"] = json_object(row.get("meta"))
+    data["result"] = result if isinstance(result, dict) else None
+    return build(Op, data)
 
 
 class OutboxCounts(NamedTuple):

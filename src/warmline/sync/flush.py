@@ -52,7 +52,7 @@ from warmline.api.errors import (
     UnreadAnswerError,
     UnresponsiveSendError,
 )
-from warmline.ops.kinds import OpKind
+from warmline.ops.specs import spec_of
 from warmline.store import Store
 from warmline.store.clock import EpochClock, system_clock
 from warmline.store.rows import AMBIGUOUS, PENDING, Op
@@ -60,7 +60,7 @@ from warmline.sync.backoff import Backoff, plan_retry
 from warmline.sync.blocking import Blocking, LeadGone, in_thread
 from warmline.sync.confirm import Refused, confirm
 from warmline.sync.reconcile import already_applied
-from warmline.sync.requests import ANNOTATED_KINDS, Answer, payload_to_send, send
+from warmline.sync.requests import Answer, annotated_late, payload_to_send, send
 
 log = logging.getLogger("warmline.sync")
 
@@ -68,7 +68,6 @@ DONE = "done"
 RECONCILED = "reconciled"
 RESOLVED = "resolved"
 ALREADY_DISMISSED = "already dismissed by the service"
-_RECOMMENDATION_DECISIONS = (OpKind.COMPLETE_RECOMMENDATION, OpKind.DISMISS_RECOMMENDATION)
 FAILED = "failed"
 RETRY = "retry"
 AMBIGUOUS_OUTCOME = "ambiguous"
@@ -125,6 +124,12 @@ class FlushReport:
             AMBIGUOUS_OUTCOME: "ambiguous",
         }[outcome]
         setattr(self, attribute, getattr(self, attribute) + 1)
+
+
+def _decides_a_card(kind: str) -> bool:
+    """A decision on a recommendation card: the card gone means it was decided already."""
+    spec = spec_of(kind)
+    return spec is not None and spec.done_if_card_gone
 
 
 def already_dismissed(op: Op) -> Outcome:
@@ -318,7 +323,7 @@ class Flusher:
     def _note_first_sends(self, claimed: list[Op]) -> None:
         """Read back the first send time the claim just stored (the ops are handed over as
         before the claim) for ops whose request may be annotated."""
-        first = [op.op_id for op in claimed if op.first_sent_at is None and op.kind in ANNOTATED_KINDS]
+        first = [op.op_id for op in claimed if op.first_sent_at is None and annotated_late(op.kind)]
         if not self.annotate_late or not first:
             return
         self._first_sent.update(self.store.first_sent_at(first))
@@ -416,7 +421,7 @@ class Flusher:
     def _classify(self, op: Op, exc: ApiError) -> Outcome:
         now = self.clock()
         message = str(exc)
-        if isinstance(exc, RecommendationGoneError) and op.kind in _RECOMMENDATION_DECISIONS:
+        if isinstance(exc, RecommendationGoneError) and _decides_a_card(op.kind):
             return already_dismissed(op)
         if isinstance(exc, UnresponsiveSendError):
             # Cut by its deadline: it may have arrived (reconciled before any resend), and a

@@ -1,0 +1,132 @@
+"""The lead's records: `pin_contact`, `toggle_monitoring_page`, `scan_competitor`,
+`pin_competitor`. Each sets a flag of one record the cache knows on the lead (its local
+effect is a `ChildFlag`); its validation, request, reconciliation probe and failure words
+(the spec table is `warmline.ops.specs`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from warmline.api import limits
+from warmline.ops import matching
+from warmline.ops.facts import CacheFacts
+from warmline.ops.matching import by_id
+from warmline.ops.op import Answer, Op
+from warmline.ops.parts import dump
+from warmline.ops.payloads import OnCompetitor, PinCompetitor, PinContact, ToggleMonitoringPage
+from warmline.ops.validation import check_flag, require_child, require_lead
+
+if TYPE_CHECKING:
+    from warmline.api.client import ServiceClient
+
+
+# --- pin_contact ------------------------------------------------------------------------------
+
+
+def valid_pin_contact(cache: CacheFacts, p: dict[str, Any]) -> dict[str, Any]:
+    lead_id = require_lead(cache, p.get("lead_id"))
+    contact_id = limits.check_id("contact_id", p.get("contact_id"))
+    require_child(cache, "contact", lead_id, "contact_id", contact_id)
+    return {"lead_id": lead_id, "contact_id": contact_id, "is_selected": check_flag("is_selected", p.get("is_selected"))}
+
+
+async def send_pin_contact(client: ServiceClient, p: PinContact, key: str) -> Answer:
+    answer = await client.pin_contact(p["lead_id"], p["contact_id"], p["is_selected"], idempotency_key=key)
+    return {"contact": dump(answer)}
+
+
+async def probe_pin_contact(client: ServiceClient, cache: CacheFacts, op: Op, p: PinContact) -> Answer | None:
+    detail = await client.get_lead(p["lead_id"])
+    contact = by_id(detail.contacts, p["contact_id"])
+    if contact is None or contact.is_selected != p["is_selected"]:
+        return None
+    return {"contact": dump(contact), "reconciled": True}
+
+
+def contact_still(op: Op) -> str:
+    return "the key contact is still " + ("unpinned" if op.payload["is_selected"] else "pinned")
+
+
+# --- toggle_monitoring_page ----------------------------------------------------------------------
+
+
+def valid_page(cache: CacheFacts, p: dict[str, Any]) -> dict[str, Any]:
+    lead_id = require_lead(cache, p.get("lead_id"))
+    page_id = limits.check_id("page_id", p.get("page_id"))
+    require_child(cache, "monitoring_page", lead_id, "page_id", page_id)
+    return {"lead_id": lead_id, "page_id": page_id, "is_selected": check_flag("is_selected", p.get("is_selected"))}
+
+
+async def send_page(client: ServiceClient, p: ToggleMonitoringPage, key: str) -> Answer:
+    answer = await client.set_monitoring_page(
+        p["lead_id"], p["page_id"], p["is_selected"], idempotency_key=key
+    )
+    return {"page": dump(answer)}
+
+
+async def probe_page(client: ServiceClient, cache: CacheFacts, op: Op, p: ToggleMonitoringPage) -> Answer | None:
+    detail = await client.get_lead(p["lead_id"])
+    page = by_id(detail.monitoring_pages, p["page_id"])
+    if page is None or page.is_selected != p["is_selected"]:
+        return None
+    return {"page": dump(page), "reconciled": True}
+
+
+def page_still(op: Op) -> str:
+    return "the monitoring source is still " + ("off" if op.payload["is_selected"] else "on")
+
+
+# --- scan_competitor and pin_competitor -------------------------------------------------------------
+
+
+def _valid_known_competitor(cache: CacheFacts, p: dict[str, Any]) -> tuple[int, int]:
+    lead_id = require_lead(cache, p.get("lead_id"))
+    competitor_id = limits.check_id("competitor_id", p.get("competitor_id"))
+    require_child(cache, "competitor", lead_id, "competitor_id", competitor_id)
+    return lead_id, competitor_id
+
+
+def valid_scan(cache: CacheFacts, p: dict[str, Any]) -> dict[str, Any]:
+    lead_id, competitor_id = _valid_known_competitor(cache, p)
+    return {"lead_id": lead_id, "competitor_id": competitor_id}
+
+
+async def send_scan(client: ServiceClient, p: OnCompetitor, key: str) -> Answer:
+    answer = await client.scan_competitor(p["lead_id"], p["competitor_id"], idempotency_key=key)
+    return {"competitor": dump(answer)}
+
+
+async def probe_scan(client: ServiceClient, cache: CacheFacts, op: Op, p: OnCompetitor) -> Answer | None:
+    """A competitor scanned at or after our first send was scanned by us."""
+    detail = await client.get_lead(p["lead_id"])
+    competitor = by_id(detail.competitors, p["competitor_id"])
+    since = matching.since(client, op)
+    scanned = competitor.last_scanned_at if competitor is not None else None
+    if scanned is None or (since is not None and scanned.timestamp() < since):
+        return None
+    return {"competitor": dump(competitor), "reconciled": True} if competitor is not None else None
+
+
+def valid_pin_competitor(cache: CacheFacts, p: dict[str, Any]) -> dict[str, Any]:
+    lead_id, competitor_id = _valid_known_competitor(cache, p)
+    return {"lead_id": lead_id, "competitor_id": competitor_id, "is_pinned": check_flag("is_pinned", p.get("is_pinned"))}
+
+
+async def send_pin_competitor(client: ServiceClient, p: PinCompetitor, key: str) -> Answer:
+    answer = await client.pin_competitor(
+        p["lead_id"], p["competitor_id"], p["is_pinned"], idempotency_key=key
+    )
+    return {"competitor": dump(answer)}
+
+
+async def probe_pin_competitor(client: ServiceClient, cache: CacheFacts, op: Op, p: PinCompetitor) -> Answer | None:
+    detail = await client.get_lead(p["lead_id"])
+    competitor = by_id(detail.competitors, p["competitor_id"])
+    if competitor is None or competitor.is_pinned != p["is_pinned"]:
+        return None
+    return {"competitor": dump(competitor), "reconciled": True}
+
+
+def competitor_still(op: Op) -> str:
+    return "the competitor is still " + ("unpinned" if op.payload["is_pinned"] else "pinned")
