@@ -18,6 +18,7 @@ from warmline.store.followups import FollowUps
 from warmline.store.schema import MIGRATIONS, migrate
 from warmline.store.today import (
     RecommendationCounts,
+    lead_names,
     reached_from_start,
     reached_target_at,
     today_page,
@@ -376,6 +377,12 @@ def test_failed_ops_need_the_rep(store: Store, clock: FakeClock) -> None:
     assert [(op.op_id, op.last_error) for op in page.failed_ops] == [
         (failed, "Outreach lead not found")
     ]
+
+
+def test_the_leads_of_failed_ops_are_named_in_one_read(store: Store) -> None:
+    store.upsert_leads([lead_item(1, "Acme"), lead_item(2, "Globex")])
+    assert lead_names(store, [2, 1, 2, 999]) == {1: "Acme", 2: "Globex"}  # 999: not cached
+    assert lead_names(store, []) == {}
 
 
 def test_follow_ups_due_today_and_overdue_oldest_first(

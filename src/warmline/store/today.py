@@ -149,6 +149,19 @@ def due_follow_ups(follow_ups: FollowUps, today: date) -> tuple[FollowUp, ...]:
     return tuple(follow_ups.list("due", today=today))
 
 
+def lead_names(store: Store, lead_ids: Iterable[int]) -> dict[int, str]:
+    """The company name of each of these leads the cache holds (hidden ones too), in one
+    read: Today names the lead of every failed op, and one query per op would grow with
+    the outbox's failures."""
+    wanted = sorted(set(lead_ids))
+    if not wanted:
+        return {}
+    marks = ", ".join("?" for _ in wanted)
+    with store.read() as conn:
+        found = conn.execute(f"SELECT id, company_name FROM leads WHERE id IN ({marks})", wanted).fetchall()
+    return {int(lead_id): str(name) for lead_id, name in found}
+
+
 def _start_of_day(moment: datetime, now: datetime) -> datetime:
     """Midnight of `moment`'s date in the rep's zone: a wall-clock midnight made again in
     the zone rather than `today - 24 h`, which is wrong across a DST change."""

@@ -214,6 +214,11 @@ class Cockpit(Protocol):
 
     # -- Textual's, for dialogs and background work ---------------------------------------
 
+    @property
+    def screen(self) -> Screen[object]:
+        """The screen on top (where `action_open` just went)."""
+        ...
+
     def push_screen(
         self,
         screen: Screen[ScreenResult],

@@ -23,26 +23,15 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from warmline.store import CacheUnusable
-from warmline.store.today import TodayLead, TodayPage, today_page
+from warmline.store.today import TodayPage, today_page
 from warmline.tui.columns import Column
-from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.follow_up_dialogs import (
-    FOLLOW_UP_BINDINGS,
-    LOCAL_ONLY,
-    FollowUpActions,
-    day_text,
-    due_cell,
-)
-from warmline.tui.screens.jobs import outcome_words, results_screen, subject
-from warmline.tui.screens.lead_list import LeadListScreen
-from warmline.tui.timefmt import relative
-from warmline.tui.widgets.tables import HeadingTable
-from warmline.vocabulary import kind_label
+from warmline.tui.screens.follow_up_dialogs import FOLLOW_UP_BINDINGS, FollowUpActions, day_text
+from warmline.tui.screens.today_sections import SECTIONS, Section, TodayRow, TodayView
+from warmline.tui.widgets.tables import HeadingTable, Rows
 
 if TYPE_CHECKING:
     from warmline.store.followups import FollowUp
-    from warmline.store.rows import Job, Op
 
 HEADING = HeadingTable.HEADING_PREFIX
 
@@ -51,13 +40,6 @@ EMPTY_DAY = (
     "going cold, no recommendations waiting, no failed ops.\n\n"
     "L opens the lead list, P prospecting (find new companies), J the job monitor, O the outbox."
 )
-UNREADABLE = "cannot read the follow-ups file"
-COLD_SHOWN = 5
-"""Going-cold leads listed on Today (the quietest); a last row says how many more and
-opens them all in the lead list. Past this, the sections under it would be off screen."""
-MORE_COLD = "cold:more"
-LEAD_ROWS = ("ready:", "cold:", "followup:")
-"""The rows that stand for a lead (f adds a follow-up on it; enter opens it)."""
 
 
 def _on_today(binding: Binding) -> Binding:
@@ -91,8 +73,8 @@ class TodayScreen(FollowUpActions, CockpitScreen):
         super().__init__()
         self.page: TodayPage | None = None
         self.follow_ups_problem: str | None = None
-        self._rows: dict[str, Job | TodayLead | FollowUp | Op | str] = {}
-        self._follow_ups: dict[str, FollowUp] = {}
+        self._rows: dict[str, TodayRow] = {}
+        """The rows under the headings, by their key in the table."""
 
     def compose_body(self) -> ComposeResult:
         table = HeadingTable(
@@ -133,176 +115,16 @@ class TodayScreen(FollowUpActions, CockpitScreen):
     def reload(self) -> None:
         page = self.page = self._read()
         cockpit = self.cockpit
-        now = cockpit.clock()
-        today = page.today.date()
-        rows: list[tuple[str, list[Text]]] = []
-        self._rows = {}
-        self._follow_ups = {}
-
-        def heading(name: str, title: str, count: int, note: str = "") -> None:
-            style = "bold underline" if count else "dim"
-            rows.append(
-                (
-                    HEADING + name,
-                    [
-                        Text(""),
-                        Text(f"{title} ({count})", style=style),
-                        Text(note, style="dim"),
-                        Text(""),
-                    ],
-                )
-            )
-
-        def row(key: str, item: Job | TodayLead | FollowUp | Op | str, cells: list[Text]) -> None:
-            self._rows[key] = item
-            rows.append((key, cells))
-
-        since = (
-            f"since you left, {relative(page.since, now, cockpit.zone)}"
-            if page.since
-            else "since yesterday"
+        view = TodayView(
+            page,
+            cockpit.store,
+            cockpit.clock(),
+            cockpit.zone,
+            cockpit.config.cold_after_days,
+            follow_ups_unreadable=self.follow_ups_problem is not None,
         )
-        heading("jobs", "Finished jobs", len(page.finished_jobs), since)
-        for job in page.finished_jobs:
-            done = job.status == "completed"
-            what = Text(kind_label(job.kind) + " · ").append_text(subject(job, cockpit.store))
-            detail = (
-                plain(job.error, "red")
-                if job.error
-                else plain(job.result_summary)
-                if job.result_summary
-                else outcome_words(job)
-            )
-            row(
-                f"job:{job.key}",
-                job,
-                [
-                    Text("✓", style="green") if done else Text("✗", style="bold red"),
-                    what,
-                    detail,
-                    Text(
-                        relative(job.completed_at or job.updated_at, now, cockpit.zone), style="dim"
-                    ),
-                ],
-            )
-
-        heading(
-            "ready",
-            "Ready for outreach",
-            len(page.ready_leads),
-            "since yesterday",
-        )
-        for lead in page.ready_leads:
-            row(
-                f"ready:{lead.lead.id}",
-                lead,
-                [
-                    Text("★", style="bold green"),
-                    plain(lead.lead.company_name, "bold"),
-                    Text(f"score {lead.lead.warming_score} / {lead.lead.target_score or 100}"),
-                    Text(f"reached {relative(lead.reached_at, now, cockpit.zone)}", style="dim"),
-                ],
-            )
-
-        cold_note = f"warm, quiet {cockpit.config.cold_after_days}+ days"
-        heading("cold", "Going cold", page.going_cold_total, cold_note)
-        for lead in page.going_cold[:COLD_SHOWN]:
-            days = lead.quiet_days(now)
-            row(
-                f"cold:{lead.lead.id}",
-                lead,
-                [
-                    Text("·", style="blue"),
-                    plain(lead.lead.company_name),
-                    Text(f"score {lead.lead.warming_score} / {lead.lead.target_score or 100}"),
-                    Text(
-                        "no activity yet"
-                        if days is None
-                        else f"quiet {days} day{'' if days == 1 else 's'}",
-                        style="dim",
-                    ),
-                ],
-            )
-
-        more = page.going_cold_total - min(COLD_SHOWN, len(page.going_cold))
-        if more > 0:
-            row(
-                MORE_COLD,
-                "more",
-                [
-                    Text("…", style="blue"),
-                    Text(f"{more:,} more going cold", style="italic"),
-                    Text("enter: the warm leads by last activity", style="dim"),
-                    Text(""),
-                ],
-            )
-
-        heading(
-            "followups",
-            "Follow-ups due",
-            len(page.follow_ups),
-            UNREADABLE if self.follow_ups_problem else LOCAL_ONLY,
-        )
-        for follow_up in page.follow_ups:
-            overdue = follow_up.due_on < today
-            self._follow_ups[f"followup:{follow_up.id}"] = follow_up
-            row(
-                f"followup:{follow_up.id}",
-                follow_up,
-                [
-                    Text("!", style="bold red") if overdue else Text("•", style="bold"),
-                    plain(follow_up.company or f"lead {follow_up.lead_id}"),
-                    plain(follow_up.text),
-                    due_cell(follow_up, today),
-                ],
-            )
-
-        recs = page.recommendations
-        heading("recs", "Recommendations", recs.total, "r starts triage" if recs.total else "")
-        if recs.total:
-            counts = [
-                f"{count} {name}"
-                for name, count in (
-                    ("high", recs.high),
-                    ("medium", recs.medium),
-                    ("low", recs.low),
-                    ("other", recs.other),
-                )
-                if count
-            ]
-            row(
-                "recs:all",
-                "recommendations",
-                [
-                    Text("»", style="bold"),
-                    Text(" · ".join(counts)),
-                    Text("enter or r: triage", style="dim"),
-                    Text(""),
-                ],
-            )
-
-        heading(
-            "failed",
-            "Failed ops",
-            len(page.failed_ops),
-            "retry, edit or discard",
-        )
-        for op in page.failed_ops:
-            owner = cockpit.store.get_lead(op.lead_id) if op.lead_id is not None else None
-            what = Text(op.kind.replace("_", " "))
-            if owner is not None:
-                what.append(" · ").append_text(plain(owner.company_name))
-            row(
-                f"op:{op.op_id}",
-                op,
-                [
-                    Text("✗", style="bold red"),
-                    what,
-                    plain(op.last_error or "refused", "red"),
-                    Text(relative(op.created_at, now, cockpit.zone), style="dim"),
-                ],
-            )
-
+        sections = [section(view) for section in SECTIONS]
+        self._rows = {row.key: row for section in sections for row in section.rows}
         self._show_title(page)
         table = self.table
         empty = self.query_one("#today-empty", Static)
@@ -310,8 +132,7 @@ class TodayScreen(FollowUpActions, CockpitScreen):
         empty.display = page.is_empty
         if page.is_empty:
             empty.update(Text(EMPTY_DAY))
-            rows = []
-        table.fill(rows)
+        table.fill([] if page.is_empty else _table_rows(sections))
         self.refresh_bindings()
 
     def _show_title(self, page: TodayPage) -> None:
@@ -330,15 +151,21 @@ class TodayScreen(FollowUpActions, CockpitScreen):
 
     # -- the row under the cursor -------------------------------------------------------
 
-    def current(self) -> Job | TodayLead | FollowUp | Op | str | None:
-        """What the highlighted row stands for (None on an empty day)."""
+    def current(self) -> TodayRow | None:
+        """The highlighted row (None on an empty day)."""
         key = self.table.current_key if self.table.display else None
         return self._rows.get(key) if key is not None else None
 
     def _follow_up(self) -> FollowUp | None:
         """The highlighted follow-up, if a follow-up is highlighted."""
-        key = self.table.current_key if self.table.display else None
-        return self._follow_ups.get(key) if key is not None else None
+        row = self.current()
+        return row.follow_up if row is not None else None
+
+    def _follow_up_lead(self) -> tuple[int, str] | None:
+        """The lead of the highlighted row (a ready or quiet lead, or a follow-up's) and
+        its company's name."""
+        row = self.current()
+        return row.lead if row is not None else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys with nothing to act on leave the key bar: Open on an empty day, the
@@ -350,13 +177,13 @@ class TodayScreen(FollowUpActions, CockpitScreen):
         if action == "open_row":
             return bool(self._rows)
         if action in ("follow_up_done", "follow_up_snooze", "follow_up_snooze_menu"):
-            if not self._follow_ups:
+            if not any(row.follow_up is not None for row in self._rows.values()):
                 return False
             return True if self._follow_up() is not None else None
         if action == "add_follow_up":
-            if not any(key.startswith(LEAD_ROWS) for key in self._rows):
+            if not any(row.lead is not None for row in self._rows.values()):
                 return False
-            return True if self._lead() is not None else None
+            return True if self._follow_up_lead() is not None else None
         return True
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -371,65 +198,22 @@ class TodayScreen(FollowUpActions, CockpitScreen):
     def action_open_row(self) -> None:
         """Open the row's screen: a job's results, a lead's page (ready, going cold, or the
         lead a follow-up is about), the triage queue, or the outbox on the failed op."""
-        key = self.table.current_key if self.table.display else None
-        item = self.current()
-        if key is None or item is None:
-            return
-        cockpit = self.cockpit
-        kind = key.split(":", 1)[0]
-        if kind == "job":
-            job = cockpit.store.get_job(int(key.split(":", 1)[1]))
-            if job is not None:
-                cockpit.push_screen(results_screen(job))
-        elif isinstance(item, TodayLead) or kind == "followup":
-            lead_id = item.lead.id if isinstance(item, TodayLead) else self._follow_ups[key].lead_id
-            if cockpit.store.get_lead(lead_id) is None:
-                cockpit.notify_plain(
-                    "That lead is no longer in the cache (removed on the service).",
-                    severity="warning",
-                )
-                return
-            cockpit.open_lead(lead_id)
-        elif key == MORE_COLD:
-            cockpit.action_open("leads")
-            cockpit.call_after_refresh(self._show_quiet_leads)
-        elif kind == "recs":
-            cockpit.action_open("recommendations")
-        elif kind == "op":
-            cockpit.action_open("outbox")
-            cockpit.call_after_refresh(self._highlight_op, key.split(":", 1)[1])
+        row = self.current()
+        if row is not None:
+            row.open(self.cockpit)
 
-    def _show_quiet_leads(self) -> None:
-        """The lead list on its warm tab, sorted by last activity (the quietest at the end:
-        `G`)."""
-        screen = self.app.screen
-        if isinstance(screen, LeadListScreen):
-            screen.show_view("warm", "activity")
 
-    def _highlight_op(self, op_id: str) -> None:
-        """Put the outbox's cursor on the op the rep came for."""
-        # deferred: first frame (the outbox loads the actions)
-        from warmline.tui.screens.outbox import OutboxScreen
-
-        screen = self.app.screen
-        if not isinstance(screen, OutboxScreen):
-            return
-        table = screen.query_one("#outbox-table", DataTable)
-        try:
-            table.move_cursor(row=table.get_row_index(op_id), animate=False)
-        except Exception:  # noqa: BLE001 - delivered or discarded meanwhile: the cursor stays
-            return
-
-    def _lead(self) -> tuple[int, str] | None:
-        """The lead of the highlighted row (a ready or quiet lead, or a follow-up's) and
-        its company's name."""
-        item = self.current()
-        if isinstance(item, TodayLead):
-            return item.lead.id, item.lead.company_name
-        follow_up = self._follow_up()
-        if follow_up is not None:
-            return follow_up.lead_id, follow_up.company
-        return None
-
-    def _follow_up_lead(self) -> tuple[int, str] | None:
-        return self._lead()
+def _table_rows(sections: list[Section]) -> Rows:
+    """The table's rows: each section's heading, then its rows."""
+    rows: Rows = []
+    for section in sections:
+        style = "bold underline" if section.count else "dim"
+        heading = [
+            Text(""),
+            Text(f"{section.title} ({section.count})", style=style),
+            Text(section.note, style="dim"),
+            Text(""),
+        ]
+        rows.append((HEADING + section.name, heading))
+        rows.extend((row.key, row.cells) for row in section.rows)
+    return rows

@@ -1,0 +1,353 @@
+"""Today's sections: one function per section, each returning its heading and its rows.
+
+A row is a small dataclass holding what it stands for and the cells it shows; it opens
+its own screen (`open`), so the Today screen only lays sections out and hands enter to
+the row under the cursor. `key` is the row's identity in the table (its cursor survives a
+reload); nothing reads it back apart.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.widgets import DataTable
+
+from warmline.store.today import TodayLead, TodayPage, lead_names
+from warmline.tui.safe import plain
+from warmline.tui.screens.follow_up_dialogs import LOCAL_ONLY, due_cell
+from warmline.tui.screens.jobs import outcome_words, results_screen, subject
+from warmline.tui.screens.lead_list import LeadListScreen
+from warmline.tui.timefmt import relative
+from warmline.vocabulary import kind_label
+
+if TYPE_CHECKING:
+    from warmline.store import Store
+    from warmline.store.followups import FollowUp
+    from warmline.store.rows import Job, Op
+    from warmline.tui.context import Cockpit
+
+UNREADABLE = "cannot read the follow-ups file"
+COLD_SHOWN = 5
+"""Going-cold leads listed on Today (the quietest); a last row says how many more and
+opens them all in the lead list. Past this, the sections under it would be off screen."""
+
+
+@dataclass(frozen=True)
+class TodayView:
+    """What every section reads: the page, the cache (for names), and the moment shown."""
+
+    page: TodayPage
+    store: Store
+    now: datetime
+    zone: tzinfo
+    cold_after_days: int
+    follow_ups_unreadable: bool
+
+    def ago(self, moment: datetime | str | None) -> str:
+        return relative(moment, self.now, self.zone)
+
+
+@dataclass(frozen=True)
+class TodayRow(ABC):
+    """A row of Today under a heading: enter opens it."""
+
+    cells: list[Text]
+
+    @property
+    @abstractmethod
+    def key(self) -> str:
+        """The row's key in the table, unique on the page."""
+
+    @abstractmethod
+    def open(self, cockpit: Cockpit) -> None:
+        """Go to the screen this row stands for."""
+
+    @property
+    def lead(self) -> tuple[int, str] | None:
+        """The lead (id, company name) the row is about, for `f` (add a follow-up)."""
+        return None
+
+    @property
+    def follow_up(self) -> FollowUp | None:
+        """The follow-up the row is, for the follow-up keys."""
+        return None
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading with its count and note, and the rows under it."""
+
+    name: str
+    title: str
+    count: int
+    note: str
+    rows: tuple[TodayRow, ...]
+
+
+# -- the rows -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JobRow(TodayRow):
+    job: Job
+
+    @property
+    def key(self) -> str:
+        return f"job:{self.job.key}"
+
+    def open(self, cockpit: Cockpit) -> None:
+        """The job's results, as the cache has them now."""
+        job = cockpit.store.get_job(self.job.key)
+        if job is not None:
+            cockpit.push_screen(results_screen(job))
+
+
+def open_lead(cockpit: Cockpit, lead_id: int) -> None:
+    """The lead's page, unless the service removed it since Today was read."""
+    if cockpit.store.get_lead(lead_id) is None:
+        cockpit.notify_plain(
+            "That lead is no longer in the cache (removed on the service).",
+            severity="warning",
+        )
+        return
+    cockpit.open_lead(lead_id)
+
+
+@dataclass(frozen=True)
+class LeadRow(TodayRow):
+    """A lead ready for outreach or going cold."""
+
+    today_lead: TodayLead
+    section: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.section}:{self.today_lead.lead.id}"
+
+    @property
+    def lead(self) -> tuple[int, str]:
+        return self.today_lead.lead.id, self.today_lead.lead.company_name
+
+    def open(self, cockpit: Cockpit) -> None:
+        open_lead(cockpit, self.today_lead.lead.id)
+
+
+@dataclass(frozen=True)
+class MoreColdRow(TodayRow):
+    """The going-cold leads past `COLD_SHOWN`: all of them, in the lead list."""
+
+    @property
+    def key(self) -> str:
+        return "cold:more"
+
+    def open(self, cockpit: Cockpit) -> None:
+        cockpit.action_open("leads")
+        cockpit.call_after_refresh(_show_quiet_leads, cockpit)
+
+
+def _show_quiet_leads(cockpit: Cockpit) -> None:
+    """The lead list on its warm tab, sorted by last activity (the quietest at the end:
+    `G`)."""
+    screen = cockpit.screen
+    if isinstance(screen, LeadListScreen):
+        screen.show_view("warm", "activity")
+
+
+@dataclass(frozen=True)
+class FollowUpRow(TodayRow):
+    follow_up_due: FollowUp
+
+    @property
+    def key(self) -> str:
+        return f"followup:{self.follow_up_due.id}"
+
+    @property
+    def lead(self) -> tuple[int, str]:
+        return self.follow_up_due.lead_id, self.follow_up_due.company
+
+    @property
+    def follow_up(self) -> FollowUp:
+        return self.follow_up_due
+
+    def open(self, cockpit: Cockpit) -> None:
+        """The page of the lead the follow-up is about."""
+        open_lead(cockpit, self.follow_up_due.lead_id)
+
+
+@dataclass(frozen=True)
+class RecommendationsRow(TodayRow):
+    @property
+    def key(self) -> str:
+        return "recs:all"
+
+    def open(self, cockpit: Cockpit) -> None:
+        """The triage queue."""
+        cockpit.action_open("recommendations")
+
+
+@dataclass(frozen=True)
+class FailedOpRow(TodayRow):
+    op: Op
+
+    @property
+    def key(self) -> str:
+        return f"op:{self.op.op_id}"
+
+    def open(self, cockpit: Cockpit) -> None:
+        """The outbox, on this op (retry, edit or discard it there)."""
+        cockpit.action_open("outbox")
+        cockpit.call_after_refresh(_highlight_op, cockpit, self.op.op_id)
+
+
+def _highlight_op(cockpit: Cockpit, op_id: str) -> None:
+    """Put the outbox's cursor on the op the rep came for."""
+    # deferred: first frame (the outbox loads the actions)
+    from warmline.tui.screens.outbox import OutboxScreen
+
+    screen = cockpit.screen
+    if not isinstance(screen, OutboxScreen):
+        return
+    table = screen.query_one("#outbox-table", DataTable)
+    try:
+        table.move_cursor(row=table.get_row_index(op_id), animate=False)
+    except Exception:  # noqa: BLE001 - delivered or discarded meanwhile: the cursor stays
+        return
+
+
+# -- the sections, in the order a rep works -----------------------------------------------
+
+
+def finished_jobs(view: TodayView) -> Section:
+    page = view.page
+    since = f"since you left, {view.ago(page.since)}" if page.since else "since yesterday"
+    rows = tuple(_job_row(view, job) for job in page.finished_jobs)
+    return Section("jobs", "Finished jobs", len(rows), since, rows)
+
+
+def _job_row(view: TodayView, job: Job) -> JobRow:
+    done = job.status == "completed"
+    what = Text(kind_label(job.kind) + " · ").append_text(subject(job, view.store))
+    if job.error:
+        detail = plain(job.error, "red")
+    elif job.result_summary:
+        detail = plain(job.result_summary)
+    else:
+        detail = outcome_words(job)
+    mark = Text("✓", style="green") if done else Text("✗", style="bold red")
+    when = Text(view.ago(job.completed_at or job.updated_at), style="dim")
+    return JobRow([mark, what, detail, when], job)
+
+
+def ready_leads(view: TodayView) -> Section:
+    rows = tuple(
+        LeadRow(
+            [
+                Text("★", style="bold green"),
+                plain(lead.lead.company_name, "bold"),
+                _score(lead),
+                Text(f"reached {view.ago(lead.reached_at)}", style="dim"),
+            ],
+            lead,
+            "ready",
+        )
+        for lead in view.page.ready_leads
+    )
+    return Section("ready", "Ready for outreach", len(rows), "since yesterday", rows)
+
+
+def going_cold(view: TodayView) -> Section:
+    page = view.page
+    rows: list[TodayRow] = [_cold_row(view, lead) for lead in page.going_cold[:COLD_SHOWN]]
+    more = page.going_cold_total - min(COLD_SHOWN, len(page.going_cold))
+    if more > 0:
+        rows.append(
+            MoreColdRow(
+                [
+                    Text("…", style="blue"),
+                    Text(f"{more:,} more going cold", style="italic"),
+                    Text("enter: the warm leads by last activity", style="dim"),
+                    Text(""),
+                ]
+            )
+        )
+    note = f"warm, quiet {view.cold_after_days}+ days"
+    return Section("cold", "Going cold", page.going_cold_total, note, tuple(rows))
+
+
+def _cold_row(view: TodayView, lead: TodayLead) -> LeadRow:
+    days = lead.quiet_days(view.now)
+    quiet = "no activity yet" if days is None else f"quiet {days} day{'' if days == 1 else 's'}"
+    cells = [Text("·", style="blue"), plain(lead.lead.company_name), _score(lead), Text(quiet, style="dim")]
+    return LeadRow(cells, lead, "cold")
+
+
+def _score(lead: TodayLead) -> Text:
+    return Text(f"score {lead.lead.warming_score} / {lead.lead.target_score or 100}")
+
+
+def follow_ups_due(view: TodayView) -> Section:
+    today = view.page.today.date()
+    rows = tuple(
+        FollowUpRow(
+            [
+                Text("!", style="bold red") if follow_up.due_on < today else Text("•", style="bold"),
+                plain(follow_up.company or f"lead {follow_up.lead_id}"),
+                plain(follow_up.text),
+                due_cell(follow_up, today),
+            ],
+            follow_up,
+        )
+        for follow_up in view.page.follow_ups
+    )
+    note = UNREADABLE if view.follow_ups_unreadable else LOCAL_ONLY
+    return Section("followups", "Follow-ups due", len(rows), note, rows)
+
+
+def recommendations(view: TodayView) -> Section:
+    recs = view.page.recommendations
+    note = "r starts triage" if recs.total else ""
+    if not recs.total:
+        return Section("recs", "Recommendations", 0, note, ())
+    by_priority = (("high", recs.high), ("medium", recs.medium), ("low", recs.low), ("other", recs.other))
+    counts = " · ".join(f"{count} {name}" for name, count in by_priority if count)
+    row = RecommendationsRow(
+        [Text("»", style="bold"), Text(counts), Text("enter or r: triage", style="dim"), Text("")]
+    )
+    return Section("recs", "Recommendations", recs.total, note, (row,))
+
+
+def failed_ops(view: TodayView) -> Section:
+    ops = view.page.failed_ops
+    names = lead_names(view.store, (op.lead_id for op in ops if op.lead_id is not None))
+    rows = tuple(_failed_op_row(view, op, names) for op in ops)
+    return Section("failed", "Failed ops", len(rows), "retry, edit or discard", rows)
+
+
+def _failed_op_row(view: TodayView, op: Op, names: dict[int, str]) -> FailedOpRow:
+    what = Text(op.kind.replace("_", " "))
+    owner = names.get(op.lead_id) if op.lead_id is not None else None
+    if owner is not None:
+        what.append(" · ").append_text(plain(owner))
+    cells = [
+        Text("✗", style="bold red"),
+        what,
+        plain(op.last_error or "refused", "red"),
+        Text(view.ago(op.created_at), style="dim"),
+    ]
+    return FailedOpRow(cells, op)
+
+
+SECTIONS: tuple[Callable[[TodayView], Section], ...] = (
+    finished_jobs,
+    ready_leads,
+    going_cold,
+    follow_ups_due,
+    recommendations,
+    failed_ops,
+)
+"""Today's sections, top to bottom."""
