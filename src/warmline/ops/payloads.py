@@ -1,15 +1,14 @@
-"""The request of each kind of queued action: its payload's fields and their types.
+"""The request of each kind of queued operation: its payload's fields and their types.
 
 An op's payload is stored as JSON (`Op.payload`), written by the action that queued it
-after its validator (`warmline.actions`) checked and normalised every field; the table in
-`warmline.store.effects` lists them. These shapes say the same for the type checker, so a
-sender (`requests`) or a reconciliation probe (`reconcile`) that reads a field the action
-does not write, or passes it where another type is wanted, fails the check. A field the
-code reads with `.get` (left out, or None, in ops queued by older versions or by hand) is
-`NotRequired`.
+after its spec's validator checked and normalised every field. These shapes say the same
+for the type checker, so a sender or a reconciliation probe (`warmline.ops.specs` names
+each kind's) that reads a field the validator does not write, or passes it where another
+type is wanted, fails the check. A field the code reads with `.get` (left out, or None, in
+ops queued by older versions or by hand) is `NotRequired`.
 
-The payload is read as its kind's shape in one place each (`requests.request_of`,
-`reconcile.probe_of`): that is where the stored JSON is trusted to be what the action
+The payload is read as its kind's shape in one place each (`parts.request_of`,
+`parts.probe_of`): that is where the stored JSON is trusted to be what the validator
 wrote. The client checks every value again before it leaves (`warmline.api.limits`).
 """
 

@@ -45,6 +45,7 @@ every kind, and the table below is what that gives.
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -63,7 +64,6 @@ from warmline.ops.effects import (
     SetLeadField,
     StartJob,
 )
-from warmline.ops.specs import SPECS
 from warmline.store.clock import iso
 from warmline.store.mapping import (
     competitor_columns,
@@ -570,18 +570,33 @@ def _behaviour(kind: str, effect: Effect) -> Behaviour:
             assert_never(effect)
 
 
-_BEHAVIOURS: dict[str, Behaviour] = {kind: _behaviour(kind, spec.effect) for kind, spec in SPECS.items()}
-_FLAGS = tuple(dict.fromkeys(spec.effect for spec in SPECS.values() if isinstance(spec.effect, ChildFlag)))
+class _Table(NamedTuple):
+    """What the store does per kind, derived once from the specs."""
+
+    behaviours: dict[str, Behaviour]
+    flags: tuple[ChildFlag, ...]  # every flag an op sets on the lead's records
+    bulk_kinds: str  # the appends, as an SQL list
+
+
+@functools.cache
+def _table() -> _Table:
+    # The specs load the api's limits; the cockpit's first frame reads the store without them.
+    from warmline.ops.specs import SPECS  # deferred: first frame
+
+    behaviours: dict[str, Behaviour] = {kind: _behaviour(kind, spec.effect) for kind, spec in SPECS.items()}
+    flags = tuple(dict.fromkeys(spec.effect for spec in SPECS.values() if isinstance(spec.effect, ChildFlag)))
+    bulk = "(" + ", ".join(f"'{k}'" for k, b in behaviours.items() if b.apply_all is not None) + ")"
+    return _Table(behaviours, flags, bulk)
 
 
 def knows_kind(kind: str) -> bool:
     """Whether this version has a spec for `kind` (an op of another kind cannot be queued)."""
-    return kind in _BEHAVIOURS
+    return kind in _table().behaviours
 
 
 def apply_op(conn: sqlite3.Connection, op: Op) -> None:
     """The op's local effect, as its kind's spec says."""
-    _BEHAVIOURS[op.kind].apply(conn, op)
+    _table().behaviours[op.kind].apply(conn, op)
 
 
 # --- rebuilding what the rep sees ------------------------------------------------------------
@@ -605,7 +620,7 @@ def restore_lead(conn: sqlite3.Connection, lead_id: int) -> None:
             f" (SELECT 1 FROM outbox o WHERE o.op_id = {table}.op_id AND o.state IN {_LIVE})",
             (lead_id,),
         )
-    for flag in _FLAGS:
+    for flag in _table().flags:
         # A flag the service's record says goes back to what it says; a local mark is cleared.
         value = f"coalesce(json_extract(raw, '$.{flag.flag}'), 0)" if flag.from_payload else "0"
         conn.execute(f"UPDATE {flag.table} SET {flag.flag} = {value} WHERE lead_id = ?", (lead_id,))
@@ -627,12 +642,9 @@ def _drop_queued_jobs(conn: sqlite3.Connection, lead_id: int | None) -> None:
     )
 
 
-_BULK_KINDS = "(" + ", ".join(f"'{k}'" for k, b in _BEHAVIOURS.items() if b.apply_all is not None) + ")"
-
-
 def live_ops(conn: sqlite3.Connection, lead_id: int | None, *, bulk: bool = True) -> list[Op]:
     """The live ops of a lead (or of no lead) in queue order; `bulk=False` leaves out appends."""
-    skip = "" if bulk else f" AND kind NOT IN {_BULK_KINDS}"
+    skip = "" if bulk else f" AND kind NOT IN {_table().bulk_kinds}"
     cursor = conn.execute(
         f"SELECT * FROM outbox WHERE lead_id IS ? AND state IN {_LIVE}{skip} ORDER BY seq", (lead_id,)
     )
@@ -652,15 +664,16 @@ def rebase(conn: sqlite3.Connection, lead_id: int | None) -> None:
             f"SELECT DISTINCT kind FROM outbox WHERE lead_id IS ? AND state IN {_LIVE}", (lead_id,)
         )
     }
+    behaviours = _table().behaviours
     if lead_id is not None:
         restore_lead(conn, lead_id)
-        for name, behaviour in _BEHAVIOURS.items():
+        for name, behaviour in behaviours.items():
             if behaviour.apply_all is not None and name in live_kinds:
                 behaviour.apply_all(conn, lead_id, None)
     _drop_queued_jobs(conn, lead_id)
-    if any(_BEHAVIOURS[name].apply_all is None for name in live_kinds):
+    if any(behaviours[name].apply_all is None for name in live_kinds):
         for op in live_ops(conn, lead_id, bulk=False):
-            _BEHAVIOURS[op.kind].apply(conn, op)
+            behaviours[op.kind].apply(conn, op)
 
 
 def leads_with_live_ops(conn: sqlite3.Connection) -> set[int]:
@@ -678,4 +691,4 @@ def rebase_touched(conn: sqlite3.Connection, lead_ids: set[int] | list[int]) -> 
 
 def fold_answer(conn: sqlite3.Connection, op: Op, result: JsonMap | None, now: float) -> None:
     """Fold the server's answer to a delivered op into the snapshots (the caller then rebases)."""
-    _BEHAVIOURS[op.kind].on_success(conn, op, unwrap(result or {}), now)
+    _table().behaviours[op.kind].on_success(conn, op, unwrap(result or {}), now)

@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
+from warmline.ops.effects import ChildFlag
 from warmline.ops.kinds import OpKind
 from warmline.store.clock import EpochClock, iso, system_clock
 from warmline.store.database import MAX_ID, Database
@@ -30,7 +31,7 @@ from warmline.store.rows import (
 from warmline.store.score_history import score_history_in
 from warmline.store.signature import list_sig_sql, stamp
 from warmline.store.tombstones import clear_relisted
-from warmline.store.values import JsonMap, SqlRow, SqlValue, nullable
+from warmline.store.values import JsonMap, SqlRow, SqlValue, column, nullable
 from warmline.store.writers import lead_exists, upsert, write_lead_detail, write_leads, write_notes
 from warmline.textsafe import terminal_line
 
@@ -387,21 +388,24 @@ class LeadsStore(Database):
                 "SELECT kind, payload FROM outbox WHERE lead_id = ? AND state IN (?, ?, ?, ?)",
                 (lead_id, *EFFECT_STATES),
             )
-            touched: dict[str, set[object]] = {kind: set() for kind in (OpKind.PIN_CONTACT, OpKind.TOGGLE_MONITORING_PAGE)}
+            # A key contact or source is pending while an op that sets its flag is live.
+            # The specs load the api's limits; the cockpit's first frame reads the store without them.
+            from warmline.ops.specs import spec_of  # deferred: first frame
+
+            touched: dict[str, set[object]] = {"lead_contacts": set(), "monitoring_pages": set()}
             for op in live:
-                payload = json_object(op["payload"])
-                if op["kind"] == OpKind.PIN_CONTACT:
-                    touched[OpKind.PIN_CONTACT].add(payload.get("contact_id"))
-                elif op["kind"] == OpKind.TOGGLE_MONITORING_PAGE:
-                    touched[OpKind.TOGGLE_MONITORING_PAGE].add(payload.get("page_id"))
+                spec = spec_of(column(op["kind"], str))
+                effect = spec.effect if spec is not None else None
+                if isinstance(effect, ChildFlag) and effect.table in touched:
+                    touched[effect.table].add(json_object(op["payload"]).get(effect.id_field))
             pages = [
-                build(MonitoringPage, {**r, "is_selected": bool(r["is_selected"]), "pending": r["id"] in touched[OpKind.TOGGLE_MONITORING_PAGE]})
+                build(MonitoringPage, {**r, "is_selected": bool(r["is_selected"]), "pending": r["id"] in touched["monitoring_pages"]})
                 for r in self._select(
                     conn, "SELECT * FROM monitoring_pages WHERE lead_id = ? ORDER BY score DESC, id", (lead_id,)
                 )
             ]
             contacts = [
-                build(KeyContact, {**r, "is_selected": bool(r["is_selected"]), "pending": r["contact_id"] in touched[OpKind.PIN_CONTACT]})
+                build(KeyContact, {**r, "is_selected": bool(r["is_selected"]), "pending": r["contact_id"] in touched["lead_contacts"]})
                 for r in self._select(
                     conn,
                     "SELECT * FROM lead_contacts WHERE lead_id = ? ORDER BY is_selected DESC, last_name, first_name, contact_id",
