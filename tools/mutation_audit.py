@@ -37,7 +37,13 @@ class Mutant:
 
 
 M = Mutant
-RECONCILE = "src/warmline/sync/reconcile.py"
+# The probes live with their kinds' specs (warmline.ops); the matching they share in ops/matching.py.
+MATCHING = "src/warmline/ops/matching.py"
+APPENDS = "src/warmline/ops/appends.py"
+LEAD_FIELDS = "src/warmline/ops/lead_fields.py"
+CHILDREN = "src/warmline/ops/children.py"
+RECOMMENDATIONS = "src/warmline/ops/recommendations.py"
+STARTS = "src/warmline/ops/starts.py"
 EFFECTS = "src/warmline/store/effects.py"
 OUTBOX = "src/warmline/store/outbox.py"
 FLUSH = "src/warmline/sync/flush.py"
@@ -48,30 +54,30 @@ E_TESTS = ("tests/store/test_store_effects.py", "tests/store/test_store_effects_
 
 MUTANTS: list[Mutant] = [
     # --- sync/reconcile.py: the probes, both directions
-    M("reconcile: records before our first send are ours", RECONCILE,
+    M("reconcile: records before our first send are ours", MATCHING,
       "        if since is not None and made is not None and made < since:\n            continue",
       "        if False:\n            continue", R_TESTS),
-    M("reconcile: a touchpoint match ignores the contact", RECONCILE,
+    M("reconcile: a touchpoint match ignores the contact", APPENDS,
       "t.description in texts and t.contact_id == contact", "t.description in texts", R_TESTS),
-    M("reconcile: a competitor match ignores the domain", RECONCILE,
+    M("reconcile: a competitor match ignores the domain", APPENDS,
       "c.name == name and (domain is None or c.domain == domain)", "c.name == name", R_TESTS),
-    M("reconcile: a status change always applied", RECONCILE,
+    M("reconcile: a status change always applied", LEAD_FIELDS,
       "    if detail.lead_status != p[\"lead_status\"]:\n        return None",
       "    if False:\n        return None", R_TESTS),
-    M("reconcile: a contact pin always applied", RECONCILE,
+    M("reconcile: a contact pin always applied", CHILDREN,
       "if contact is None or contact.is_selected != p[\"is_selected\"]:", "if contact is None:", R_TESTS),
-    M("reconcile: a recommendation close always applied", RECONCILE,
-      "    if _by_id(listing.recommendations, rec_id) is not None:\n        return None",
+    M("reconcile: a recommendation close always applied", RECOMMENDATIONS,
+      "    if by_id(listing.recommendations, rec_id) is not None:\n        return None",
       "    if False:\n        return None", R_TESTS),
-    M("reconcile: an old scan taken for the new one", RECONCILE,
+    M("reconcile: an old scan taken for the new one", STARTS,
       "(since is not None and started < since)", "False", R_TESTS),
-    M("reconcile: old recommendations taken as fresh", RECONCILE,
+    M("reconcile: old recommendations taken as fresh", RECOMMENDATIONS,
       "(since is None or rec.created_at.timestamp() >= since)", "True", R_TESTS),
-    M("reconcile: CLOCK_SKEW zero", RECONCILE, "CLOCK_SKEW = 120.0", "CLOCK_SKEW = 0.0", R_TESTS),
-    M("reconcile: target score always applied", RECONCILE,
+    M("reconcile: CLOCK_SKEW zero", MATCHING, "CLOCK_SKEW = 120.0", "CLOCK_SKEW = 0.0", R_TESTS),
+    M("reconcile: target score always applied", LEAD_FIELDS,
       "    if detail.target_score != p[\"target_score\"]:\n        return None",
       "    if False:\n        return None", R_TESTS),
-    M("reconcile: a competitor scan always applied", RECONCILE,
+    M("reconcile: a competitor scan always applied", CHILDREN,
       "    if scanned is None or (since is not None and scanned.timestamp() < since):\n        return None",
       "    if False:\n        return None", R_TESTS),
     # --- store/effects.py: what a delivered answer does
@@ -83,8 +89,8 @@ MUTANTS: list[Mutant] = [
     M("effects: the answer's deal fields ignored", EFFECTS,
       "{**deal_changes(op.payload, op.created_at), **said}", "deal_changes(op.payload, op.created_at)", E_TESTS),
     M("effects: the answer's score ignored after an activity", EFFECTS,
-      "    if isinstance(answer.get(\"warming_score\"), int):\n        changes[\"warming_score\"] = answer[\"warming_score\"]\n    patch_lead_snapshot(conn, op.lead_id, changes)\n\n\n@_append_kind(LOG_ACTIVITY",
-      "    patch_lead_snapshot(conn, op.lead_id, changes)\n\n\n@_append_kind(LOG_ACTIVITY", E_TESTS),
+      "    if isinstance(answer.get(\"warming_score\"), int):\n        changes[\"warming_score\"] = answer[\"warming_score\"]\n    patch_lead_snapshot(conn, op.lead_id, changes)\n\n\ndef _log_activities(",
+      "    patch_lead_snapshot(conn, op.lead_id, changes)\n\n\ndef _log_activities(", E_TESTS),
     M("effects: completing does not dismiss the same post's cards", EFFECTS,
       "        if closed and status == \"completed\":", "        if False:", E_TESTS),
     M("effects: an edited job start keeps its old job row", EFFECTS,
@@ -131,7 +137,7 @@ MUTANTS: list[Mutant] = [
       "    return now + cap_wait(stamp - now)", "    return stamp", ("tests/api/test_api_ratelimit.py",)),
     # --- the confirmation after a 2xx (issue 20)
     M("confirm: a silent answer always believed", "src/warmline/sync/confirm.py",
-      "    if check.what is None or await _unshown(client, op):", "    if True:",
+      "    if check.what is None or await _unshown(client, op, check):", "    if True:",
       ("tests/dialects/test_dialect_request_names.py",)),
     M("confirm: another value in the answer believed", "src/warmline/sync/confirm.py",
       "    if verdict is False and check.what is not None:", "    if False:",
