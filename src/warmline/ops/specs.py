@@ -20,11 +20,38 @@ A part a kind does not have is written out as `None` (or `False`): the dataclass
 defaults, and `_spec` matches every `OpKind`, so a kind without a spec, or a spec without
 a part, fails the type check.
 
+The kinds at a glance (payload fields, and the local effect the rep sees at once):
+
+| kind | payload | local effect |
+|---|---|---|
+| log_activity | lead_id, description, contact_id | pending touchpoint (guessed type), activity count, last activity |
+| add_note | lead_id, content | pending note |
+| complete_recommendation / dismiss_recommendation | lead_id, recommendation_id | leaves the queue (complete: with the lead's other cards on the same post) |
+| change_lead_status | lead_id, lead_status | status |
+| set_target_score | lead_id, target_score | target (and so gap and ready) |
+| pin_contact | lead_id, contact_id, is_selected | key contact pinned or not |
+| toggle_monitoring_page | lead_id, page_id, is_selected | source enabled or not |
+| update_deal | lead_id, deal_value?, deal_currency?, won?, lost?, closed_reason? | deal fields |
+| add_competitor | lead_id, name, domain? | pending competitor |
+| scan_competitor | lead_id, competitor_id | competitor marked "scan queued" |
+| pin_competitor | lead_id, competitor_id, is_pinned | pinned or not |
+| add_to_outreach | company_ids, lead_status | none until the server answers with the new leads |
+| remove_lead | lead_id, lead_ids (= [lead_id]; one op per lead keeps per-lead order) | lead hidden |
+| start_signal_scan | lead_id | queued signal-scan job; scan status `queued` |
+| generate_recommendations | lead_id | queued generation job; generation status `queued` |
+| start_deep_search | query, max_results | queued job |
+| start_contact_search | company_id, roles? | queued job |
+| add_found_contacts | job_id, contact_ids | none until the server answers with the contacts |
+| start_research_run | template_id or template_name, company_ids | queued job |
+| start_company_research | company_id, focus? | queued job |
+
 Adding an operation:
 
-1. Name it in `OpKind` (`warmline.ops.kinds`), write its payload `TypedDict`
+1. The spec: name it in `OpKind` (`warmline.ops.kinds`), write its payload `TypedDict`
    (`payloads`), its validator, sender and probe in its family's module (`appends`,
-   `lead_fields`, `children`, `recommendations`, `starts`), and its case in `_spec`.
+   `lead_fields`, `children`, `recommendations`, `starts`), its case in `_spec` with one
+   of the effects of `warmline.ops.effects` (only a new kind of effect needs the store:
+   its case in `warmline.store.effects._behaviour`), and its row in the table above.
 2. Add the client method that sends it (`warmline.api.client.ServiceClient`); a body
    field the service's spec does not show goes in `warmline.api.request_fields.NAMED`.
 3. Queue it from a screen or a command through a public action (`warmline.actions`).

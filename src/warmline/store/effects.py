@@ -17,30 +17,7 @@ docs/wire.md, so the sync engine can send them as they are. `meta` holds local-o
 
 Which effect a kind has is its spec's `effect` (`warmline.ops.specs`), a value
 (`warmline.ops.effects`) this module carries out: `_behaviour` matches on it once, for
-every kind, and the table below is what that gives.
-
-| kind | payload | local effect |
-|---|---|---|
-| log_activity | lead_id, description, contact_id | pending touchpoint (guessed type), activity count, last activity |
-| add_note | lead_id, content | pending note |
-| complete_recommendation / dismiss_recommendation | lead_id, recommendation_id | leaves the queue (complete: with the lead's other cards on the same post) |
-| change_lead_status | lead_id, lead_status | status |
-| set_target_score | lead_id, target_score | target (and so gap and ready) |
-| pin_contact | lead_id, contact_id, is_selected | key contact pinned or not |
-| toggle_monitoring_page | lead_id, page_id, is_selected | source enabled or not |
-| update_deal | lead_id, deal_value?, deal_currency?, won?, lost?, closed_reason? | deal fields |
-| add_competitor | lead_id, name, domain? | pending competitor |
-| scan_competitor | lead_id, competitor_id | competitor marked "scan queued" |
-| pin_competitor | lead_id, competitor_id, is_pinned | pinned or not |
-| add_to_outreach | company_ids, lead_status | none until the server answers with the new leads |
-| remove_lead | lead_id, lead_ids (= [lead_id]; one op per lead keeps per-lead order) | lead hidden |
-| start_signal_scan | lead_id | queued signal-scan job; scan status `queued` |
-| generate_recommendations | lead_id | queued generation job; generation status `queued` |
-| start_deep_search | query, max_results | queued job |
-| start_contact_search | company_id, roles? | queued job |
-| add_found_contacts | job_id, contact_ids | none until the server answers with the contacts |
-| start_research_run | template_id or template_name, company_ids | queued job |
-| start_company_research | company_id, focus? | queued job |
+every kind (the table in `warmline.ops.specs` says what each kind's effect is).
 """
 
 from __future__ import annotations
