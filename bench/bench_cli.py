@@ -34,7 +34,7 @@ from pathlib import Path
 
 from sandbox_process import Sandbox
 
-from warmline.commands.queueing import sender_running
+from warmline.commands.delivery import sender_running
 from warmline.config import load_config
 
 KEY = "bench-cli-key"

@@ -157,15 +157,17 @@ def test_an_import_without_a_reason_is_noticed() -> None:
     assert imports_without_a_reason(source) == [7, 8, 11]
 
 
-# What `warmline log` and `warmline note` never load (warmline/commands/queueing.py): they
+# What `warmline log` and `warmline note` never load (the queue path, warmline/dispatch.py): they
 # queue one action and hand the send to a background `warmline sync --send`, so neither the
 # HTTP stack nor the engine, an event loop, the rest of the command line or the terminal UI.
 # Issue 14: at most 10x `python -c pass` (bench/bench_cli.py).
 QUEUE_PATH_LATER = [
     "httpx", "pydantic", "apscheduler", "sqlite_utils", "textual", "rich", "asyncio", "email",
     "warmline.api.client", "warmline.api.models", "warmline.sync", "warmline.cli", "warmline.cockpit",
-    "warmline.commands.headless", "warmline.commands.prospecting", "warmline.commands.outreach",
-    "warmline.commands.records", "warmline.commands.cockpit", "warmline.commands.sandbox",
+    "warmline.commands.sync", "warmline.commands.leads", "warmline.commands.outbox",
+    "warmline.commands.jobs", "warmline.commands.search", "warmline.commands.research",
+    "warmline.commands.companies", "warmline.commands.contacts", "warmline.commands.outreach",
+    "warmline.commands.records", "warmline.commands.demo", "warmline.commands.sandbox",
 ]
 
 

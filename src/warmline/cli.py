@@ -1,14 +1,14 @@
 """The `warmline` command line.
 
-Each module of `warmline.commands` defines and exports the commands and groups it fills;
-this module assembles them into one tree, here and nowhere else. Three groups take
-subcommands from two modules (`companies` and `contacts` from `records` and
-`prospecting`, `outreach` from `prospecting` and `outreach`): the first module defines
-the group, the second exports the subcommands that `top_level_commands` adds to it.
+Each module of `warmline.commands` owns one top-level group or command family, with all
+its subcommands, and exports them as `COMMANDS`; this module lists them into one tree,
+here and nowhere else. (Helpers the commands share are modules without `COMMANDS`:
+`common`, `records`, `delivery`, `jobs_wait`, `direct`, `acted`, `line`.)
 
-Plain `warmline` never gets here (`warmline.launch` opens the cockpit without click); the
-command modules import the HTTP stack only inside the commands that talk to the service,
-so `warmline --help` and the cache-only commands start fast (`warmline.startup`).
+Plain `warmline` never gets here (`warmline.launch` opens the cockpit without click), nor
+do `warmline log` and `note` (the queue path, `warmline.dispatch`); the command modules
+import the HTTP stack only inside the commands that talk to the service, so
+`warmline --help` and the cache-only commands start fast (`warmline.startup`).
 """
 
 from __future__ import annotations
@@ -18,52 +18,54 @@ import click
 from warmline import __version__, logfile
 from warmline.commands import (
     cache,
-    cockpit,
+    companies,
     completion,
     config,
+    contacts,
+    demo,
     export,
     followups,
-    headless,
+    jobs,
+    leads,
     logs,
+    outbox,
     outreach,
-    prospecting,
     queueing,
-    records,
+    research,
     sandbox,
+    search,
     service,
+    sync,
     today,
 )
 from warmline.commands.line import CONTEXT_SETTINGS, CommandLine
 
-
-def top_level_commands() -> list[click.Command]:
-    """Every command of `warmline`, with the groups that span two modules completed."""
-    for group, subcommands in (
-        (records.companies_group, prospecting.COMPANIES_COMMANDS),
-        (records.contacts_group, prospecting.CONTACTS_COMMANDS),
-        (prospecting.outreach_group, outreach.OUTREACH_COMMANDS),
-    ):
-        for command in subcommands:
-            group.add_command(command)
-    return [
-        *cache.COMMANDS,
-        *cockpit.COMMANDS,
-        *completion.COMMANDS,
-        *config.COMMANDS,
-        *export.COMMANDS,
-        *followups.COMMANDS,
-        *headless.COMMANDS,
-        *logs.COMMANDS,
-        *prospecting.COMMANDS,
-        *queueing.COMMANDS,
-        *records.COMMANDS,
-        *sandbox.COMMANDS,
-        *service.COMMANDS,
-        *today.COMMANDS,
-    ]
+COMMANDS: list[click.Command] = [
+    *cache.COMMANDS,
+    *companies.COMMANDS,
+    *completion.COMMANDS,
+    *config.COMMANDS,
+    *contacts.COMMANDS,
+    *demo.COMMANDS,
+    *export.COMMANDS,
+    *followups.COMMANDS,
+    *jobs.COMMANDS,
+    *leads.COMMANDS,
+    *logs.COMMANDS,
+    *outbox.COMMANDS,
+    *outreach.COMMANDS,
+    *queueing.COMMANDS,
+    *research.COMMANDS,
+    *sandbox.COMMANDS,
+    *search.COMMANDS,
+    *service.COMMANDS,
+    *sync.COMMANDS,
+    *today.COMMANDS,
+]
+"""Every command of `warmline`: each module's own, listed (`--help` sorts them by name)."""
 
 
-@click.group(cls=CommandLine, commands=top_level_commands(), invoke_without_command=True,
+@click.group(cls=CommandLine, commands=COMMANDS, invoke_without_command=True,
              context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, prog_name="warmline")
 @click.option("--debug", is_flag=True,
@@ -86,4 +88,4 @@ def main(ctx: click.Context, debug: bool) -> None:
     for warning in logfile.configure(debug=debug):
         click.echo(f"Warning: {warning}", err=True)
     if ctx.invoked_subcommand is None:
-        cockpit.open_cockpit()
+        demo.open_cockpit()

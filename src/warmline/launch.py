@@ -5,6 +5,7 @@ against a one-Label Textual app (bench/bench_tui.py). So it goes straight to the
 without loading click and the command line; anything with arguments is the command line
 (`warmline.cli`), which never loads the terminal UI. So is a call from a completion script:
 it has no arguments, only `_WARMLINE_COMPLETE` in its environment (`warmline completion`).
+`warmline log` and `warmline note` take the queue path (`warmline.dispatch` explains it).
 Each branch imports only what it runs (`warmline.startup`).
 """
 
@@ -14,27 +15,17 @@ import os
 import sys
 
 from warmline.config import ConfigError, load_config
+from warmline.dispatch import COMPLETE_VAR, QUEUE_COMMANDS
 from warmline.exit_codes import EXIT_BAD_INPUT
 from warmline.startup import hold_collection
 from warmline.termination import exit_on_termination
 from warmline.textsafe import terminal_text
 
-COMPLETE_VAR = "_WARMLINE_COMPLETE"
-"""Set by the shell completion scripts when they call `warmline` back: the same name as
-`warmline.commands.completion.COMPLETE_VAR`, written out because that module loads click
-(tests/cli/test_cli_completion.py checks the two agree)."""
-
-
-QUEUE_COMMANDS = ("log", "note")
-"""Commands that go to `warmline.commands.queueing.main` rather than the whole command
-line: they queue an action, many times a day and from scripts, and must return at once
-(its `QUEUE_COMMANDS`; tests/cli/test_cli_queueing.py checks the two agree)."""
-
 
 def main() -> None:
     """`warmline [COMMAND ...]`."""
     if len(sys.argv) > 1 and sys.argv[1] in QUEUE_COMMANDS and COMPLETE_VAR not in os.environ:
-        hold_collection()  # never released: the command is over in a moment (warmline.startup)
+        hold_collection()  # never released: the queue path (warmline.dispatch)
         from warmline.commands.queueing import main as queue_line  # deferred: first frame
 
         queue_line()

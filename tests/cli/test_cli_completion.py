@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from warmline import launch
 from warmline.cli import main
-from warmline.commands import completion
+from warmline.dispatch import COMPLETE_VAR
 from warmline.exit_codes import EXIT_BAD_INPUT
 
 CAP = 60  # seconds: a cap on a hung process (the cockpit waiting for keys), not a timing
@@ -138,6 +137,6 @@ def test_no_shell_is_a_usage_error() -> None:
     assert "Missing argument 'SHELL'" in result.output
 
 
-def test_the_launcher_and_the_command_name_the_same_variable() -> None:
-    """`warmline.launch` cannot import the command (it loads click), so it has a copy."""
-    assert launch.COMPLETE_VAR == completion.COMPLETE_VAR == "_WARMLINE_COMPLETE"
+def test_the_variable_is_the_one_click_names_for_warmline() -> None:
+    """Written once (`warmline.dispatch`), for the launcher and the command alike."""
+    assert COMPLETE_VAR == "_WARMLINE_COMPLETE"

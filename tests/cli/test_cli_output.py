@@ -14,8 +14,8 @@ import pytest
 from fastapi import FastAPI
 
 from support.cli_sandbox import open_store, run, serve
-from warmline.commands.cockpit import demo
 from warmline.commands.common import cell_width, money, pad, print_table
+from warmline.commands.demo import demo
 from warmline.vocabulary import ACTIVITY_NAMES
 
 LEAD_ID = 7

@@ -18,9 +18,9 @@ import pytest
 
 from support.cli_sandbox import open_store, run
 from support.waiting import until
-from warmline import launch
-from warmline.commands import queueing
+from warmline.commands import delivery, queueing
 from warmline.config import load_config
+from warmline.dispatch import QUEUE_COMMANDS
 from warmline_sandbox.server import start_in_thread
 from warmline_sandbox.settings import SandboxSettings
 
@@ -32,8 +32,10 @@ def synced(online: Path) -> Path:
     return online
 
 
-def test_the_console_script_sends_exactly_the_queue_commands_to_the_light_path() -> None:
-    assert frozenset(launch.QUEUE_COMMANDS) == queueing.QUEUE_COMMANDS == {"log", "note"}
+def test_the_console_script_sends_exactly_log_and_note_to_the_light_path() -> None:
+    """The names are written once (`warmline.dispatch`); the queue path's commands take theirs from it."""
+    assert QUEUE_COMMANDS == ("log", "note")
+    assert [command.name for command in queueing.COMMANDS] == list(QUEUE_COMMANDS)
 
 
 def test_log_queues_and_says_the_next_sync_sends_it_when_detaching_is_off(synced: Path) -> None:
@@ -130,8 +132,8 @@ def test_one_sender_at_a_time_per_cache(synced: Path) -> None:
     lets go); once the lock is free, the next one sends."""
     run("note", "1", "Only once")
     config = load_config()
-    with queueing.sender_lock(config) as held:
-        assert held and queueing.sender_running(config)  # another open file of it is another sender
+    with delivery.sender_lock(config) as held:
+        assert held and delivery.sender_running(config)  # another open file of it is another sender
         blocked = run("sync", "--send")
         assert blocked.exit_code == 0 and blocked.stdout.startswith("Sent 0 action(s)")
     with open_store(synced) as store:

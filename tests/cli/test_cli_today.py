@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 from support.store_data import detail_item, lead_item, rec_item
 from warmline.cli import main
 from warmline.commands.common import JOB_FIELDS
-from warmline.commands.headless import LEAD_FIELDS
+from warmline.commands.leads import LEAD_FIELDS
 from warmline.store import Store
 from warmline.store.followups import FollowUps
 

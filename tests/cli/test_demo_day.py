@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from support.cli_sandbox import KEY, configure, serve
-from warmline.commands.cockpit import _first_sync
 from warmline.commands.common import open_config
+from warmline.commands.demo import _first_sync
 from warmline.commands.demo_day import (
     first_start,
     make_morning,

@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 
 from warmline.cli import main
 from warmline.commands.common import JOB_FIELDS, plain
-from warmline.commands.headless import LEAD_FIELDS
+from warmline.commands.leads import LEAD_FIELDS
 from warmline.store import Store
 from warmline_sandbox.server import RunningSandbox, start_in_thread
 from warmline_sandbox.settings import SandboxSettings

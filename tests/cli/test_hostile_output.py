@@ -285,7 +285,7 @@ def test_any_click_error_of_a_command_is_printed_safe(tmp_path: Path, monkeypatc
     def refuse() -> None:
         raise click.ClickException(hostile("error"))
 
-    monkeypatch.setattr("warmline.commands.headless.open_config", refuse)
+    monkeypatch.setattr("warmline.commands.leads.open_config", refuse)
     result = run("leads")
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: Hostile error ") and not LEAK.search(result.stderr)
@@ -299,6 +299,6 @@ def test_engine_warnings_reach_stderr_safe(tmp_path: Path, monkeypatch: pytest.M
         logging.getLogger("warmline.sync").error("unexpected error delivering %s", HOSTILE)
         raise click.ClickException("stop")
 
-    monkeypatch.setattr("warmline.commands.headless.open_config", warn)
+    monkeypatch.setattr("warmline.commands.leads.open_config", warn)
     result = run("leads")
     assert "unexpected error delivering" in result.stderr and not LEAK.search(result.stderr)

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from warmline.commands.cockpit import running_sandbox
+from warmline.commands.demo import running_sandbox
 from warmline.config import load_config, redact_url
 from warmline.store import Store
 

@@ -224,7 +224,8 @@ def test_core_and_commands_stay_free_of_the_terminal_ui() -> None:
     code = (
         "import json, sys\n"
         "import warmline.prospecting, warmline.exporting, warmline.commands.export\n"
-        "import warmline.commands.prospecting, warmline.commands.records, warmline.commands.outreach\n"
+        "import warmline.commands.search, warmline.commands.research, warmline.commands.records\n"
+        "import warmline.commands.companies, warmline.commands.contacts, warmline.commands.outreach\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'warmline_sandbox'))))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)

@@ -19,7 +19,7 @@ from warmline.api import ServiceClient
 from warmline.api import client as api_client
 from warmline.api.errors import OfflineError, UnresponsiveReadError, UnresponsiveSendError
 from warmline.cli import main
-from warmline.commands import common
+from warmline.commands import delivery
 from warmline.exit_codes import EXIT_OFFLINE
 from warmline.store import Store
 from warmline.sync import SyncEngine
@@ -114,7 +114,7 @@ def test_log_against_a_dripping_service_queues_and_returns(
     store = Store(cli_env)
     store.upsert_leads([{"id": 1, "company_name": "Acme"}])
     store.close()
-    monkeypatch.setattr(common, "QUICK_TIMEOUT", 0.5)  # the quick send's deadline is twice that
+    monkeypatch.setattr(delivery, "QUICK_TIMEOUT", 0.5)  # the quick send's deadline is twice that
     result = CliRunner().invoke(main, ["log", "1", "Called Dana", "--wait"])  # the send in the foreground
     assert result.exit_code == 0, result.output
     assert "Queued activity on" in result.output and "Delivered" not in result.output

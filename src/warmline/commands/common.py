@@ -1,5 +1,6 @@
-"""What every command shares: exit codes, opening the config, cache, client and engine,
-resolving a lead or an op, printing tables and JSON, queueing an action.
+"""What every command shares: exit codes, opening the config and the cache, resolving a
+lead or an op, printing tables and JSON, queueing an action. (The client and the engine
+are built by `warmline.wiring`; delivery is `warmline.commands.delivery`'s.)
 
 Exit codes (docs/sync.md and docs/cli.md):
   0  done
@@ -22,32 +23,27 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from warmline.config import ENV_API_KEY, KEY_FIX, ConfigError, key_fix, load_config, redact_url
-from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_CACHE, EXIT_ERROR
+from warmline.config import ConfigError, load_config, redact_url
+from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CACHE, EXIT_ERROR
 from warmline.numbers import number, whole_number
 from warmline.store import CacheUnusable, OpStateError, Store
 from warmline.store.clock import iso
 from warmline.store.database import cache_unusable
 from warmline.textsafe import json_dumps, terminal_line, terminal_text
-from warmline.vocabulary import activity_name
 
 if TYPE_CHECKING:
-    from warmline.api import ServiceClient
     from warmline.config import Config
     from warmline.store import Op
     from warmline.store.rows import Job, LeadRow
-    from warmline.sync import SyncEngine
-    from warmline.sync.flush import FlushReport
 
 T = TypeVar("T")
 
-QUICK_TIMEOUT = 5.0
 ID_MAX = 2**63 - 1
 """The largest id: SQLite's largest integer, as `warmline.api.limits.ID_MAX` (not imported
 here: the api package loads the HTTP client, which commands reading the cache never need)."""
 
 
-class IdType(click.ParamType):
+class IdType(click.ParamType[int, Any]):
     """An id argument or option: a whole number from 1 to ID_MAX. Checked here, at the
     command line, because a larger one cannot even be looked up in the cache (SQLite's
     OverflowError)."""
@@ -70,7 +66,7 @@ class IdType(click.ParamType):
 ID = IdType()
 
 
-class NumberType(click.ParamType):
+class NumberType(click.ParamType[Any, Any]):
     """A number option or argument in ASCII digits only (`warmline.numbers`: click's own
     types read `٣` as 3, `1_0` as 10 and `inf`), optionally within [low, high]."""
 
@@ -103,7 +99,7 @@ class CommandError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int = EXIT_ERROR) -> None:
         super().__init__(terminal_text(redact_url(message)))  # a base URL's user:password@ never shown
-        self.exit_code = exit_code
+        self.exit_code = exit_code  # type: ignore[misc]  # click types it per class; ours is per error
 
 
 def plain(value: object) -> str:
@@ -141,38 +137,6 @@ def open_store(config: Config) -> Iterator[Store]:
         raise CommandError(str(exc), EXIT_CACHE) from None
     finally:
         store.close()
-
-
-def make_client(config: Config, timeout: float | None = None) -> ServiceClient:
-    from warmline import logfile  # deferred: command line
-    from warmline.api import ServiceClient  # deferred: command line
-
-    logfile.hide(config.api_key)  # whatever quotes it, the key never reaches the log
-    if not config.api_key:
-        raise CommandError(f"No API key is configured: set {ENV_API_KEY}, or {KEY_FIX}", EXIT_AUTH)
-    from warmline.api.request_fields import RequestFields  # deferred: command line
-
-    fields = RequestFields(config.service_fields)
-    try:
-        if timeout is None:
-            return ServiceClient(config.base_url, config.api_key, request_fields=fields)
-        # A quick send (after `log`, `note`...) is bounded whole, not only per read.
-        return ServiceClient(
-            config.base_url, config.api_key, timeout=timeout, deadline=2 * timeout, request_fields=fields
-        )
-    except ValueError as exc:  # a base URL we refuse (plain http to a remote host...)
-        raise CommandError(str(exc), EXIT_BAD_INPUT) from None
-
-
-def make_engine(store: Store, config: Config, client: ServiceClient | None = None) -> SyncEngine:
-    """The sync engine for `store`, over `client` or a new one made from `config`."""
-    from warmline.sync import SyncEngine  # deferred: command line
-
-    client = make_client(config) if client is None else client
-    return SyncEngine(
-        store, client, concurrency=config.flush_concurrency,
-        annotate_late_activities=config.annotate_late_activities,
-    )
 
 
 def resolve_lead(store: Store, ref: str) -> LeadRow:
@@ -274,9 +238,11 @@ def note(message: str) -> None:
     click.echo(terminal_text(redact_url(message)), err=True)
 
 
-async def deliver(store: Store, client: ServiceClient, config: Config) -> FlushReport:
-    async with client:
-        return await make_engine(store, config, client).flush()
+def say_cost(operation: str, count: int = 1, save: bool = False) -> None:
+    """What a command that spends plan quota costs, on stderr, before anything is sent."""
+    from warmline.prospecting import cost_notice  # deferred: command line
+
+    note(cost_notice(operation, count, save=save))
 
 
 def queue_action(action: Callable[[], T]) -> T:
@@ -298,43 +264,3 @@ def job_json(job: Job) -> dict[str, Any]:
     data = {name: getattr(job, name) for name in JOB_FIELDS}
     data["next_poll_at"] = iso_time(job.next_poll_at)
     return data
-
-
-def try_delivery(store: Store, config: Config, op_id: str, err: bool = False) -> None:
-    """Send what is due now, quickly; say what became of `op_id` (on stderr with `err`, when
-    stdout carries JSON). Never fails the command."""
-    if not config.api_key:
-        click.echo(f"Queued; no API key is configured, so it waits for one: {KEY_FIX}", err=err)
-        return
-    import asyncio  # deferred: command line (`log` and `note` queue without an event loop)
-
-    try:
-        report = asyncio.run(deliver(store, make_client(config, QUICK_TIMEOUT), config))
-    except CommandError as exc:
-        click.echo(f"Queued; not sent now: {plain(exc.message)}", err=err)
-        return
-    op = store.get_op(op_id)
-    if op is not None and op.state == "done":
-        click.echo("Delivered." + delivery_detail(op), err=err)
-    elif op is not None and op.state == "failed":
-        click.echo(f"The service refused it: {plain(op.last_error)}", err=err)
-        click.echo(f"Fix it with `warmline outbox retry {short_id(op.op_id)}` or `warmline outbox discard {short_id(op.op_id)}`.", err=err)
-    elif report.offline:
-        click.echo("Queued; offline now, it will be sent by the next sync.", err=err)
-    elif report.auth_error:
-        click.echo(
-            f"Queued; the service refused the API key ({plain(report.auth_error)}): {key_fix(config.key_source)}",
-            err=err,
-        )
-    else:
-        click.echo("Queued; it will be sent by the next sync.", err=err)
-
-
-def delivery_detail(op: Op) -> str:
-    """What the service made of a logged activity (its detected type and points), when it says."""
-    result = op.result or {}
-    touchpoint = result.get("touchpoint") if isinstance(result.get("touchpoint"), dict) else None
-    if touchpoint is None:
-        return ""
-    kind = plain(activity_name(touchpoint.get("detected_type") or result.get("detected_type")))
-    return f" Detected: {kind}, +{touchpoint.get('bonus_points', 0)} points."

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import click
 
-COMPLETE_VAR = "_WARMLINE_COMPLETE"
-"""What click would name it for a program called `warmline`; named outright so that
-`python -m warmline` answers the same scripts (`warmline.launch` has its own copy)."""
+from warmline.dispatch import COMPLETE_VAR
+
 PROG_NAME = "warmline"
 SHELLS = ("bash", "zsh", "fish")
 

@@ -37,11 +37,12 @@ async def make_morning(config: Config, sandbox_db: Path, root: Path, now: dateti
     """The first start's additions (see the module), then the marker; returns how many
     follow-ups were made. `now`: aware, the rep's zone."""
     from warmline.actions.followups import follow_up_from_text  # deferred: command line
-    from warmline.commands.common import make_client, open_store  # deferred: command line
+    from warmline.commands.common import open_store  # deferred: command line
     from warmline.ops.kinds import JobKind  # deferred: command line
     from warmline.store.followups import FollowUps  # deferred: command line
     from warmline.store.recent_activities import activities_since  # deferred: command line
     from warmline.sync.requests import dump  # deferred: command line
+    from warmline.wiring import make_client  # deferred: command line
     from warmline_sandbox.demo_meta import read_demo_deep_search_job  # deferred: sandbox
 
     job_id = read_demo_deep_search_job(sandbox_db)

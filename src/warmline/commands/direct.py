@@ -10,13 +10,10 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from warmline.commands.common import (
-    CommandError,
-    make_client,
-    plain,
-)
+from warmline.commands.common import CommandError, plain
 from warmline.config import key_fix
 from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_ERROR, EXIT_OFFLINE
+from warmline.wiring import make_client
 
 if TYPE_CHECKING:
     from warmline.api import ServiceClient

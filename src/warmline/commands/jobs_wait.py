@@ -17,17 +17,11 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from warmline.commands.acted import echo_acted, say  # say: re-exported for the job commands
-from warmline.commands.common import (
-    QUICK_TIMEOUT,
-    CommandError,
-    job_json,
-    make_client,
-    make_engine,
-    plain,
-    short_id,
-)
+from warmline.commands.common import CommandError, job_json, plain, short_id
+from warmline.commands.delivery import QUICK_TIMEOUT
 from warmline.config import KEY_FIX, key_fix
 from warmline.exit_codes import EXIT_AUTH, EXIT_ERROR, EXIT_OFFLINE
+from warmline.wiring import make_client, make_engine
 
 if TYPE_CHECKING:
     from warmline.api import ServiceClient

@@ -1,9 +1,7 @@
 """`CommandLine`, the class of the top-level `warmline` group, apart from the command tree.
 
-`warmline.cli` builds the whole tree with it; `warmline log` and `warmline note` come
-straight here from the console script (`warmline.commands.queueing.main`) with a group of
-those two commands only, so that queueing an action loads no other command module and
-behaves the same way (`warmline.startup`, "the queue path").
+`warmline.cli` builds the whole tree with it; the queue path (`warmline.dispatch`) builds
+a group of `log` and `note` only with it, so both ways in behave the same.
 """
 
 from __future__ import annotations
@@ -14,6 +12,7 @@ from warmline.commands.common import CommandError
 from warmline.config import is_utf8
 from warmline.exit_codes import EXIT_BAD_INPUT
 from warmline.textsafe import terminal_text
+from warmline.wiring import WiringError
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 """The top-level group's settings, shared by both ways in."""
@@ -38,9 +37,13 @@ class CommandLine(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         """Any command's failure message is terminal-safe before click prints it, whatever
-        raised it (CommandError is already; click's own errors quote what they were given)."""
+        raised it (CommandError is already; click's own errors quote what they were given).
+        A client the configuration cannot build (`warmline.wiring`) becomes the command's
+        error here, for every command, with its exit code."""
         try:
             return super().invoke(ctx)
+        except WiringError as exc:
+            raise CommandError(str(exc), exc.exit_code) from None
         except click.ClickException as exc:
-            exc.message = terminal_text(exc.message)
+            exc.message = terminal_text(exc.message)  # type: ignore[misc]  # click types it Final; the same error, made safe
             raise

@@ -1,13 +1,12 @@
-"""The outreach lead operations as commands: status, target score, signal scan, monitoring
-sources, recommendations, key contacts, the deal, competitors.
+"""`warmline outreach`: leads in outreach. Add saved companies (`add`), remove leads
+(`remove`), and work a lead: status, target score, signal scan, monitoring sources,
+recommendations, key contacts, the deal, competitors; every operation of the spec is
+reachable from here.
 
-`OUTREACH_COMMANDS` lists them for the `outreach` group of `warmline.commands.prospecting`
-(which holds `add` and `remove`; `warmline.cli` joins them), so that every operation of the
-spec is reachable from one place. Each one queues an action through `warmline.actions` like
-`log` does, then tries a quick delivery: they all work offline, and bad input (the spec's
-limits, an unknown lead or id) exits 2.
-`scan` and `generate` start a job, sent and followed (`--wait`) like the prospecting jobs
-through `warmline.commands.jobs_wait`.
+Each one queues an action through `warmline.actions` like `log` does, then tries a quick
+delivery (`warmline.commands.delivery`): they all work offline, and bad input (the
+spec's limits, an unknown lead or id) exits 2. `scan` and `generate` start a job, sent
+and followed (`--wait`) like the prospecting jobs through `warmline.commands.jobs_wait`.
 The listings (`scan-status`, `recs`) read the cache, refreshed first when online.
 """
 
@@ -19,16 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warmline.commands.acted import echo_acted, say
+from warmline.commands.acted import echo_acted, no_prompt, say
 from warmline.commands.common import (
     ID,
-    QUICK_TIMEOUT,
     CommandError,
     NumberType,
     echo_json,
     job_json,
-    make_client,
-    make_engine,
     note,
     open_config,
     open_store,
@@ -37,12 +33,14 @@ from warmline.commands.common import (
     queue_action,
     resolve_lead,
     short_id,
-    try_delivery,
 )
+from warmline.commands.delivery import QUICK_TIMEOUT, send_now, settled, try_delivery
 from warmline.commands.jobs_wait import job_outcome, run_job
-from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP
+from warmline.commands.records import resolve_companies
+from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR
 from warmline.ops.kinds import JobKind
 from warmline.vocabulary import recommendation_action, source_name
+from warmline.wiring import make_client, make_engine
 
 if TYPE_CHECKING:
     from warmline.config import Config
@@ -102,10 +100,80 @@ def _refresh(store: Store, config: Config, read: Callable[[SyncEngine], Awaitabl
         note(f"Showing the cached data ({status.last_error})")
 
 
+# --- the group, and adding and removing leads ----------------------------------------
+
+
+@click.group("outreach", epilog=EXIT_CODES_HELP)
+def outreach_group() -> None:
+    """Leads in outreach: add saved companies, remove leads, and work a lead (status, target,
+    scans, sources, recommendations, key contacts, deal, competitors)."""
+
+
+@outreach_group.command("add", epilog=EXIT_CODES_HELP)
+@click.argument("company_refs", metavar="COMPANY...", nargs=-1, required=True)
+@click.option("--as", "lead_status", type=click.Choice(["cold", "warm"]), required=True,
+              help="cold: social warming; warm: active nurturing.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
+def outreach_add(company_refs: tuple[str, ...], lead_status: str, as_json: bool) -> None:
+    """Add saved companies to outreach as cold or warm leads; works offline (queued)."""
+    from warmline import actions  # deferred: command line
+
+    config = open_config()
+    with open_store(config) as store:
+        companies = resolve_companies(store, company_refs)
+        op_id = queue_action(lambda: actions.add_to_outreach(store, [c.id for c in companies], lead_status))
+        say(as_json, f"Queued adding {len(companies)} company(ies) as {lead_status} leads (op {short_id(op_id)}).")
+        op = settled(store, op_id, send_now(store, config), as_json)
+        result = (op.result or {}) if op is not None else None
+        leads = [] if result is None else [lead for lead in result.get("leads") or [] if isinstance(lead, dict)]
+        skipped = [] if result is None else [s for s in result.get("skipped") or [] if isinstance(s, dict)]
+        if as_json:
+            echo_acted(
+                store, [op_id],
+                added=None if result is None else result.get("added", len(leads)),
+                leads=[{"id": lead.get("id"), "company_id": lead.get("company_id"),
+                        "company_name": lead.get("company_name"), "lead_status": lead.get("lead_status")}
+                       for lead in leads],
+                skipped=skipped,
+            )
+            return
+        if result is not None:
+            click.echo(f"Added {result.get('added', len(leads))} lead(s).")
+            for lead in leads:
+                click.echo(f"  lead {lead.get('id')}: {plain(lead.get('company_name'))} ({plain(lead.get('lead_status'))})")
+            for item in skipped:
+                click.echo(f"  skipped company {item.get('company_id')}: {plain(item.get('reason'))}")
+
+
+@outreach_group.command("remove", epilog=EXIT_CODES_HELP)
+@click.argument("lead_refs", metavar="LEAD...", nargs=-1, required=True)
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md); needs --yes.")
+def outreach_remove(lead_refs: tuple[str, ...], yes: bool, as_json: bool) -> None:
+    """Remove leads from outreach (frees their signal slots); asks first unless --yes."""
+    from warmline import actions  # deferred: command line
+
+    no_prompt(as_json, yes)
+    config = open_config()
+    with open_store(config) as store:
+        leads = list({lead.id: lead for lead in (resolve_lead(store, ref) for ref in lead_refs)}.values())
+        names = ", ".join(f"{plain(lead.company_name)} ({lead.id})" for lead in leads)
+        if not yes and not click.confirm(f"Remove {len(leads)} lead(s) from outreach: {names}?", err=True):
+            raise CommandError("Nothing removed.", EXIT_ERROR)
+        op_ids = queue_action(lambda: actions.remove_leads(store, [lead.id for lead in leads]))
+        say(as_json, f"Queued removing {len(leads)} lead(s).")
+        unsent = send_now(store, config)
+        done = [op_id for op_id in op_ids if settled(store, op_id, unsent, as_json, op_ids) is not None]
+        if as_json:
+            echo_acted(store, op_ids)
+        elif done:
+            click.echo(f"Removed {len(done)} lead(s).")
+
+
 # --- the lead's own fields ---------------------------------------------------------------------
 
 
-@click.command("status", epilog=EXIT_CODES_HELP)
+@outreach_group.command("status", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("lead_status", type=click.Choice(["cold", "warm"]))
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
@@ -117,7 +185,7 @@ def outreach_status(lead_ref: str, lead_status: str, as_json: bool) -> None:
                    lambda store, lead_id: actions.change_lead_status(store, lead_id, lead_status), as_json)
 
 
-@click.command("target", epilog=EXIT_CODES_HELP)
+@outreach_group.command("target", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("score", type=NumberType())
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
@@ -129,7 +197,7 @@ def outreach_target(lead_ref: str, score: int, as_json: bool) -> None:
                    lambda store, lead_id: actions.set_target_score(store, lead_id, score), as_json)
 
 
-@click.command("deal", epilog=EXIT_CODES_HELP)
+@outreach_group.command("deal", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.option("--value", "deal_value", type=NumberType(whole=False), default=None, help="The deal value (0 or more).")
 @click.option("--currency", "deal_currency", default=None, help="A 3-letter currency code (EUR).")
@@ -153,7 +221,7 @@ def outreach_deal(lead_ref: str, deal_value: float | None, deal_currency: str | 
 # --- signal scan and monitoring sources ---------------------------------------------------------
 
 
-@click.command("scan", epilog=EXIT_CODES_HELP)
+@outreach_group.command("scan", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.option("--wait", is_flag=True, help="Show progress until the scan ends.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
@@ -168,7 +236,7 @@ def outreach_scan(lead_ref: str, wait: bool, as_json: bool) -> None:
 PAGE_FIELDS = ("id", "url", "label", "page_type", "score", "is_selected", "last_checked_at", "pending")
 
 
-@click.command("scan-status", epilog=EXIT_CODES_HELP)
+@outreach_group.command("scan-status", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 def outreach_scan_status(lead_ref: str, as_json: bool) -> None:
@@ -205,7 +273,7 @@ def outreach_scan_status(lead_ref: str, as_json: bool) -> None:
         )
 
 
-@click.command("source", epilog=EXIT_CODES_HELP)
+@outreach_group.command("source", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("page_id", type=ID)
 @click.argument("state", type=click.Choice(["on", "off"]))
@@ -231,7 +299,7 @@ async def _refresh_queue(engine: SyncEngine) -> None:
         await engine.refresh_recommendations()
 
 
-@click.command("recs", epilog=EXIT_CODES_HELP)
+@outreach_group.command("recs", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="[LEAD]", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 def outreach_recs(lead_ref: str | None, as_json: bool) -> None:
@@ -256,7 +324,7 @@ def outreach_recs(lead_ref: str | None, as_json: bool) -> None:
         )
 
 
-@click.command("generate", epilog=EXIT_CODES_HELP)
+@outreach_group.command("generate", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.option("--wait", is_flag=True, help="Show progress until the generation ends.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
@@ -277,7 +345,7 @@ def _close_recommendation(recommendation_id: int, verb: str, action: Action, as_
             echo_acted(store, [op_id])
 
 
-@click.command("complete", epilog=EXIT_CODES_HELP)
+@outreach_group.command("complete", epilog=EXIT_CODES_HELP)
 @click.argument("recommendation_id", metavar="REC_ID", type=ID)
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def outreach_complete(recommendation_id: int, as_json: bool) -> None:
@@ -287,7 +355,7 @@ def outreach_complete(recommendation_id: int, as_json: bool) -> None:
     _close_recommendation(recommendation_id, "completing", actions.complete_recommendation, as_json)
 
 
-@click.command("dismiss", epilog=EXIT_CODES_HELP)
+@outreach_group.command("dismiss", epilog=EXIT_CODES_HELP)
 @click.argument("recommendation_id", metavar="REC_ID", type=ID)
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def outreach_dismiss(recommendation_id: int, as_json: bool) -> None:
@@ -300,7 +368,7 @@ def outreach_dismiss(recommendation_id: int, as_json: bool) -> None:
 # --- key contacts and competitors -------------------------------------------------------------
 
 
-@click.command("pin", epilog=EXIT_CODES_HELP)
+@outreach_group.command("pin", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("contact_id", type=ID)
 @click.option("--unpin", is_flag=True, help="Unpin the contact instead.")
@@ -320,7 +388,7 @@ def outreach_pin(lead_ref: str, contact_id: int, unpin: bool, as_json: bool) -> 
     _queue_on_lead(lead_ref, f"{'unpinning' if unpin else 'pinning'} contact {contact_id}", act, as_json)
 
 
-@click.command("competitor-add", epilog=EXIT_CODES_HELP)
+@outreach_group.command("competitor-add", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("name")
 @click.option("--domain", default=None, help="The competitor's web domain.")
@@ -333,7 +401,7 @@ def outreach_competitor_add(lead_ref: str, name: str, domain: str | None, as_jso
                    lambda store, lead_id: actions.add_competitor(store, lead_id, name, domain), as_json)
 
 
-@click.command("competitor-scan", epilog=EXIT_CODES_HELP)
+@outreach_group.command("competitor-scan", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("competitor_id", type=ID)
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
@@ -345,7 +413,7 @@ def outreach_competitor_scan(lead_ref: str, competitor_id: int, as_json: bool) -
                    lambda store, lead_id: actions.scan_competitor(store, lead_id, competitor_id), as_json)
 
 
-@click.command("competitor-pin", epilog=EXIT_CODES_HELP)
+@outreach_group.command("competitor-pin", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
 @click.argument("competitor_id", type=ID)
 @click.option("--unpin", is_flag=True, help="Unpin the competitor instead.")
@@ -358,20 +426,4 @@ def outreach_competitor_pin(lead_ref: str, competitor_id: int, unpin: bool, as_j
                    lambda store, lead_id: actions.pin_competitor(store, lead_id, competitor_id, not unpin), as_json)
 
 
-# Subcommands of `outreach` (defined in warmline.commands.prospecting); warmline.cli adds them.
-OUTREACH_COMMANDS = [
-    outreach_status,
-    outreach_target,
-    outreach_deal,
-    outreach_scan,
-    outreach_scan_status,
-    outreach_source,
-    outreach_recs,
-    outreach_generate,
-    outreach_complete,
-    outreach_dismiss,
-    outreach_pin,
-    outreach_competitor_add,
-    outreach_competitor_scan,
-    outreach_competitor_pin,
-]
+COMMANDS = [outreach_group]

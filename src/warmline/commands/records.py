@@ -1,13 +1,16 @@
-"""Company and contact records as commands: `companies` (the cached list) and `contacts
-list`, then show, fields, tags, create, edit and delete, the same for both.
+"""Company and contact records as commands, one piece serving both kinds: the cached
+list, and show, fields, tags, create, edit and delete.
+
+`warmline.commands.companies` and `warmline.commands.contacts` own their groups and add
+these commands to them (`add_record_commands`); every call that differs between the two
+kinds is the record kind's (`warmline.record_kinds.RecordKind`), and what differs in how
+they are shown is `Records`'. Each command is built by one small function from the kind's
+`Records`, so no command is written twice.
 
 The lists read the cache, paged from SQLite since it may hold 100,000 records (`--refresh`
 fetches them all first). Creating, editing and deleting, and reading the field schemas
 and tags, are direct requests (online only; offline they exit 4), since the service gives
-the ids and its answer is the point. The prospecting commands that start from a company
-(`contacts search`, `found`, `add`; `companies research`) join these groups from
-`warmline.commands.prospecting`, which also reuses how a COMPANY is resolved and how
-custom fields are printed.
+the ids and its answer is the point.
 
 COMPANY is a company id or an unambiguous start of a cached company's name; CONTACT_ID a
 contact id. Exit codes as for the other headless commands (docs/cli.md).
@@ -27,9 +30,7 @@ from warmline.commands.acted import acted_json, no_prompt
 from warmline.commands.common import (
     ID_MAX,
     CommandError,
-    NumberType,
     echo_json,
-    make_engine,
     note,
     open_config,
     open_store,
@@ -49,6 +50,7 @@ from warmline.numbers import whole_number
 from warmline.record_kinds import COMPANY_RECORDS, CONTACT_RECORDS, Model, RecordKind, Row
 from warmline.store.rows import CompanyRow, ContactRow
 from warmline.textsafe import json_dumps
+from warmline.wiring import WiringError, make_engine
 
 if TYPE_CHECKING:
     from warmline.api.models import Company, Contact
@@ -78,6 +80,11 @@ def resolve_company(store: Store, ref: str) -> CompanyRef:
         raise CommandError(str(exc), EXIT_BAD_INPUT) from None
 
 
+def resolve_companies(store: Store, refs: Sequence[str]) -> list[CompanyRef]:
+    """The cached companies `refs` name, each once, in the order first named."""
+    return list({ref.id: ref for ref in (resolve_company(store, r) for r in refs)}.values())
+
+
 # --- what differs between companies and contacts ---------------------------------------------------
 
 
@@ -91,6 +98,8 @@ class Records(Generic[Row, Model]):
     headers: tuple[str, ...]
     cells: Callable[[Row], list[object]]
     resolve: Callable[[Store, str], int]
+    ref_metavar: str
+    """How a command's help names one record: COMPANY (an id or a name) or CONTACT_ID."""
 
     @property
     def noun(self) -> str:
@@ -112,12 +121,14 @@ COMPANIES: Records[CompanyRow, Company] = Records(
     ("ID", "NAME", "DOMAIN", "INDUSTRY", "COUNTRY", "SIZE", "TAGS", "AI TAG"),
     lambda r: [r.id, r.name, r.domain or "", r.industry or "", r.country or "", r.size or "", ", ".join(r.tags), r.ai_tag or ""],
     lambda store, ref: resolve_company(store, ref).id,
+    "COMPANY",
 )
 CONTACTS: Records[ContactRow, Contact] = Records(
     CONTACT_RECORDS, CONTACT_FIELDS,
     ("ID", "NAME", "TITLE", "ROLE", "EMAIL", "COMPANY", "TAGS"),
     lambda r: [r.id, r.name, r.title or "", r.role or "", r.email or "", r.company_id or "", ", ".join(r.tags)],
     _contact_id,
+    "CONTACT_ID",
 )
 
 
@@ -139,7 +150,7 @@ def _record_rows(page: Page[Row], search: str, limit: int | None) -> Iterator[Ro
         offset += size
 
 
-def _list_records(records: Records[Row, Model], search: str, limit: int | None, refresh: bool, as_json: bool,
+def list_records(records: Records[Row, Model], search: str, limit: int | None, refresh: bool, as_json: bool,
                   page_in: Callable[[Store], Page[Row]] | None = None) -> None:
     """The cached list by name (after fetching it all with `refresh`); JSON item by item,
     since the list may hold 100,000 records. `page_in` reads a narrower list (a company's
@@ -155,7 +166,7 @@ def _list_records(records: Records[Row, Model], search: str, limit: int | None, 
             try:
                 count = direct_request(config, lambda client: records.kind.refresh_all(make_engine(store, config, client).refresher))
                 note(f"Fetched {count} {records.plural}.")
-            except (ApiError, CommandError) as exc:
+            except (ApiError, CommandError, WiringError) as exc:
                 note(f"Showing the cached {records.plural} ({exc})")
         rows = _record_rows(page, search, limit)
         if as_json:
@@ -263,181 +274,188 @@ def _show_record(records: Records[Row, Model], row: Row) -> None:
         print_fields(row.custom_fields)
 
 
-# --- the commands -----------------------------------------------------------------------------------
+# --- the commands, each built from the kind's `Records` --------------------------------------------
 
 
-def _record_commands(group: click.Group, records: Records[Row, Model]) -> None:
+def add_record_commands(group: click.Group, records: Records[Row, Model]) -> None:
     """show, fields, tags, create, edit, delete: the same for companies and contacts."""
-    noun, plural = records.noun, records.plural
-    ref_help = "COMPANY" if noun == "company" else "CONTACT_ID"
-    edit_options = [
-        click.option("--set", "sets", multiple=True, metavar="FIELD=VALUE",
-                     help=f"A {noun} field ({', '.join(f for f in records.fields if f not in ('id', 'tags', 'custom_fields', 'source', 'ai_tag'))}); repeat."),
-        click.option("--tag", "tags", multiple=True, help="A tag; repeat. Replaces the tag list."),
-        click.option("--custom", "custom", multiple=True, metavar="KEY=VALUE",
+    for build in (show_command, fields_command, tags_command, create_command, edit_command, delete_command):
+        group.add_command(build(records))
+
+
+def _json_option(help_text: str) -> click.Option:
+    return click.Option(["--json", "as_json"], is_flag=True, help=help_text)
+
+
+RECORD_JSON_HELP = "Print JSON (fields: see docs/cli.md)."
+
+
+def _ref_argument(records: Records[Row, Model]) -> click.Argument:
+    return click.Argument(["ref"], metavar=records.ref_metavar)
+
+
+def _edit_options(records: Records[Row, Model]) -> list[click.Parameter]:
+    """The options `create` and `edit` share: they read a record's fields alike."""
+    settable = ", ".join(f for f in records.fields if f not in ("id", "tags", "custom_fields", "source", "ai_tag"))
+    return [
+        click.Option(["--set", "sets"], multiple=True, metavar="FIELD=VALUE",
+                     help=f"A {records.noun} field ({settable}); repeat."),
+        click.Option(["--tag", "tags"], multiple=True, help="A tag; repeat. Replaces the tag list."),
+        click.Option(["--custom", "custom"], multiple=True, metavar="KEY=VALUE",
                      help="A custom field, read by its type in the cached schema (a number, yes/no, "
                           "YYYY-MM-DD, a web address, a list as a;b); a key the schema does not know: "
                           "JSON when it is (42, true, [\"a\"]), else text. Repeat."),
-        click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md)."),
+        _json_option(RECORD_JSON_HELP),
     ]
 
-    def with_edit_options(fn: Callable[..., None]) -> Callable[..., None]:
-        for option in reversed(edit_options):
-            fn = option(fn)
-        return fn
 
-    def saved(store: Store, record: dict[str, Any], as_json: bool, verb: str) -> None:
-        row = records.kind.cached(store, record["id"])
-        if row is None:  # deleted by another process in between
-            raise CommandError(f"{verb} {noun} {record['id']}, but it is no longer in the cache", EXIT_ERROR)
+def show_command(records: Records[Row, Model]) -> click.Command:
+    noun = records.noun
+    return click.Command(
+        "show", callback=partial(show_record, records), epilog=EXIT_CODES_HELP,
+        help=f"One cached {noun} with its tags and custom fields.",
+        params=[
+            _ref_argument(records),
+            click.Option(["--refresh"], is_flag=True, help=f"Fetch the {noun} from the service first (the cached one if offline)."),
+            _json_option(RECORD_JSON_HELP),
+        ],
+    )
+
+
+def show_record(records: Records[Row, Model], ref: str, refresh: bool, as_json: bool) -> None:
+    from warmline.sync.requests import dump  # deferred: command line
+
+    config = open_config()
+    with open_store(config) as store:
+        record_id = records.resolve(store, ref)
+        if refresh:
+            try:
+                fresh = direct_request(config, lambda client: records.kind.fetch(client, record_id))
+                records.kind.upsert(store, [dump(fresh)])
+            except (CommandError, WiringError) as exc:
+                if exc.exit_code not in (EXIT_OFFLINE, EXIT_AUTH):
+                    raise
+                note(f"Showing the cached {records.noun} ({exc})")
+        row = records.kind.cached(store, record_id)
+        if row is None:
+            raise CommandError(
+                f"{records.noun} {record_id} is not in the cache (try `warmline {records.plural} --refresh`)",
+                EXIT_BAD_INPUT,
+            )
         if as_json:
             echo_json(record_json(records, row))
         else:
-            click.echo(f"{verb} {noun} {row.id}.")
             _show_record(records, row)
 
-    @group.command("show", epilog=EXIT_CODES_HELP, help=f"One cached {noun} with its tags and custom fields.")
-    @click.argument("ref", metavar=ref_help)
-    @click.option("--refresh", is_flag=True, help=f"Fetch the {noun} from the service first (the cached one if offline).")
-    @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
-    def show(ref: str, refresh: bool, as_json: bool) -> None:
-        from warmline.sync.requests import dump  # deferred: command line
 
-        config = open_config()
-        with open_store(config) as store:
-            record_id = records.resolve(store, ref)
-            if refresh:
-                try:
-                    fresh = direct_request(config, lambda client: records.kind.fetch(client, record_id))
-                    records.kind.upsert(store, [dump(fresh)])
-                except CommandError as exc:
-                    if exc.exit_code not in (EXIT_OFFLINE, EXIT_AUTH):
-                        raise
-                    note(f"Showing the cached {noun} ({exc.message})")
-            row = records.kind.cached(store, record_id)
-            if row is None:
-                raise CommandError(f"{noun} {record_id} is not in the cache (try `warmline {plural} --refresh`)", EXIT_BAD_INPUT)
-            if as_json:
-                echo_json(record_json(records, row))
-            else:
-                _show_record(records, row)
-
-    @group.command("fields", epilog=EXIT_CODES_HELP, help=f"The custom field schema of {plural} (from the service).")
-    @click.option("--json", "as_json", is_flag=True, help="Print JSON: [{key, name, type}].")
-    def fields(as_json: bool) -> None:
-        from warmline.sync.requests import dump  # deferred: command line
-
-        config = open_config()
-        with open_store(config) as store:
-            schema = [dump(f) for f in direct_request(config, records.kind.field_schema)]
-            store.upsert_field_schemas(plural, schema)
-            if as_json:
-                echo_json([{k: f.get(k) for k in ("key", "name", "type")} for f in schema])
-            else:
-                print_table(["KEY", "TYPE", "NAME"], [[f.get("key"), f.get("type") or "", f.get("name") or ""] for f in schema])
-
-    @group.command("tags", epilog=EXIT_CODES_HELP, help=f"The tags of one {noun} (from the service).")
-    @click.argument("ref", metavar=ref_help)
-    @click.option("--json", "as_json", is_flag=True, help="Print JSON: a list of tags.")
-    def tags(ref: str, as_json: bool) -> None:
-        config = open_config()
-        with open_store(config) as store:
-            record_id = records.resolve(store, ref)
-            found = direct_request(config, lambda client: records.kind.tags(client, record_id))
-            store.set_tags(plural, record_id, found)
-            if as_json:
-                echo_json(found)
-            else:
-                click.echo("\n".join(plain(t) for t in found) if found else "No tags.")
-
-    def save(ref: str | None, sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
-        """Create (no `ref`) or edit a record: one path, so both read their options alike."""
-        from warmline.records import save_record  # deferred: command line
-
-        config = open_config()
-        with open_store(config) as store:
-            body = _record_body(sets, tags, custom, store.field_schemas(plural))
-            record_id = None if ref is None else records.resolve(store, ref)
-            record = direct_request(config, lambda client: save_record(store, client, records.kind.entity, body, record_id))
-            saved(store, record, as_json, "Created" if ref is None else "Updated")
-
-    @group.command("create", epilog=EXIT_CODES_HELP, help=f"Create a {noun} on the service (online only).")
-    @with_edit_options
-    def create(sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
-        save(None, sets, tags, custom, as_json)
-
-    @group.command("edit", epilog=EXIT_CODES_HELP,
-                   help=f"Change some fields of a {noun} on the service (online only); custom fields are merged.")
-    @click.argument("ref", metavar=ref_help)
-    @with_edit_options
-    def edit(ref: str, sets: tuple[str, ...], tags: tuple[str, ...], custom: tuple[str, ...], as_json: bool) -> None:
-        save(ref, sets, tags, custom, as_json)
-
-    @group.command("delete", epilog=EXIT_CODES_HELP, help=f"Delete a {noun} on the service (online only); asks first unless --yes.")
-    @click.argument("ref", metavar=ref_help)
-    @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
-    @click.option("--json", "as_json", is_flag=True, help="Print JSON: what was deleted (see docs/cli.md); needs --yes.")
-    def delete(ref: str, yes: bool, as_json: bool) -> None:
-        from warmline.records import delete_record  # deferred: command line
-
-        no_prompt(as_json, yes)
-        config = open_config()
-        with open_store(config) as store:
-            record_id = records.resolve(store, ref)
-            row = records.kind.cached(store, record_id)
-            label = f"{plain(row.name)} ({record_id})" if row is not None and row.name else f"{noun} {record_id}"
-            if not yes and not click.confirm(f"Delete {label}? This cannot be undone.", err=True):
-                raise CommandError("Nothing deleted.", EXIT_ERROR)
-            direct_request(config, lambda client: delete_record(store, client, records.kind.entity, record_id))
-            if as_json:  # a direct request: no op was queued, the service has deleted it
-                echo_json(acted_json([], deleted={"kind": noun, "id": record_id}))
-            else:
-                click.echo(f"Deleted {label}.")
+def fields_command(records: Records[Row, Model]) -> click.Command:
+    return click.Command(
+        "fields", callback=partial(show_fields, records), epilog=EXIT_CODES_HELP,
+        help=f"The custom field schema of {records.plural} (from the service).",
+        params=[_json_option("Print JSON: [{key, name, type}].")],
+    )
 
 
-@click.group("companies", invoke_without_command=True, epilog=EXIT_CODES_HELP)
-@click.option("--search", "-s", default="", help="Only companies whose name or domain contains this.")
-@click.option("--limit", type=NumberType(), default=None, help="At most this many companies.")
-@click.option("--refresh", is_flag=True, help="Fetch your whole company list from the service first.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
-@click.pass_context
-def companies_group(ctx: click.Context, search: str, limit: int | None, refresh: bool, as_json: bool) -> None:
-    """List your saved companies from the cache, by name; show, create, edit, delete one."""
-    if ctx.invoked_subcommand is None:
-        _list_records(COMPANIES, search, limit, refresh, as_json)
+def show_fields(records: Records[Row, Model], as_json: bool) -> None:
+    from warmline.sync.requests import dump  # deferred: command line
+
+    config = open_config()
+    with open_store(config) as store:
+        schema = [dump(f) for f in direct_request(config, records.kind.field_schema)]
+        store.upsert_field_schemas(records.plural, schema)
+        if as_json:
+            echo_json([{k: f.get(k) for k in ("key", "name", "type")} for f in schema])
+        else:
+            print_table(["KEY", "TYPE", "NAME"], [[f.get("key"), f.get("type") or "", f.get("name") or ""] for f in schema])
 
 
-_record_commands(companies_group, COMPANIES)
+def tags_command(records: Records[Row, Model]) -> click.Command:
+    return click.Command(
+        "tags", callback=partial(show_tags, records), epilog=EXIT_CODES_HELP,
+        help=f"The tags of one {records.noun} (from the service).",
+        params=[_ref_argument(records), _json_option("Print JSON: a list of tags.")],
+    )
 
 
-@click.group("contacts", epilog=EXIT_CODES_HELP)
-def contacts_group() -> None:
-    """Your contacts: find the people at a company and add them; list, show, create, edit, delete."""
+def show_tags(records: Records[Row, Model], ref: str, as_json: bool) -> None:
+    config = open_config()
+    with open_store(config) as store:
+        record_id = records.resolve(store, ref)
+        found = direct_request(config, lambda client: records.kind.tags(client, record_id))
+        store.set_tags(records.plural, record_id, found)
+        if as_json:
+            echo_json(found)
+        else:
+            click.echo("\n".join(plain(t) for t in found) if found else "No tags.")
 
 
-@contacts_group.command("list", epilog=EXIT_CODES_HELP)
-@click.option("--search", "-s", default="", help="Only contacts whose name or email contains this.")
-@click.option("--company", "company_ref", default=None, metavar="COMPANY", help="Only the contacts of this company.")
-@click.option("--limit", type=NumberType(), default=None, help="At most this many contacts.")
-@click.option("--refresh", is_flag=True, help="Fetch your whole contact list from the service first.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
-def contacts_list(search: str, company_ref: str | None, limit: int | None, refresh: bool, as_json: bool) -> None:
-    """List your contacts from the cache, by name."""
-    _list_records(CONTACTS, search, limit, refresh, as_json,
-                  None if company_ref is None else partial(_contacts_of, company_ref))
+def create_command(records: Records[Row, Model]) -> click.Command:
+    return click.Command(
+        "create", callback=partial(save_record, records, None), epilog=EXIT_CODES_HELP,
+        help=f"Create a {records.noun} on the service (online only).",
+        params=_edit_options(records),
+    )
 
 
-def _contacts_of(company_ref: str, store: Store) -> Page[ContactRow]:
-    """The cached contacts of the company COMPANY names, a page at a time."""
-    company_id = resolve_company(store, company_ref).id
-
-    def page(text: str, offset: int, limit: int) -> list[ContactRow]:
-        return store.contacts_page(text, company_id=company_id, offset=offset, limit=limit)
-
-    return page
+def edit_command(records: Records[Row, Model]) -> click.Command:
+    return click.Command(
+        "edit", callback=partial(save_record, records), epilog=EXIT_CODES_HELP,
+        help=f"Change some fields of a {records.noun} on the service (online only); custom fields are merged.",
+        params=[_ref_argument(records), *_edit_options(records)],
+    )
 
 
-_record_commands(contacts_group, CONTACTS)
+def save_record(
+    records: Records[Row, Model], ref: str | None, sets: tuple[str, ...], tags: tuple[str, ...],
+    custom: tuple[str, ...], as_json: bool,
+) -> None:
+    """Create (no `ref`) or edit a record: one path, so both read their options alike."""
+    from warmline.records import save_record as save  # deferred: command line
+
+    config = open_config()
+    with open_store(config) as store:
+        body = _record_body(sets, tags, custom, store.field_schemas(records.plural))
+        record_id = None if ref is None else records.resolve(store, ref)
+        record = direct_request(config, lambda client: save(store, client, records.kind.entity, body, record_id))
+        _saved(records, store, record, as_json, "Created" if ref is None else "Updated")
 
 
-COMMANDS = [companies_group, contacts_group]
+def _saved(records: Records[Row, Model], store: Store, record: dict[str, Any], as_json: bool, verb: str) -> None:
+    row = records.kind.cached(store, record["id"])
+    if row is None:  # deleted by another process in between
+        raise CommandError(f"{verb} {records.noun} {record['id']}, but it is no longer in the cache", EXIT_ERROR)
+    if as_json:
+        echo_json(record_json(records, row))
+    else:
+        click.echo(f"{verb} {records.noun} {row.id}.")
+        _show_record(records, row)
+
+
+def delete_command(records: Records[Row, Model]) -> click.Command:
+    return click.Command(
+        "delete", callback=partial(delete_record, records), epilog=EXIT_CODES_HELP,
+        help=f"Delete a {records.noun} on the service (online only); asks first unless --yes.",
+        params=[
+            _ref_argument(records),
+            click.Option(["--yes", "-y"], is_flag=True, help="Do not ask for confirmation."),
+            _json_option("Print JSON: what was deleted (see docs/cli.md); needs --yes."),
+        ],
+    )
+
+
+def delete_record(records: Records[Row, Model], ref: str, yes: bool, as_json: bool) -> None:
+    from warmline.records import delete_record as delete  # deferred: command line
+
+    no_prompt(as_json, yes)
+    config = open_config()
+    with open_store(config) as store:
+        record_id = records.resolve(store, ref)
+        row = records.kind.cached(store, record_id)
+        label = f"{plain(row.name)} ({record_id})" if row is not None and row.name else f"{records.noun} {record_id}"
+        if not yes and not click.confirm(f"Delete {label}? This cannot be undone.", err=True):
+            raise CommandError("Nothing deleted.", EXIT_ERROR)
+        direct_request(config, lambda client: delete(store, client, records.kind.entity, record_id))
+        if as_json:  # a direct request: no op was queued, the service has deleted it
+            echo_json(acted_json([], deleted={"kind": records.noun, "id": record_id}))
+        else:
+            click.echo(f"Deleted {label}.")

@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warmline.commands.common import ID, CommandError, echo_json, make_client, open_config, plain
+from warmline.commands.common import ID, CommandError, echo_json, open_config, plain
 from warmline.commands.direct import api_failure
 from warmline.config import redact_url
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR, EXIT_OK
+from warmline.wiring import make_client
 
 if TYPE_CHECKING:
     from warmline.config import Config

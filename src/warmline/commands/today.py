@@ -30,7 +30,8 @@ from warmline.commands.common import (
     short_id,
 )
 from warmline.commands.followups import open_followups
-from warmline.commands.headless import lead_json, op_json
+from warmline.commands.leads import lead_json
+from warmline.commands.outbox import op_json
 from warmline.exit_codes import EXIT_CODES_HELP
 from warmline.exporting import followup_json
 from warmline.store.clock import epoch_of, iso

@@ -23,18 +23,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from warmline.commands.common import (
-    CommandError,
-    NumberType,
-    make_engine,
-    open_config,
-    open_store,
-)
+from warmline.commands.common import CommandError, NumberType, open_config, open_store
 from warmline.commands.demo_day import first_start, make_morning
 from warmline.commands.sandbox import require_demo_extra
 from warmline.exit_codes import EXIT_BAD_INPUT
 from warmline.startup import hold_collection
 from warmline.termination import exit_on_termination
+from warmline.wiring import make_engine
 
 if TYPE_CHECKING:
     from warmline.config import Config
