@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Any
 
 from textual.app import App
 from textual.binding import ActiveBinding, Binding, BindingsMap
@@ -55,7 +56,7 @@ class BindingEntry:
         return " / ".join(self.keys)
 
 
-def screen_bindings(app: App, screen: Screen) -> list[BindingEntry]:
+def screen_bindings(app: App[Any], screen: Screen[Any]) -> list[BindingEntry]:
     """Every described action of `screen`, one entry per action: first those of the binding
     chain (focused widget, its containers, the screen, the app) in chain order, then those
     of the screen's other widgets that act on the screen or the app."""
@@ -87,7 +88,7 @@ def place_of(node: DOMNode) -> str:
     return (node.id or type(node).__name__).replace("-", " ")
 
 
-def _binding_chain(app: App, screen: Screen) -> list[tuple[DOMNode, BindingsMap]]:
+def _binding_chain(app: App[Any], screen: Screen[Any]) -> list[tuple[DOMNode, BindingsMap]]:
     """Textual's binding chain (up to a modal screen), keymap applied, but with the keys
     that the focused widget consumes (letters in a text field) still in it."""
     focused = screen.focused
@@ -102,7 +103,7 @@ def _binding_chain(app: App, screen: Screen) -> list[tuple[DOMNode, BindingsMap]
     return chain
 
 
-def _keymapped(app: App, node: DOMNode) -> BindingsMap:
+def _keymapped(app: App[Any], node: DOMNode) -> BindingsMap:
     bindings = node._bindings.copy()
     if app._keymap:
         bindings.apply_keymap(app._keymap)
@@ -110,7 +111,7 @@ def _keymapped(app: App, node: DOMNode) -> BindingsMap:
 
 
 def _where_shadowed(
-    screen: Screen, key: str, node: DOMNode, binding: Binding, live: ActiveBinding | None
+    screen: Screen[Any], key: str, node: DOMNode, binding: Binding, live: ActiveBinding | None
 ) -> str | None:
     """An empty string when `key` triggers `binding` now, else where it does not; None when
     neither says anything the rep can use (a second binding of the key on the same node).
@@ -131,7 +132,7 @@ def _where_shadowed(
 
 def _add(
     entries: dict[tuple[int, str, str], BindingEntry],
-    app: App,
+    app: App[Any],
     node: DOMNode,
     key: str,
     binding: Binding,

@@ -59,7 +59,7 @@ def score_bar_segments(
     fill_style = styles.ready if is_ready(score, target) else styles.filled
     marker = _cells(target, width) if target else None
     split = width if marker is None else marker
-    parts = [
+    parts: list[tuple[str, Style | None]] = [
         (FILLED * min(filled, split), fill_style),
         (EMPTY * (split - min(filled, split)), styles.empty),
     ]

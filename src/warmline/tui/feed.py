@@ -25,7 +25,8 @@ def status_from_store(store: Store, clock: DatetimeClock) -> CockpitStatus:
     """The status line's state: connection, queue, failures, freshness and job badges."""
     sync = store.sync_status()
     jobs = store.jobs(limit=200)
-    seen = parse_ts(store.get_state(StateKey.JOBS_SEEN_AT))
+    seen_at = store.get_state(StateKey.JOBS_SEEN_AT)  # written by `mark_jobs_seen`, as text
+    seen = parse_ts(seen_at if isinstance(seen_at, str) else None)
     queued = [job for job in jobs if job.active and job.remote_id is None]
     # A job started offline is one op waiting in the outbox: shown as a queued job only.
     # (Its op, once failed, is a failure to see to instead, so only waiting ones count.)

@@ -8,6 +8,7 @@ found by name wherever the focus is, and one that makes no sense now (its screen
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -18,8 +19,8 @@ from warmline.tui.bindings import screen_bindings
 class ScreenActions(Provider):
     """Offers each action of the screen the palette was opened on, by its description."""
 
-    def _commands(self) -> list[tuple[str, str, object]]:
-        commands = []
+    def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+        commands: list[tuple[str, str, Callable[[], object]]] = []
         for entry in screen_bindings(self.app, self.screen):
             if not entry.enabled or entry.action.endswith("command_palette"):
                 continue

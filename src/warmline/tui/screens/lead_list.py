@@ -188,7 +188,7 @@ class LeadListScreen(CockpitScreen):
         fields = self.query("#lead-filter")
         if not fields or (fields.first().has_class("-hidden") and not self._text):
             return
-        field = fields.first()
+        field = fields.first(Input)
         field.value = ""
         field.add_class("-hidden")
         self.lead_list.focus()

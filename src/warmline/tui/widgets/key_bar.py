@@ -43,7 +43,7 @@ class KeyBar(Widget):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def _bindings_changed(self, screen: Screen) -> None:
+    def _bindings_changed(self, screen: Screen[object]) -> None:
         if screen is self.screen:
             self.refresh()
 

@@ -25,6 +25,7 @@ from textual.strip import Strip
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
+T_contra = TypeVar("T_contra", contravariant=True)
 
 
 class RowSource(Protocol[T_co]):
@@ -39,12 +40,12 @@ Line = Text | list[Segment]
 """A drawn line: `Text`, or (faster, for rows drawn on every scroll) a list of segments."""
 
 
-class RowFormatter(Protocol[T]):
+class RowFormatter(Protocol[T_contra]):
     """How rows look: a header line and one line per row, never markup (see `safe`)."""
 
     def header(self, width: int) -> Line: ...
 
-    def row(self, item: T, width: int) -> Line: ...
+    def row(self, item: T_contra, width: int) -> Line: ...
 
 
 class EmptySource:

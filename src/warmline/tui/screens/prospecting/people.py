@@ -136,10 +136,11 @@ class FoundContactsScreen(CockpitScreen):
         ids = [int(key) for key in self.selection.keys]
         question = Text(f"Add {len(ids)} to your contacts?\n").append_text(names_text(self.selection.labels))
         question.append(f"\n{cost_notice(ADD_CONTACTS, len(ids))}")
+        remote_id = job.remote_id
 
         def add() -> None:
             try:
-                self.add_op_id = self.cockpit.perform(actions.add_found_contacts, int(job.remote_id), ids)
+                self.add_op_id = self.cockpit.perform(actions.add_found_contacts, int(remote_id), ids)
             except ActionRefused as refused:
                 self.cockpit.notify_plain(str(refused), severity="warning")
                 return
