@@ -106,7 +106,9 @@ def config_path() -> Path:
 
 @dataclass(frozen=True)
 class Config:
-    """Everything the cockpit and the headless commands need to run."""
+    """Everything the cockpit and the headless commands need to run: the one typed model of
+    the settings, read once (`load_config`) and handed to the command line, the engine and
+    the app. `check_settings` gives the same model for the file alone."""
 
     base_url: str = field(default=DEFAULT_BASE_URL, repr=False)  # may hold user:password@
     api_key: str | None = field(default=None, repr=False)
@@ -126,6 +128,11 @@ class Config:
     source: Path | None = None
     key_source: str | None = None
     """Where the key came from: KEY_FROM_ENV, _COMMAND, _KEYRING or _FILE; None without one."""
+    api_key_cmd: str | None = field(default=None, repr=False)  # may hold the key itself (`echo KEY`)
+    """The file's `[service] api_key_cmd`, as written: how the key is fetched (`load_config`),
+    and what `config show` names without running it."""
+    use_keyring: bool = False
+    """The file's `[service] keyring`: the key is looked for in the system keyring."""
 
     @property
     def has_api_key(self) -> bool:
@@ -138,25 +145,6 @@ class Config:
     def with_service(self, base_url: str, api_key: str) -> Config:
         """A copy pointed at another service (used by `warmline demo`)."""
         return replace(self, base_url=base_url, api_key=api_key, key_source=None)
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What the config file says, checked (no environment, no key fetched yet)."""
-
-    base_url: str | None = None
-    api_key: str | None = None
-    api_key_cmd: str | None = None
-    keyring: bool = False
-    data_dir: str | None = None
-    theme: str | None = None
-    keymap: dict[str, str] = field(default_factory=dict)
-    concurrency: int = 4
-    undo_seconds: float = DEFAULT_UNDO_SECONDS
-    annotate_late_activities: bool = False
-    start_screen: str | None = None
-    cold_after_days: int = DEFAULT_COLD_AFTER_DAYS
-    service_fields: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def load_config(
@@ -172,32 +160,27 @@ def load_config(
     for name in (ENV_BASE_URL, ENV_API_KEY, ENV_DATA_DIR):
         if not is_utf8(env.get(name) or ""):
             raise ConfigError(f"{name} is not valid UTF-8")
-    settings = check_settings(_read_toml(path), path)
-    if settings.api_key:
+    in_file = check_settings(_read_toml(path), path)
+    if in_file.api_key:
         warn_if_readable(path)
-    api_key, key_source = _find_key(settings, path, env, fetch_key)
-    configured_dir = env.get(ENV_DATA_DIR) or settings.data_dir
-    return Config(
-        base_url=env.get(ENV_BASE_URL) or settings.base_url or DEFAULT_BASE_URL,
+    api_key, key_source = _find_key(in_file, path, env, fetch_key)
+    env_dir = env.get(ENV_DATA_DIR)
+    return replace(
+        in_file,
+        base_url=env.get(ENV_BASE_URL) or in_file.base_url,
         api_key=api_key,
-        data_dir=Path(configured_dir).expanduser() if configured_dir else data_dir(),
-        theme=settings.theme or DEFAULT_THEME,
-        keymap=settings.keymap,
-        flush_concurrency=settings.concurrency,
-        undo_seconds=settings.undo_seconds,
-        annotate_late_activities=settings.annotate_late_activities,
-        start_screen=settings.start_screen or "today",
-        cold_after_days=settings.cold_after_days,
-        service_fields=settings.service_fields,
-        source=path if path.exists() else None,
         key_source=key_source,
+        data_dir=Path(env_dir).expanduser() if env_dir else in_file.data_dir,
+        source=path if path.exists() else None,
     )
 
 
-def check_settings(raw: dict[str, Any], path: Path) -> Settings:
-    """The file's settings, checked: a wrong type or range is a `ConfigError` naming the
-    file and the setting. Shared by `load_config` and `warmline config set`/`edit`, so a
-    file the commands write is one the cockpit accepts."""
+def check_settings(raw: dict[str, Any], path: Path) -> Config:
+    """The file's settings, checked, as the `Config` they make alone (the defaults where the
+    file says nothing; no environment, the key only the file's own, none fetched): a wrong
+    type or range is a `ConfigError` naming the file and the setting. Shared by
+    `load_config` and `warmline config set`/`edit`, so a file the commands write is one
+    the cockpit accepts."""
     service = _table(raw, "service", path)
     ui = _table(raw, "ui", path)
     keys = _table(raw, "keys", path)
@@ -229,18 +212,21 @@ def check_settings(raw: dict[str, Any], path: Path) -> Settings:
     if command:  # "" is unset: how `warmline config set service.api_key_cmd ""` removes it
         _command_words(command, path)
     service_fields = _service_fields(service, path)
-    return Settings(
-        base_url=_string(service, "base_url", path),
-        api_key=_string(service, "api_key", path),
+    api_key = _string(service, "api_key", path)
+    configured_dir = _string(raw, "data_dir", path)
+    return Config(
+        base_url=_string(service, "base_url", path) or DEFAULT_BASE_URL,
+        api_key=api_key,
+        key_source=KEY_FROM_FILE if api_key else None,
         api_key_cmd=command or None,
-        keyring=use_keyring,
-        data_dir=_string(raw, "data_dir", path),
-        theme=_string(ui, "theme", path),
+        use_keyring=use_keyring,
+        data_dir=Path(configured_dir).expanduser() if configured_dir else data_dir(),
+        theme=_string(ui, "theme", path) or DEFAULT_THEME,
         keymap=keymap,
-        concurrency=concurrency,
+        flush_concurrency=concurrency,
         undo_seconds=float(undo_seconds),
         annotate_late_activities=annotate,
-        start_screen=start_screen,
+        start_screen=start_screen or "today",
         cold_after_days=cold_after_days,
         service_fields=service_fields,
     )
@@ -283,18 +269,19 @@ def unknown_settings(raw: dict[str, Any]) -> list[str]:
     return unknown
 
 
-def _find_key(settings: Settings, path: Path, env: Mapping[str, str], fetch: bool) -> tuple[str | None, str | None]:
-    """The key and where it came from, by the precedence of the module's docstring."""
+def _find_key(in_file: Config, path: Path, env: Mapping[str, str], fetch: bool) -> tuple[str | None, str | None]:
+    """The key and where it came from, by the precedence of the module's docstring
+    (`in_file`: the file's settings, from `check_settings`)."""
     if env.get(ENV_API_KEY):
         return env[ENV_API_KEY], KEY_FROM_ENV
-    if fetch and settings.api_key_cmd:
-        return run_key_command(settings.api_key_cmd, path), KEY_FROM_COMMAND
-    if fetch and settings.keyring:
+    if fetch and in_file.api_key_cmd:
+        return run_key_command(in_file.api_key_cmd, path), KEY_FROM_COMMAND
+    if fetch and in_file.use_keyring:
         found = keyring_key(path)
         if found:
             return found, KEY_FROM_KEYRING
-    if settings.api_key:
-        return settings.api_key, KEY_FROM_FILE
+    if in_file.api_key:
+        return in_file.api_key, KEY_FROM_FILE
     return None, None
 
 

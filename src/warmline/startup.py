@@ -35,15 +35,14 @@ shared machine varies by 10% between identical copies, its CPU time by a few ms)
 6. The reference server (`# deferred: sandbox`): `warmline_sandbox` (FastAPI, uvicorn) is
    imported only by `warmline sandbox`, never by the app (tests/test_layering.py).
 7. The queue path (issue 14; bench/bench_cli.py, goal 10x `python -c pass`): `warmline
-   log` and `warmline note` go from `warmline.launch` to `warmline.commands.queueing`, a
-   group of those two only, with collection held (never released: the process ends in a
-   moment), queue the action and hand the send to a detached `warmline sync --send`.
-   They load no HTTP client, models, engine, asyncio or other command module: the
-   exports of `warmline.api` load on first use, and `api.errors` imports `email.utils`
-   and the store `hashlib` where they are needed (`# deferred: command line`).
-   tests/test_layering.py (`QUEUE_PATH_LATER`) pins it. Before: 0.5 to 0.6 s, 36 to 50x
-   `python -c pass`, most of it importing httpx, pydantic and APScheduler and the quick
-   send; the figures after are in docs/cli.md.
+   log` and `warmline note` queue the action and hand the send to a detached `warmline
+   sync --send`; `warmline.dispatch` explains the mechanism. They load no HTTP client,
+   models, engine, asyncio or other command module: the exports of `warmline.api` load
+   on first use, and `api.errors` imports `email.utils` and the store `hashlib` where
+   they are needed (`# deferred: command line`). tests/test_layering.py
+   (`QUEUE_PATH_LATER`) pins it. Before: 0.5 to 0.6 s, 36 to 50x `python -c pass`, most
+   of it importing httpx, pydantic and APScheduler and the quick send; the figures after
+   are in docs/cli.md.
 
 An import inside a function is there for one of the reasons 2, 5, 6 or 7 and says which on
 its line or on a comment just above (`# deferred: first frame`, `command line`, `sandbox`);

@@ -240,12 +240,12 @@ def test_the_example_shows_every_setting_and_each_works_uncommented(tmp_path: Pa
         settings.base_url == config_module.DEFAULT_BASE_URL
         and settings.theme == config_module.DEFAULT_THEME
     )
-    assert (settings.concurrency, settings.undo_seconds, settings.annotate_late_activities) == (
+    assert (settings.flush_concurrency, settings.undo_seconds, settings.annotate_late_activities) == (
         4,
         5.0,
         False,
     )
-    assert settings.api_key_cmd == "pass show warmline" and settings.keyring is False
+    assert settings.api_key_cmd == "pass show warmline" and settings.use_keyring is False
     assert config_module.unknown_settings(raw) == []
     assert set(raw["keys"]) <= {"recommendations.complete"}
 

@@ -277,7 +277,6 @@ def config_show(as_json: bool) -> None:
     except ConfigError as exc:
         raise CommandError(str(exc), EXIT_BAD_INPUT) from None
     raw = _checked(_read_text(path), path)
-    settings = check_settings(raw, path)
 
     def origin(env_name: str | None, in_file: object) -> str:
         if env_name and os.environ.get(env_name):
@@ -296,7 +295,7 @@ def config_show(as_json: bool) -> None:
         ),
         (
             "service.api_key",
-            *_key_row(config.api_key, config.key_source, settings.api_key_cmd, settings.keyring),
+            *_key_row(config.api_key, config.key_source, config.api_key_cmd, config.use_keyring),
         ),
         ("ui.theme", config.theme, origin(None, raw.get("ui", {}).get("theme"))),
         ("ui.start_screen", config.start_screen, origin(None, ui.get("start_screen"))),

@@ -1,4 +1,4 @@
-"""Opening the cockpit: plain `warmline` against the configured service, and `warmline demo`.
+"""`warmline demo`, and opening the cockpit from the command line (`open_cockpit`).
 
 `demo` runs the bundled reference server in a child process (its own interpreter, so
 seeding and serving never compete with the terminal UI for the GIL), points a throw-away

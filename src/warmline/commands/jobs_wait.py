@@ -1,7 +1,7 @@
 """Starting a queued job from a command and, with `--wait`, following it until it ends.
 
-Shared by every command that starts a job (deep search, contact search, company research,
-research run in `prospecting`; signal scan and recommendation generation in `outreach`),
+Shared by every command that starts a job (`deep-search`, `contacts search`, `companies
+research`, `research run`; signal scan and recommendation generation in `outreach`),
 so that they all say the same things, fail with the same exit codes, and poll through the
 sync engine's job poller at the spec's 5-10 s interval.
 """

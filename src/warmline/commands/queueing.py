@@ -1,7 +1,7 @@
 """`warmline log` and `warmline note`: queue the action, hand its delivery to a background
 sender, return. They take the queue path of the console script (`warmline.dispatch`
 explains it: the two-command group of `main` below, the detached sender), so this module
-loads no other command module and nothing that sends.
+loads no other command family's module and nothing that sends.
 
 What the rep is told is what is known when the command returns: the action is queued and
 is being sent in the background (`warmline outbox` shows it until it is delivered). With
