@@ -145,10 +145,15 @@ class WarmlineApp(TypeaheadApp):
         self._status_interval = status_interval
         self._held: list[Held] = []
         self._signals_before: dict[int, Any] = {}  # what handled them before `_catch_termination`
+        self._set_up_looks(theme_dirs)
+
+    def _set_up_looks(self, theme_dirs: list[Path] | None) -> None:
+        """Register our themes and the rep's, pick the theme and apply the [keys] keymap;
+        what is wrong with them is said once the cockpit is on screen (`on_mount`)."""
         themes = load_themes(theme_dirs)
         self._theme_problems: list[str] = []
-        if config_path is not None:
-            user_themes, self._theme_problems = load_user_themes(user_theme_dir(config_path))
+        if self._config_path is not None:
+            user_themes, self._theme_problems = load_user_themes(user_theme_dir(self._config_path))
             themes.update(user_themes)
         for loaded in themes.values():
             self.register_theme(loaded)
@@ -158,7 +163,7 @@ class WarmlineApp(TypeaheadApp):
         self._keymap_ids = list(keymap)
         # The theme last picked in the palette wins over the config's: it is the rep's
         # latest choice (docs/user-guide.md, "Themes").
-        remembered = store.get_state(StateKey.THEME) if store is not None else None
+        remembered = self._store.get_state(StateKey.THEME) if self._store is not None else None
         if isinstance(remembered, str) and remembered in self.available_themes:
             theme = remembered
         self._requested_theme = theme
