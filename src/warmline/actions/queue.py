@@ -14,7 +14,6 @@ from typing import Any
 
 from warmline.api.errors import InputError
 from warmline.ops.kinds import OpKind
-from warmline.ops.parts import Validator
 from warmline.ops.specs import SPECS, OpSpec, spec_of
 from warmline.ops.validation import require_lead as require_lead
 from warmline.store import Store
@@ -36,13 +35,6 @@ def editable_fields(kind: str) -> tuple[str, ...]:
     """What the rep may change in an op of `kind` (its spec says; nothing for an unknown kind)."""
     spec = spec_of(kind)
     return spec.editable if spec else ()
-
-
-VALIDATORS: dict[str, tuple[Validator, tuple[str, ...]]] = {
-    kind: (spec.validate, spec.editable) for kind, spec in SPECS.items()
-}
-"""kind -> (validator, editable fields), read from the specs (the outbox screen's view;
-`editable_fields` says the same for one kind)."""
 
 
 def queue(

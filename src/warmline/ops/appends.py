@@ -11,7 +11,7 @@ so either form matches.
 from __future__ import annotations
 
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from warmline.api import limits
 from warmline.api.errors import InputError
@@ -20,12 +20,31 @@ from warmline.ops.facts import CacheFacts
 from warmline.ops.matching import claimed, oldest_match, since
 from warmline.ops.op import Answer, Op
 from warmline.ops.parts import dump
-from warmline.ops.payloads import AddCompetitor, AddNote, LogActivity
 from warmline.ops.validation import optional_id, require_lead
 from warmline.timestamps import LATE_SECONDS, epoch_of
 
 if TYPE_CHECKING:
     from warmline.api.client import ServiceClient
+
+
+# --- payloads: each kind's request as its validator writes it (`warmline.ops.parts`) ---
+
+
+class LogActivity(TypedDict):
+    lead_id: int
+    description: str
+    contact_id: NotRequired[int | None]
+
+
+class AddNote(TypedDict):
+    lead_id: int
+    content: str
+
+
+class AddCompetitor(TypedDict):
+    lead_id: int
+    name: str
+    domain: NotRequired[str | None]
 
 
 # --- log_activity ----------------------------------------------------------------------------

@@ -6,7 +6,7 @@ effect is a `ChildFlag`); its validation, request, reconciliation probe and fail
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from warmline.api import limits
 from warmline.ops import matching
@@ -14,11 +14,38 @@ from warmline.ops.facts import CacheFacts
 from warmline.ops.matching import by_id
 from warmline.ops.op import Answer, Op
 from warmline.ops.parts import dump
-from warmline.ops.payloads import OnCompetitor, PinCompetitor, PinContact, ToggleMonitoringPage
 from warmline.ops.validation import check_flag, require_child, require_lead
 
 if TYPE_CHECKING:
     from warmline.api.client import ServiceClient
+
+
+# --- payloads: each kind's request as its validator writes it (`warmline.ops.parts`) ---
+
+
+class PinContact(TypedDict):
+    lead_id: int
+    contact_id: int
+    is_selected: bool
+
+
+class ToggleMonitoringPage(TypedDict):
+    lead_id: int
+    page_id: int
+    is_selected: bool
+
+
+class OnCompetitor(TypedDict):
+    """`scan_competitor`."""
+
+    lead_id: int
+    competitor_id: int
+
+
+class PinCompetitor(TypedDict):
+    lead_id: int
+    competitor_id: int
+    is_pinned: bool
 
 
 # --- pin_contact ------------------------------------------------------------------------------

@@ -8,8 +8,7 @@ the answer is silent) is `warmline.sync.confirm`. A kind without a `Check` is ta
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from warmline.api.dialect import LEAD_STATUS
 from warmline.ops.effects import ChildFlag
@@ -27,8 +26,7 @@ op changed at all (a sparse reading leaves out what it does not know): then noth
 contradicts the 2xx."""
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(NamedTuple):
     """How one kind is confirmed: what the answer says, and what to call the failure.
 
     `what` None: an append, never failed for a silent answer. `operation` and `field`:

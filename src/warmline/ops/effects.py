@@ -13,9 +13,8 @@ on the Idempotency-Key (creating jobs and leads: nothing readable to match).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from warmline.ops.kinds import JobKind
 
@@ -34,40 +33,34 @@ ChildTable = Literal["lead_contacts", "monitoring_pages", "competitors"]
 """The lead's records whose flags an op sets."""
 
 
-@dataclass(frozen=True)
-class AppendRow:
+class AppendRow(NamedTuple):
     """A pending record on the lead, replaced by the service's when the answer carries it.
     Appends commute with everything, so a rebase applies a lead's queued ones at once."""
 
     table: AppendTable
 
 
-@dataclass(frozen=True)
-class SetLeadField:
+class SetLeadField(NamedTuple):
     """One field of the lead set to the payload's value of the same name."""
 
     field: Literal["lead_status", "target_score"]
 
 
-@dataclass(frozen=True)
-class SetDeal:
+class SetDeal(NamedTuple):
     """The deal fields the payload names (won / lost become their dates)."""
 
 
-@dataclass(frozen=True)
-class HideLead:
+class HideLead(NamedTuple):
     """The lead leaves the lists at once, and the cache when the service confirms."""
 
 
-@dataclass(frozen=True)
-class CloseRecommendation:
+class CloseRecommendation(NamedTuple):
     """The card leaves the queue (completing also closes the lead's cards on the same post)."""
 
     status: Literal["completed", "dismissed"]
 
 
-@dataclass(frozen=True)
-class ChildFlag:
+class ChildFlag(NamedTuple):
     """A flag of one of the lead's records, named by the payload's `id_field`.
 
     With `from_payload`, the flag takes the payload's value of the same name (a pin, a
@@ -82,15 +75,13 @@ class ChildFlag:
     answer_key: str  # where an answer carries the record
 
 
-@dataclass(frozen=True)
-class CreatedByService:
+class CreatedByService(NamedTuple):
     """Nothing until the answer: what the action creates has ids only the service gives."""
 
     records: Literal["leads", "contacts"]
 
 
-@dataclass(frozen=True)
-class StartJob:
+class StartJob(NamedTuple):
     """A queued job shows at once; the answer gives it its remote id (`id_field` of the
     answer, or the lead's id when None) and, with `lead_field`, the lead's status of it."""
 

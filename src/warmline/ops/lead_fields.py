@@ -6,7 +6,7 @@ service already shows the value: sending is skipped) and confirmation (the spec 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from warmline.api import limits
 from warmline.api.errors import InputError, NotFoundError
@@ -14,12 +14,42 @@ from warmline.ops.confirmation import Verdict, field_verdict
 from warmline.ops.facts import CacheFacts
 from warmline.ops.op import Answer, Op
 from warmline.ops.parts import dump
-from warmline.ops.payloads import ChangeLeadStatus, RemoveLead, SetTargetScore, UpdateDeal
 from warmline.ops.validation import require_lead
 
 if TYPE_CHECKING:
     from warmline.api.client import ServiceClient
     from warmline.api.models import LeadDetail
+
+
+# --- payloads: each kind's request as its validator writes it (`warmline.ops.parts`) ---
+
+
+class ChangeLeadStatus(TypedDict):
+    lead_id: int
+    lead_status: str
+
+
+class SetTargetScore(TypedDict):
+    lead_id: int
+    target_score: int
+
+
+class UpdateDeal(TypedDict):
+    """Only the fields the rep changed are given."""
+
+    lead_id: int
+    deal_value: NotRequired[float | None]
+    deal_currency: NotRequired[str | None]
+    won: NotRequired[bool | None]
+    lost: NotRequired[bool | None]
+    closed_reason: NotRequired[str | None]
+
+
+class RemoveLead(TypedDict):
+    """One op per lead; `lead_ids` is `[lead_id]` when given."""
+
+    lead_id: int
+    lead_ids: NotRequired[list[int] | None]
 
 
 # --- change_lead_status ----------------------------------------------------------------------

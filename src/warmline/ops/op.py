@@ -25,7 +25,7 @@ EFFECT_STATES = (PENDING, IN_FLIGHT, AMBIGUOUS, FAILED)
 
 Payload = Mapping[str, Any]
 """An op's payload as stored: the request (path ids and body fields, named as in
-docs/wire.md), not yet read as its kind's shape (`warmline.ops.payloads`)."""
+docs/wire.md), not yet read as its kind's shape (`warmline.ops.parts`, "Payloads")."""
 Answer = dict[str, Any]
 """The service's answer as JSON data, in the shape the store folds (`Store.mark_done`)."""
 JsonObject = dict[str, Any]

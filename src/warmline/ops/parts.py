@@ -4,6 +4,17 @@ read a stored payload as its kind's request shape.
 Every part is typed against the service client and the cache through names only the type
 checker loads (`ServiceClient`, pydantic's `BaseModel`) or a `Protocol` (`CacheFacts`):
 the command line's queue path imports the operations and must not load the HTTP stack.
+
+Payloads. Each kind's request is a `TypedDict` beside its parts, in its family's module
+(`appends`, `lead_fields`, `children`, `recommendations`, `starts`). An op's payload is
+stored as JSON (`Op.payload`), written by the action that queued it after its spec's
+validator checked and normalised every field; the `TypedDict` says the same for the type
+checker, so a sender or a probe that reads a field the validator does not write, or
+passes it where another type is wanted, fails the check. A field read with `.get` (left
+out, or None, in ops queued by older versions or by hand) is `NotRequired`. The stored
+payload is read as its kind's shape in one place each, `request_of` and `probe_of` below:
+that is where the stored JSON is trusted to be what the validator wrote. The client checks
+every value again before it leaves (`warmline.api.limits`).
 """
 
 from __future__ import annotations

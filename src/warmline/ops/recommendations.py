@@ -5,7 +5,7 @@ confirmation (the spec table is `warmline.ops.specs`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from warmline.api import limits
 from warmline.api.errors import InputError
@@ -16,11 +16,21 @@ from warmline.ops.kinds import OpKind
 from warmline.ops.matching import by_id
 from warmline.ops.op import Answer, Op
 from warmline.ops.parts import dump
-from warmline.ops.payloads import CloseRecommendation, OnLead
+from warmline.ops.starts import OnLead
 from warmline.ops.validation import require_lead
 
 if TYPE_CHECKING:
     from warmline.api.client import ServiceClient
+
+
+# --- payloads: each kind's request as its validator writes it (`warmline.ops.parts`) ---
+
+
+class OnRecommendation(TypedDict):
+    """`complete_recommendation`, `dismiss_recommendation`."""
+
+    lead_id: int
+    recommendation_id: int
 
 
 # --- complete_recommendation and dismiss_recommendation -------------------------------------
@@ -39,17 +49,17 @@ def valid_recommendation(cache: CacheFacts, p: dict[str, Any]) -> dict[str, Any]
     return {"lead_id": lead_id, "recommendation_id": rec_id}
 
 
-async def send_complete(client: ServiceClient, p: CloseRecommendation, key: str) -> Answer:
+async def send_complete(client: ServiceClient, p: OnRecommendation, key: str) -> Answer:
     answer = await client.complete_recommendation(p["lead_id"], p["recommendation_id"], idempotency_key=key)
     return dump(answer)
 
 
-async def send_dismiss(client: ServiceClient, p: CloseRecommendation, key: str) -> Answer:
+async def send_dismiss(client: ServiceClient, p: OnRecommendation, key: str) -> Answer:
     answer = await client.dismiss_recommendation(p["lead_id"], p["recommendation_id"], idempotency_key=key)
     return {"recommendation": dump(answer)}
 
 
-async def probe_closed(client: ServiceClient, cache: CacheFacts, op: Op, p: CloseRecommendation) -> Answer | None:
+async def probe_closed(client: ServiceClient, cache: CacheFacts, op: Op, p: OnRecommendation) -> Answer | None:
     listing = await client.get_recommendations(p["lead_id"])
     rec_id = p["recommendation_id"]
     if by_id(listing.recommendations, rec_id) is not None:

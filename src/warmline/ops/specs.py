@@ -3,7 +3,8 @@
 A spec is everything the program knows about one kind of operation, from the rep's key
 to the wire and back:
 
-- `payload`: the request's shape (`warmline.ops.payloads`), what the parts below read;
+- `payload`: the request's shape (a `TypedDict` in the kind's family module), what the
+  parts below read;
 - `validate`, `editable`, `derive_meta`: the check run when the rep acts and when they
   edit the op (`warmline.actions.queue`), the fields an edit may change, and the
   local-only facts derived from the payload;
@@ -47,8 +48,8 @@ The kinds at a glance (payload fields, and the local effect the rep sees at once
 
 Adding an operation:
 
-1. The spec: name it in `OpKind` (`warmline.ops.kinds`), write its payload `TypedDict`
-   (`payloads`), its validator, sender and probe in its family's module (`appends`,
+1. The spec: name it in `OpKind` (`warmline.ops.kinds`), write its payload `TypedDict`,
+   its validator, sender and probe in its family's module (`appends`,
    `lead_fields`, `children`, `recommendations`, `starts`), its case in `_spec` with one
    of the effects of `warmline.ops.effects` (only a new kind of effect needs the store:
    its case in `warmline.store.effects._behaviour`), and its row in the table above.
@@ -61,10 +62,9 @@ Adding an operation:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, assert_never
+from typing import Any, NamedTuple, assert_never
 
-from warmline.ops import appends, children, lead_fields, payloads, recommendations, starts
+from warmline.ops import appends, children, lead_fields, recommendations, starts
 from warmline.ops.confirmation import Check, appended, flag_unshown, flag_verdict
 from warmline.ops.effects import (
     AppendRow,
@@ -83,8 +83,7 @@ from warmline.ops.kinds import JobKind, OpKind
 from warmline.ops.parts import MetaBuilder, Probe, Sender, Validator, probe_of, request_of
 
 
-@dataclass(frozen=True)
-class OpSpec:
+class OpSpec(NamedTuple):
     """One kind of queued operation, every part of it (the module docstring says each)."""
 
     payload: type[Any]
@@ -119,149 +118,328 @@ def _job_start(
     probe: Probe | None,
 ) -> OpSpec:
     """A job start: settled by its key (or a probe), taken at the 2xx."""
-    return OpSpec(payload, validate, editable, None, effect, Reconcile.KEYED, send, False, probe, None, False)
+    return OpSpec(
+        payload=payload,
+        validate=validate,
+        editable=editable,
+        derive_meta=None,
+        effect=effect,
+        reconcile=Reconcile.KEYED,
+        send=send,
+        annotate_late=False,
+        probe=probe,
+        confirm=None,
+        done_if_card_gone=False,
+    )
 
 
 def _spec(kind: OpKind) -> OpSpec:
     match kind:
         case OpKind.LOG_ACTIVITY:
             return OpSpec(
-                payloads.LogActivity, appends.valid_activity, ("description", "contact_id"), appends.activity_meta,
-                AppendRow("touchpoints"), Reconcile.APPEND, request_of(appends.send_activity), True,
-                probe_of(appends.probe_activity), appended("touchpoint"), False,
+                payload=appends.LogActivity,
+                validate=appends.valid_activity,
+                editable=("description", "contact_id"),
+                derive_meta=appends.activity_meta,
+                effect=AppendRow("touchpoints"),
+                reconcile=Reconcile.APPEND,
+                send=request_of(appends.send_activity),
+                annotate_late=True,
+                probe=probe_of(appends.probe_activity),
+                confirm=appended("touchpoint"),
+                done_if_card_gone=False,
             )
         case OpKind.ADD_NOTE:
             return OpSpec(
-                payloads.AddNote, appends.valid_note, ("content",), None,
-                AppendRow("notes"), Reconcile.APPEND, request_of(appends.send_note), False,
-                probe_of(appends.probe_note), appended("note"), False,
+                payload=appends.AddNote,
+                validate=appends.valid_note,
+                editable=("content",),
+                derive_meta=None,
+                effect=AppendRow("notes"),
+                reconcile=Reconcile.APPEND,
+                send=request_of(appends.send_note),
+                annotate_late=False,
+                probe=probe_of(appends.probe_note),
+                confirm=appended("note"),
+                done_if_card_gone=False,
             )
         case OpKind.ADD_COMPETITOR:
             return OpSpec(
-                payloads.AddCompetitor, appends.valid_competitor, ("name", "domain"), None,
-                AppendRow("competitors"), Reconcile.APPEND, request_of(appends.send_competitor), False,
-                probe_of(appends.probe_competitor), appended("competitor"), False,
+                payload=appends.AddCompetitor,
+                validate=appends.valid_competitor,
+                editable=("name", "domain"),
+                derive_meta=None,
+                effect=AppendRow("competitors"),
+                reconcile=Reconcile.APPEND,
+                send=request_of(appends.send_competitor),
+                annotate_late=False,
+                probe=probe_of(appends.probe_competitor),
+                confirm=appended("competitor"),
+                done_if_card_gone=False,
             )
         case OpKind.COMPLETE_RECOMMENDATION:
             return OpSpec(
-                payloads.CloseRecommendation, recommendations.valid_recommendation, (), None,
-                CloseRecommendation("completed"), Reconcile.SET, request_of(recommendations.send_complete), False,
-                probe_of(recommendations.probe_closed), _CARD_STILL_ACTIVE, True,
+                payload=recommendations.OnRecommendation,
+                validate=recommendations.valid_recommendation,
+                editable=(),
+                derive_meta=None,
+                effect=CloseRecommendation("completed"),
+                reconcile=Reconcile.SET,
+                send=request_of(recommendations.send_complete),
+                annotate_late=False,
+                probe=probe_of(recommendations.probe_closed),
+                confirm=_CARD_STILL_ACTIVE,
+                done_if_card_gone=True,
             )
         case OpKind.DISMISS_RECOMMENDATION:
             return OpSpec(
-                payloads.CloseRecommendation, recommendations.valid_recommendation, (), None,
-                CloseRecommendation("dismissed"), Reconcile.SET, request_of(recommendations.send_dismiss), False,
-                probe_of(recommendations.probe_closed), _CARD_STILL_ACTIVE, True,
+                payload=recommendations.OnRecommendation,
+                validate=recommendations.valid_recommendation,
+                editable=(),
+                derive_meta=None,
+                effect=CloseRecommendation("dismissed"),
+                reconcile=Reconcile.SET,
+                send=request_of(recommendations.send_dismiss),
+                annotate_late=False,
+                probe=probe_of(recommendations.probe_closed),
+                confirm=_CARD_STILL_ACTIVE,
+                done_if_card_gone=True,
             )
         case OpKind.CHANGE_LEAD_STATUS:
             return OpSpec(
-                payloads.ChangeLeadStatus, lead_fields.valid_status, ("lead_status",), None,
-                SetLeadField("lead_status"), Reconcile.SET, request_of(lead_fields.send_status), False,
-                probe_of(lead_fields.probe_status),
-                Check(lead_fields.status_shown, lambda op: f"the lead is still not {op.payload['lead_status']}",
-                      "change_lead_status", "lead_status", None),
-                False,
+                payload=lead_fields.ChangeLeadStatus,
+                validate=lead_fields.valid_status,
+                editable=("lead_status",),
+                derive_meta=None,
+                effect=SetLeadField("lead_status"),
+                reconcile=Reconcile.SET,
+                send=request_of(lead_fields.send_status),
+                annotate_late=False,
+                probe=probe_of(lead_fields.probe_status),
+                confirm=Check(
+                    verdict=lead_fields.status_shown,
+                    what=lambda op: f"the lead is still not {op.payload['lead_status']}",
+                    operation="change_lead_status",
+                    field="lead_status",
+                    unshown=None,
+                ),
+                done_if_card_gone=False,
             )
         case OpKind.SET_TARGET_SCORE:
             return OpSpec(
-                payloads.SetTargetScore, lead_fields.valid_target, ("target_score",), None,
-                SetLeadField("target_score"), Reconcile.SET, request_of(lead_fields.send_target), False,
-                probe_of(lead_fields.probe_target),
-                Check(lead_fields.target_shown, lambda op: f"the lead's target is still not {op.payload['target_score']}",
-                      "", "", lead_fields.target_unshown),
-                False,
+                payload=lead_fields.SetTargetScore,
+                validate=lead_fields.valid_target,
+                editable=("target_score",),
+                derive_meta=None,
+                effect=SetLeadField("target_score"),
+                reconcile=Reconcile.SET,
+                send=request_of(lead_fields.send_target),
+                annotate_late=False,
+                probe=probe_of(lead_fields.probe_target),
+                confirm=Check(
+                    verdict=lead_fields.target_shown,
+                    what=lambda op: f"the lead's target is still not {op.payload['target_score']}",
+                    operation="",
+                    field="",
+                    unshown=lead_fields.target_unshown,
+                ),
+                done_if_card_gone=False,
             )
         case OpKind.UPDATE_DEAL:
             return OpSpec(
-                payloads.UpdateDeal, lead_fields.valid_deal, lead_fields.DEAL_BODY, None,
-                SetDeal(), Reconcile.SET, request_of(lead_fields.send_deal), False,
-                probe_of(lead_fields.probe_deal),
-                Check(lead_fields.deal_shown, lambda op: "the lead's deal does not show the change",
-                      "update_deal", _DEAL_FIELDS, lead_fields.deal_unshown),
-                False,
+                payload=lead_fields.UpdateDeal,
+                validate=lead_fields.valid_deal,
+                editable=lead_fields.DEAL_BODY,
+                derive_meta=None,
+                effect=SetDeal(),
+                reconcile=Reconcile.SET,
+                send=request_of(lead_fields.send_deal),
+                annotate_late=False,
+                probe=probe_of(lead_fields.probe_deal),
+                confirm=Check(
+                    verdict=lead_fields.deal_shown,
+                    what=lambda op: "the lead's deal does not show the change",
+                    operation="update_deal",
+                    field=_DEAL_FIELDS,
+                    unshown=lead_fields.deal_unshown,
+                ),
+                done_if_card_gone=False,
             )
         case OpKind.REMOVE_LEAD:
             return OpSpec(
-                payloads.RemoveLead, lead_fields.valid_remove, (), None,
-                HideLead(), Reconcile.SET, request_of(lead_fields.send_remove), False,
-                probe_of(lead_fields.probe_removed),
-                Check(lead_fields.removal_shown, lambda op: "the lead is still in outreach", "remove_lead", "lead_ids", None),
-                False,
+                payload=lead_fields.RemoveLead,
+                validate=lead_fields.valid_remove,
+                editable=(),
+                derive_meta=None,
+                effect=HideLead(),
+                reconcile=Reconcile.SET,
+                send=request_of(lead_fields.send_remove),
+                annotate_late=False,
+                probe=probe_of(lead_fields.probe_removed),
+                confirm=Check(
+                    verdict=lead_fields.removal_shown,
+                    what=lambda op: "the lead is still in outreach",
+                    operation="remove_lead",
+                    field="lead_ids",
+                    unshown=None,
+                ),
+                done_if_card_gone=False,
             )
         case OpKind.PIN_CONTACT:
             return OpSpec(
-                payloads.PinContact, children.valid_pin_contact, ("is_selected",), None,
-                _CONTACT_PIN, Reconcile.SET, request_of(children.send_pin_contact), False,
-                probe_of(children.probe_pin_contact),
-                Check(flag_verdict(_CONTACT_PIN), children.contact_still, "", "", flag_unshown(_CONTACT_PIN)),
-                False,
+                payload=children.PinContact,
+                validate=children.valid_pin_contact,
+                editable=("is_selected",),
+                derive_meta=None,
+                effect=_CONTACT_PIN,
+                reconcile=Reconcile.SET,
+                send=request_of(children.send_pin_contact),
+                annotate_late=False,
+                probe=probe_of(children.probe_pin_contact),
+                confirm=Check(
+                    verdict=flag_verdict(_CONTACT_PIN),
+                    what=children.contact_still,
+                    operation="",
+                    field="",
+                    unshown=flag_unshown(_CONTACT_PIN),
+                ),
+                done_if_card_gone=False,
             )
         case OpKind.TOGGLE_MONITORING_PAGE:
             return OpSpec(
-                payloads.ToggleMonitoringPage, children.valid_page, ("is_selected",), None,
-                _PAGE_TOGGLE, Reconcile.SET, request_of(children.send_page), False,
-                probe_of(children.probe_page),
-                Check(flag_verdict(_PAGE_TOGGLE), children.page_still, "toggle_monitoring_page", "is_selected",
-                      flag_unshown(_PAGE_TOGGLE)),
-                False,
+                payload=children.ToggleMonitoringPage,
+                validate=children.valid_page,
+                editable=("is_selected",),
+                derive_meta=None,
+                effect=_PAGE_TOGGLE,
+                reconcile=Reconcile.SET,
+                send=request_of(children.send_page),
+                annotate_late=False,
+                probe=probe_of(children.probe_page),
+                confirm=Check(
+                    verdict=flag_verdict(_PAGE_TOGGLE),
+                    what=children.page_still,
+                    operation="toggle_monitoring_page",
+                    field="is_selected",
+                    unshown=flag_unshown(_PAGE_TOGGLE),
+                ),
+                done_if_card_gone=False,
             )
         case OpKind.SCAN_COMPETITOR:
             return OpSpec(
-                payloads.OnCompetitor, children.valid_scan, (), None,
-                _COMPETITOR_SCAN, Reconcile.KEYED, request_of(children.send_scan), False,
-                probe_of(children.probe_scan), None, False,
+                payload=children.OnCompetitor,
+                validate=children.valid_scan,
+                editable=(),
+                derive_meta=None,
+                effect=_COMPETITOR_SCAN,
+                reconcile=Reconcile.KEYED,
+                send=request_of(children.send_scan),
+                annotate_late=False,
+                probe=probe_of(children.probe_scan),
+                confirm=None,
+                done_if_card_gone=False,
             )
         case OpKind.PIN_COMPETITOR:
             return OpSpec(
-                payloads.PinCompetitor, children.valid_pin_competitor, ("is_pinned",), None,
-                _COMPETITOR_PIN, Reconcile.SET, request_of(children.send_pin_competitor), False,
-                probe_of(children.probe_pin_competitor),
-                Check(flag_verdict(_COMPETITOR_PIN), children.competitor_still, "pin_competitor", "is_pinned",
-                      flag_unshown(_COMPETITOR_PIN)),
-                False,
+                payload=children.PinCompetitor,
+                validate=children.valid_pin_competitor,
+                editable=("is_pinned",),
+                derive_meta=None,
+                effect=_COMPETITOR_PIN,
+                reconcile=Reconcile.SET,
+                send=request_of(children.send_pin_competitor),
+                annotate_late=False,
+                probe=probe_of(children.probe_pin_competitor),
+                confirm=Check(
+                    verdict=flag_verdict(_COMPETITOR_PIN),
+                    what=children.competitor_still,
+                    operation="pin_competitor",
+                    field="is_pinned",
+                    unshown=flag_unshown(_COMPETITOR_PIN),
+                ),
+                done_if_card_gone=False,
             )
         case OpKind.ADD_TO_OUTREACH:
             return OpSpec(
-                payloads.AddToOutreach, starts.valid_outreach, ("company_ids", "lead_status"), None,
-                CreatedByService("leads"), Reconcile.KEYED, request_of(starts.send_outreach), False,
-                probe_of(starts.probe_outreach), None, False,
+                payload=starts.AddToOutreach,
+                validate=starts.valid_outreach,
+                editable=("company_ids", "lead_status"),
+                derive_meta=None,
+                effect=CreatedByService("leads"),
+                reconcile=Reconcile.KEYED,
+                send=request_of(starts.send_outreach),
+                annotate_late=False,
+                probe=probe_of(starts.probe_outreach),
+                confirm=None,
+                done_if_card_gone=False,
             )
         case OpKind.ADD_FOUND_CONTACTS:
             return OpSpec(
-                payloads.AddFoundContacts, starts.valid_found_contacts, ("contact_ids",), None,
-                CreatedByService("contacts"), Reconcile.KEYED, request_of(starts.send_found_contacts), False,
-                None, None, False,
+                payload=starts.AddFoundContacts,
+                validate=starts.valid_found_contacts,
+                editable=("contact_ids",),
+                derive_meta=None,
+                effect=CreatedByService("contacts"),
+                reconcile=Reconcile.KEYED,
+                send=request_of(starts.send_found_contacts),
+                annotate_late=False,
+                probe=None,
+                confirm=None,
+                done_if_card_gone=False,
             )
         case OpKind.START_SIGNAL_SCAN:
             return _job_start(
-                payloads.OnLead, starts.valid_lead_only, (), StartJob(JobKind.SIGNAL_SCAN, None, "signal_scan_status"),
-                request_of(starts.send_signal_scan), probe_of(starts.probe_signal_scan),
+                payload=starts.OnLead,
+                validate=starts.valid_lead_only,
+                editable=(),
+                effect=StartJob(job=JobKind.SIGNAL_SCAN, id_field=None, lead_field="signal_scan_status"),
+                send=request_of(starts.send_signal_scan),
+                probe=probe_of(starts.probe_signal_scan),
             )
         case OpKind.GENERATE_RECOMMENDATIONS:
             return _job_start(
-                payloads.OnLead, starts.valid_lead_only, (), StartJob(JobKind.RECOMMENDATIONS, None, "generation_status"),
-                request_of(recommendations.send_generate), probe_of(recommendations.probe_generation),
+                payload=starts.OnLead,
+                validate=starts.valid_lead_only,
+                editable=(),
+                effect=StartJob(job=JobKind.RECOMMENDATIONS, id_field=None, lead_field="generation_status"),
+                send=request_of(recommendations.send_generate),
+                probe=probe_of(recommendations.probe_generation),
             )
         case OpKind.START_DEEP_SEARCH:
             return _job_start(
-                payloads.StartDeepSearch, starts.valid_deep_search, ("query", "max_results"),
-                StartJob(JobKind.DEEP_SEARCH, "job_id", None), request_of(starts.send_deep_search), None,
+                payload=starts.StartDeepSearch,
+                validate=starts.valid_deep_search,
+                editable=("query", "max_results"),
+                effect=StartJob(job=JobKind.DEEP_SEARCH, id_field="job_id", lead_field=None),
+                send=request_of(starts.send_deep_search),
+                probe=None,
             )
         case OpKind.START_CONTACT_SEARCH:
             return _job_start(
-                payloads.StartContactSearch, starts.valid_contact_search, ("roles",),
-                StartJob(JobKind.CONTACT_SEARCH, "job_id", None), request_of(starts.send_contact_search), None,
+                payload=starts.StartContactSearch,
+                validate=starts.valid_contact_search,
+                editable=("roles",),
+                effect=StartJob(job=JobKind.CONTACT_SEARCH, id_field="job_id", lead_field=None),
+                send=request_of(starts.send_contact_search),
+                probe=None,
             )
         case OpKind.START_RESEARCH_RUN:
             return _job_start(
-                payloads.StartResearchRun, starts.valid_research_run, ("company_ids",),
-                StartJob(JobKind.RESEARCH_RUN, "run_id", None), request_of(starts.send_research_run), None,
+                payload=starts.StartResearchRun,
+                validate=starts.valid_research_run,
+                editable=("company_ids",),
+                effect=StartJob(job=JobKind.RESEARCH_RUN, id_field="run_id", lead_field=None),
+                send=request_of(starts.send_research_run),
+                probe=None,
             )
         case OpKind.START_COMPANY_RESEARCH:
             return _job_start(
-                payloads.StartCompanyResearch, starts.valid_company_research, ("focus",),
-                StartJob(JobKind.COMPANY_RESEARCH, "search_id", None), request_of(starts.send_company_research), None,
+                payload=starts.StartCompanyResearch,
+                validate=starts.valid_company_research,
+                editable=("focus",),
+                effect=StartJob(job=JobKind.COMPANY_RESEARCH, id_field="search_id", lead_field=None),
+                send=request_of(starts.send_company_research),
+                probe=None,
             )
         case _:
             assert_never(kind)

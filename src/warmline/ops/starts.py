@@ -10,26 +10,59 @@ is at-least-once: docs/sync.md says so).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from warmline.api import limits
 from warmline.ops import matching
 from warmline.ops.facts import CacheFacts
 from warmline.ops.op import Answer, Op
 from warmline.ops.parts import dump
-from warmline.ops.payloads import (
-    AddFoundContacts,
-    AddToOutreach,
-    OnLead,
-    StartCompanyResearch,
-    StartContactSearch,
-    StartDeepSearch,
-    StartResearchRun,
-)
 from warmline.ops.validation import require_lead
 
 if TYPE_CHECKING:
     from warmline.api.client import ServiceClient
+
+
+# --- payloads: each kind's request as its validator writes it (`warmline.ops.parts`) ---
+
+
+class OnLead(TypedDict):
+    """`start_signal_scan`, `generate_recommendations`."""
+
+    lead_id: int
+
+
+class AddToOutreach(TypedDict):
+    company_ids: list[int]
+    lead_status: NotRequired[str | None]
+
+
+class StartDeepSearch(TypedDict):
+    query: str
+    max_results: NotRequired[int | None]
+
+
+class StartContactSearch(TypedDict):
+    company_id: int
+    roles: NotRequired[list[str] | None]
+
+
+class AddFoundContacts(TypedDict):
+    job_id: int
+    contact_ids: list[int]
+
+
+class StartResearchRun(TypedDict):
+    """The template by id, or by name (one of the two)."""
+
+    company_ids: list[int]
+    template_id: NotRequired[str | None]
+    template_name: NotRequired[str | None]
+
+
+class StartCompanyResearch(TypedDict):
+    company_id: int
+    focus: NotRequired[str | None]
 
 
 def valid_lead_only(cache: CacheFacts, p: dict[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from warmline import actions
-from warmline.actions.queue import VALIDATORS
+from warmline.actions.queue import editable_fields
 from warmline.ops.kinds import OpKind
 from warmline.store.outbox import DISCARDABLE
 from warmline.tui.columns import Column
@@ -288,12 +288,6 @@ class OutboxScreen(CockpitScreen):
             self.cockpit.notify_plain(f"Discarded {done} {'action' if done == 1 else 'actions'}; their local effects were reverted.")
 
         self.app.push_screen(ConfirmDialog(question), answered)
-
-
-def editable_fields(kind: str) -> tuple[str, ...]:
-    """What the rep may change in an op of `kind` (the action's own validator says)."""
-    entry = VALIDATORS.get(kind)
-    return entry[1] if entry else ()
 
 
 def coerce(original: dict[str, Any], edited: dict[str, str]) -> dict[str, Any]:
