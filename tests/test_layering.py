@@ -1,6 +1,6 @@
-"""The layers and the start-up path (docs/architecture.md, "Start-up"; warmline/startup.py).
+"""What loads at run time, and the start-up path (docs/architecture.md; warmline/startup.py).
 
-The core layers' code stays free of Textual and Rich; plain `warmline` leaves the command line,
+Importing the core loads no Textual; plain `warmline` leaves the command line,
 the HTTP stack and the sync engine until after the cockpit's first frame; and an import
 inside a function is there for one of the reasons `warmline.startup` explains, and says
 which.
@@ -12,43 +12,16 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import warmline
-from support.imports import import_graph, reachable
 
+# Which modules the core may import is the import contracts' job (`[tool.importlinter]` in
+# pyproject.toml, run by `./dev test`); this checks what importing the core loads at run time.
 CORE_MODULES = [
-    "warmline.api", "warmline.store", "warmline.sync", "warmline.actions", "warmline.config",
-    "warmline.followup_phrases",
+    "warmline.api", "warmline.ops", "warmline.store", "warmline.sync", "warmline.actions",
+    "warmline.config", "warmline.followup_phrases",
 ]
-UI_PACKAGES = {"textual", "rich"}
-
-
-def ui_imports(graph: Mapping[str, set[str]], starts: Iterable[str]) -> list[str]:
-    """Each module reachable from `starts` (through the graph's own modules) that imports
-    Textual or Rich, as "module imports textual.x"."""
-    own = {name: targets & graph.keys() for name, targets in graph.items()}
-    return sorted(
-        f"{module} imports {target}"
-        for module in reachable(own, starts)
-        for target in graph[module]
-        if target.split(".")[0] in UI_PACKAGES
-    )
-
-
-def test_the_core_code_does_not_import_textual_or_rich() -> None:
-    """Read from the source: no module of the core, nor any of ours it imports, imports them.
-    (A library may: httpx loads Rich for its own command line when Rich is installed.)"""
-    graph = import_graph(Path(warmline.__file__).parent, external=True)
-    core = [name for name in graph if any(name == c or name.startswith(c + ".") for c in CORE_MODULES)]
-    assert len(core) > 30
-    assert ui_imports(graph, core) == []
-
-
-def test_a_core_module_reaching_the_ui_is_noticed() -> None:
-    graph = {"w.core": {"w.util", "json"}, "w.util": {"rich.text"}, "w.tui": {"textual.app"}}
-    assert ui_imports(graph, ["w.core"]) == ["w.util imports rich.text"]
 
 
 def test_the_core_does_not_load_textual() -> None:

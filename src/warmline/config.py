@@ -19,7 +19,6 @@ a traceback or the screen by accident.
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import stat
 import sys
@@ -57,18 +56,6 @@ KEY_FROM_ENV = ENV_API_KEY
 KEY_FROM_COMMAND = "api_key_cmd"
 KEY_FROM_KEYRING = "keyring"
 KEY_FROM_FILE = "config file"
-
-
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/?#@'\"]*@")
-
-
-def redact_url(text: object) -> str:
-    """`text` with the user-info of every URL in it masked: `https://***@host/`.
-
-    A base URL may carry `user:password@`; any message, status or log line that shows a
-    URL (or quotes one inside a longer text, as httpx's errors do) passes through here.
-    """
-    return _USERINFO.sub(r"\1***@", str(text))
 
 
 KEY_FIX = "run `warmline key set`"
@@ -312,7 +299,7 @@ def run_key_command(command: str, path: Path, timeout: float | None = None) -> s
     shown = f"{path}: [service] api_key_cmd `{terminal_line(command)}`"
     limit = KEY_COMMAND_TIMEOUT if timeout is None else timeout
     try:
-        child = subprocess.Popen(  # noqa: S603 - the rep's own command, without a shell
+        child = subprocess.Popen(  # the rep's own command, without a shell
             words, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True
         )
     except FileNotFoundError:
@@ -410,7 +397,7 @@ def keyring_key(path: Path) -> str | None:
     Imported only here: the package is an optional extra, and loading its backends is
     slow (a D-Bus connection on Linux)."""
     try:
-        import keyring  # type: ignore[import-not-found,unused-ignore]  # deferred: first frame (only when [service] keyring = true)
+        import keyring  # deferred: first frame (only when [service] keyring = true)
     except ImportError:
         raise ConfigError(
             f"{path}: [service] keyring = true, but the keyring package is not installed:"

@@ -95,7 +95,7 @@ def _record_rows(fetch: Callable[[int], Sequence[Any]], columns: Sequence[str]) 
 
 def _custom_keys(store: Store, entity: str) -> tuple[str, ...]:
     """Custom field columns: the schema's order, then keys only the records carry."""
-    schema = [f["key"] for f in store.field_schemas(entity)]
+    schema = [str(f["key"]) for f in store.field_schemas(entity)]
     extra = [key for key in store.custom_field_keys(entity) if key not in schema]
     return tuple(dict.fromkeys([*schema, *extra]))
 

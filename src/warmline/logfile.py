@@ -39,8 +39,8 @@ from typing import Any
 
 import platformdirs
 
-from warmline.config import APP_NAME, redact_url
-from warmline.textsafe import terminal_line, terminal_text
+from warmline.config import APP_NAME
+from warmline.textsafe import redact_url, terminal_line, terminal_text
 
 ENV_LOG = "WARMLINE_LOG"
 ENV_LOG_DIR = "WARMLINE_LOG_DIR"
@@ -156,8 +156,8 @@ def _rotating_file(path: Path) -> logging.Handler:
         def _open(self) -> Any:
             return os.fdopen(open_log(Path(self.baseFilename)), "a", encoding="utf-8", errors="replace")
 
-        def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
-            raise  # noqa: PLE0704 - called inside logging's own `except`: to LogFile.emit
+        def handleError(self, record: logging.LogRecord) -> None:  # logging's name
+            raise  # called inside logging's own `except`: to LogFile.emit
 
     return Rotating(path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8", delay=True)
 
@@ -188,7 +188,7 @@ class LogFile(logging.Handler):
         except Exception:  # noqa: BLE001 (logging must never fail the command or the cockpit)
             self.handleError(record)
 
-    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
+    def handleError(self, record: logging.LogRecord) -> None:  # logging's name
         """Stop writing, say so once; never print a traceback."""
         if self._broken:
             return

@@ -49,7 +49,7 @@ from warmline.api.paging import CURSOR, LINK, OFFSET, PAGE, PAGE_LIMIT, SINGLE, 
 from warmline.api.paths import FAMILIES, Family, template_list_path
 from warmline.api.payload import UnreadAnswerError
 from warmline.api.request_fields import NAMED
-from warmline.config import redact_url
+from warmline.textsafe import redact_url
 
 V = TypeVar("V")
 

@@ -81,7 +81,8 @@ def _restore_terminal(saved: list[Any]) -> None:
     import termios  # deferred: first frame (only after a signal)
 
     with suppress(OSError, ValueError, termios.error):
-        termios.tcsetattr(sys.__stdin__.fileno(), termios.TCSADRAIN, saved)
+        if sys.__stdin__ is not None:
+            termios.tcsetattr(sys.__stdin__.fileno(), termios.TCSADRAIN, saved)
     for stream in (sys.__stderr__, sys.__stdout__):  # Textual draws on stderr
         with suppress(OSError, ValueError):
             if stream is not None and stream.isatty():

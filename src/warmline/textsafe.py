@@ -63,6 +63,18 @@ _JSON_UNSAFE = re.compile(f"[\\x7f-\\x9f{_BIDI}\u2028\u2029\\ud800-\\udfff]")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/?#@'\"]*@")
+
+
+def redact_url(text: object) -> str:
+    """`text` with the user-info of every URL in it masked: `https://***@host/`.
+
+    A base URL may carry `user:password@`; any message, status or log line that shows a
+    URL (or quotes one inside a longer text, as httpx's errors do) passes through here.
+    """
+    return _USERINFO.sub(r"\1***@", str(text))
+
+
 def _text(value: Any) -> str:
     return "" if value is None else storable_text(str(value))
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from warmline.config import ENV_API_KEY, KEY_FIX, Config, redact_url
+from warmline.config import ENV_API_KEY, KEY_FIX, Config
 from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT
+from warmline.textsafe import redact_url
 
 if TYPE_CHECKING:
     from warmline.api import ServiceClient

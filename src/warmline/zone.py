@@ -102,7 +102,7 @@ def _from_localtime(path: Path) -> ZoneInfo | None:
 def _from_tzlocal() -> tzinfo | None:
     """tzlocal's answer, when the package is installed and finds a named zone."""
     try:
-        import tzlocal  # type: ignore[import-not-found,unused-ignore]  # deferred: first frame (optional, only when the files say nothing)
+        import tzlocal  # deferred: first frame (optional, only when the files say nothing)
     except ImportError:
         return None
     try:

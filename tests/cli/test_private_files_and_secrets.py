@@ -16,8 +16,9 @@ import httpx
 import pytest
 
 from warmline.commands.demo import running_sandbox
-from warmline.config import load_config, redact_url
+from warmline.config import load_config
 from warmline.store import Store
+from warmline.textsafe import redact_url
 
 RUN_TIMEOUT = 60.0  # a cap on a hung run, not a timing assertion
 SECRET = "s3cr3t-Pa55"

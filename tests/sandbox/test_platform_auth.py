@@ -52,7 +52,7 @@ async def test_every_operation_but_health_needs_a_key(app: FastAPI, anon_client:
     assert checked >= 2 * 45
 
 
-async def test_a_key_registered_on_start_works_and_others_do_not(client_factory, app: FastAPI) -> None:  # noqa: ANN001
+async def test_a_key_registered_on_start_works_and_others_do_not(client_factory, app: FastAPI) -> None:
     async with client_factory(app, key="test-key") as good, client_factory(app, key="test-key2") as bad:
         assert (await good.get("/v1/companies")).status_code == 200
         assert (await bad.get("/v1/companies")).status_code == 401

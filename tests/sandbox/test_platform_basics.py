@@ -138,7 +138,7 @@ async def test_a_body_field_named_like_a_location_keeps_its_name(client: httpx.A
     assert [e["field"] for e in response.json()["errors"]] == ["per_page"]
 
 
-def test_without_keys_the_database_key_is_reused(tmp_path) -> None:  # noqa: ANN001
+def test_without_keys_the_database_key_is_reused(tmp_path) -> None:
     from warmline_sandbox.app import create_app
     from warmline_sandbox.settings import SandboxSettings
 

@@ -38,7 +38,7 @@ async def total(client: httpx.AsyncClient) -> int:
     return (await client.get("/v1/companies", params={"per_page": 1})).json()["pagination"]["total"]
 
 
-async def test_error_answers_503_and_does_nothing(app_factory, client_factory, client: httpx.AsyncClient) -> None:  # noqa: ANN001
+async def test_error_answers_503_and_does_nothing(app_factory, client_factory, client: httpx.AsyncClient) -> None:
     before = await total(client)
     faulty = app_factory(faults=FaultSpec(error=1.0))
     async with client_factory(faulty) as flaky:
@@ -50,7 +50,7 @@ async def test_error_answers_503_and_does_nothing(app_factory, client_factory, c
     assert await total(client) == before
 
 
-async def test_drop_commits_then_gives_no_answer(app_factory, client_factory, client: httpx.AsyncClient) -> None:  # noqa: ANN001
+async def test_drop_commits_then_gives_no_answer(app_factory, client_factory, client: httpx.AsyncClient) -> None:
     faulty = app_factory(faults=FaultSpec(drop=1.0))
     async with client_factory(faulty) as flaky:
         with pytest.raises(httpx.RemoteProtocolError):
@@ -62,7 +62,7 @@ async def test_drop_commits_then_gives_no_answer(app_factory, client_factory, cl
     assert replay.json()["data"]["id"] == found["data"][0]["id"]
 
 
-async def test_burst429_answers_a_run_of_429s(app_factory, client_factory) -> None:  # noqa: ANN001
+async def test_burst429_answers_a_run_of_429s(app_factory, client_factory) -> None:
     faulty = app_factory(faults=FaultSpec(burst429=1.0, burst_length=3))
     async with client_factory(faulty) as flaky:
         responses = [await flaky.get("/v1/companies") for _ in range(4)]
@@ -70,7 +70,7 @@ async def test_burst429_answers_a_run_of_429s(app_factory, client_factory) -> No
     assert all(r.headers["retry-after"] == "1" and "x-ratelimit-reset" in r.headers for r in responses)
 
 
-async def test_latency_delays_each_request(app_factory, client_factory) -> None:  # noqa: ANN001
+async def test_latency_delays_each_request(app_factory, client_factory) -> None:
     faulty = app_factory(faults=FaultSpec(latency_ms=80))
     async with client_factory(faulty) as slow:
         started = time.perf_counter()

@@ -52,7 +52,7 @@ async def test_reads_and_overlong_keys(client: httpx.AsyncClient) -> None:
     assert long_key.status_code == 400
 
 
-async def test_switched_off_every_request_takes_effect(app_factory, client_factory) -> None:  # noqa: ANN001
+async def test_switched_off_every_request_takes_effect(app_factory, client_factory) -> None:
     app = app_factory(idempotency=False)
     async with client_factory(app) as client:
         for _ in range(2):

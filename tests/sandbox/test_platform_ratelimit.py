@@ -27,7 +27,7 @@ async def test_headers_on_success_errors_and_401(client: httpx.AsyncClient, anon
     assert remaining == [599, 598, 597, 596]
 
 
-async def test_over_the_limit_is_429_until_the_window_resets(app_factory, client_factory,  # noqa: ANN001
+async def test_over_the_limit_is_429_until_the_window_resets(app_factory, client_factory,
                                                              clock: ManualClock) -> None:
     app = app_factory(rate_limit=(3, 10.0))
     async with client_factory(app) as client, client_factory(app, key=None) as other:
@@ -46,7 +46,7 @@ async def test_over_the_limit_is_429_until_the_window_resets(app_factory, client
         assert again.status_code == 200 and again.headers["x-ratelimit-remaining"] == "2"
 
 
-async def test_an_unexpected_500_carries_the_headers_and_is_not_replayed(app, clock: ManualClock) -> None:  # noqa: ANN001
+async def test_an_unexpected_500_carries_the_headers_and_is_not_replayed(app, clock: ManualClock) -> None:
     calls: list[str] = []
 
     def boom() -> None:

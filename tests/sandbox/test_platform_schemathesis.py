@@ -29,7 +29,7 @@ def fuzzed_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
 
 
 @pytest.fixture(scope="module")
-def api_schema(fuzzed_app: FastAPI):  # noqa: ANN201 - a schemathesis schema
+def api_schema(fuzzed_app: FastAPI):  # a schemathesis schema
     return schemathesis.openapi.from_asgi("/openapi.json", fuzzed_app)
 
 
@@ -39,6 +39,6 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 @pytest.mark.slow
 @schema.parametrize()
 @settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
-def test_no_operation_answers_5xx(case) -> None:  # noqa: ANN001
+def test_no_operation_answers_5xx(case) -> None:
     response = case.call(headers={"Authorization": f"Bearer {KEY}"})
     assert response.status_code < 500, f"{case.method} {case.formatted_path} -> {response.status_code}: {response.text}"

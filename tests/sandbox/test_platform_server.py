@@ -53,7 +53,7 @@ class Sandbox:
 
 
 @pytest.fixture
-def run_sandbox():  # noqa: ANN201
+def run_sandbox():
     started: list[Sandbox] = []
 
     def start(*args: str) -> Sandbox:
@@ -65,7 +65,7 @@ def run_sandbox():  # noqa: ANN201
         sandbox.stop()
 
 
-def test_cli_prints_url_and_key_first_and_serves(run_sandbox, tmp_path: Path) -> None:  # noqa: ANN001
+def test_cli_prints_url_and_key_first_and_serves(run_sandbox, tmp_path: Path) -> None:
     port = free_port()
     sandbox = run_sandbox("--port", str(port), "--db", str(tmp_path / "s.db"), "--api-key", "demo", *SMALL)
     assert sandbox.first_line == f"Sandbox listening on http://127.0.0.1:{port}"
@@ -78,7 +78,7 @@ def test_cli_prints_url_and_key_first_and_serves(run_sandbox, tmp_path: Path) ->
         assert client.get("/docs").status_code == 200
 
 
-def test_a_restart_on_the_same_db_keeps_the_data(run_sandbox, tmp_path: Path) -> None:  # noqa: ANN001
+def test_a_restart_on_the_same_db_keeps_the_data(run_sandbox, tmp_path: Path) -> None:
     db = str(tmp_path / "kept.db")
     first = run_sandbox("--port", "0", "--db", db, *SMALL)
     assert first.key.startswith("sk_sandbox_"), "a key is generated when none is given"

@@ -148,7 +148,7 @@ async def test_failing_is_kept_per_part_until_that_part_reads_well(
 
 
 async def test_a_failure_stored_by_another_run_ends_with_the_first_good_read(
-    engine: SyncEngine, transport: Rewriting, store: Store, client, clock: FakeClock  # noqa: ANN001
+    engine: SyncEngine, transport: Rewriting, store: Store, client, clock: FakeClock
 ) -> None:
     transport.rules[(LEADS_PATH, None)] = unavailable
     await engine.refresh_leads()

@@ -136,7 +136,7 @@ class OutboxMachine(RuleBasedStateMachine):
             self.run(asyncio.gather(*leftover, return_exceptions=True))
         self.run(self.client.aclose())
 
-    def run(self, coro):  # noqa: ANN001, ANN201
+    def run(self, coro):
         return self.loop.run_until_complete(coro)
 
     # --- rules ---------------------------------------------------------------------------------

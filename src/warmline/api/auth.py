@@ -14,7 +14,7 @@ from collections.abc import Callable, Generator
 
 import httpx
 
-from warmline.config import redact_url
+from warmline.textsafe import redact_url
 
 MASK = "********"
 

@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from warmline.config import ConfigError, load_config, redact_url
+from warmline.config import ConfigError, load_config
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CACHE, EXIT_ERROR
 from warmline.numbers import number, whole_number
 from warmline.store import CacheUnusable, OpStateError, Store
 from warmline.store.clock import iso
 from warmline.store.database import cache_unusable
-from warmline.textsafe import json_dumps, terminal_line, terminal_text
+from warmline.textsafe import json_dumps, redact_url, terminal_line, terminal_text
 
 if TYPE_CHECKING:
     from warmline.config import Config

@@ -44,13 +44,12 @@ from warmline.config import (
     load_config,
     mask_key,
     parse_toml,
-    redact_url,
     unknown_settings,
     write_private,
 )
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR
 from warmline.numbers import decimal_number, whole_number
-from warmline.textsafe import terminal_line
+from warmline.textsafe import redact_url, terminal_line
 
 WHERE = """\b
 Where the file lives (WARMLINE_CONFIG names another):
@@ -458,7 +457,7 @@ NO_EXTRA = "the `keyring` extra is not installed"
 def _keyring_or_reason() -> tuple[Any, str | None]:
     """The keyring module if it can store the key here, else None and why not."""
     try:
-        import keyring  # type: ignore[import-not-found,unused-ignore]  # deferred: command line (an optional extra)
+        import keyring  # deferred: command line (an optional extra)
     except ImportError:
         return None, NO_EXTRA
     try:
@@ -534,7 +533,7 @@ def key_set(to_file: bool) -> None:
 @click.option(
     "--masked", is_flag=True, help="Masked (the default: the key is never printed whole)."
 )
-def key_show(masked: bool) -> None:  # noqa: ARG001 (accepted for scripts that say so)
+def key_show(masked: bool) -> None:  # accepted for scripts that say so
     """Print the API key in use, masked, and where it comes from (runs api_key_cmd or reads
     the keyring if the config says so)."""
     try:

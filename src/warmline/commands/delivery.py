@@ -226,7 +226,7 @@ def start_sender() -> None:
             | subprocess.CREATE_NEW_PROCESS_GROUP
             | subprocess.CREATE_NO_WINDOW
         )
-        subprocess.Popen(  # noqa: S603 (our own interpreter and arguments)
+        subprocess.Popen(  # our own interpreter and arguments
             argv,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

@@ -24,8 +24,8 @@ import click
 
 from warmline.commands.common import ID, CommandError, echo_json, open_config, plain
 from warmline.commands.direct import api_failure
-from warmline.config import redact_url
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR, EXIT_OK
+from warmline.textsafe import redact_url
 from warmline.wiring import make_client
 
 if TYPE_CHECKING:

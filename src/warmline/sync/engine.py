@@ -41,7 +41,7 @@ from datetime import UTC, datetime
 from typing import Protocol, TypeVar, cast
 
 # APScheduler 3 ships no types: `Scheduler` below states what the engine uses of it.
-from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from warmline.api import ServiceClient
 from warmline.api.errors import (

@@ -284,7 +284,7 @@ class WarmlineApp(TypeaheadApp):
         if self.sync is None and self._sync_factory is not None:
             try:
                 self.sync = await asyncio.to_thread(self._sync_factory)
-            except Exception as exc:  # a config the client refuses: say so, keep the cache
+            except Exception as exc:  # noqa: BLE001 - a config the client refuses: say so, keep the cache
                 # The notice says why; the status line says so for as long as it lasts.
                 self.notify_plain(f"Sync is off: {exc}", severity="error", timeout=SYNC_OFF_NOTICE_SECONDS)
                 self._sync_off = True

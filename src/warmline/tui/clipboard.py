@@ -102,7 +102,7 @@ def system_copy(
     """
     for command in copy_commands() if commands is None else commands:
         try:
-            done = subprocess.run(  # noqa: S603 - a fixed command found on PATH, the text on stdin
+            done = subprocess.run(  # a fixed command found on PATH, the text on stdin
                 command,
                 input=_encoded(command, text),
                 stdout=subprocess.DEVNULL,

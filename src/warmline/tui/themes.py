@@ -56,7 +56,8 @@ def _check_types(data: dict[str, Any], path: Path) -> None:
         value, kinds = data[item.name], _FIELD_KINDS.get(str(item.type))
         wrong = kinds is not None and (not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)))
         if wrong or (isinstance(value, float) and not math.isfinite(value)):
-            raise ThemeFileError(f"{path}: `{item.name}` must be {_KIND_NAMES[kinds[0]]}")  # type: ignore[index]
+            expected = _KIND_NAMES[kinds[0]] if kinds is not None else "a finite number"
+            raise ThemeFileError(f"{path}: `{item.name}` must be {expected}")
     variables = data.get("variables", {})
     if not isinstance(variables, dict) or not all(isinstance(value, str) for value in variables.values()):
         raise ThemeFileError(f"{path}: [variables] must be a table of text values")

@@ -251,6 +251,7 @@ def sort_results(results: Sequence[CompanyResult], order: ResultOrder) -> list[C
     present = [r for r in results if r.values.get(order.field) is not None]
     missing = [r for r in results if r.values.get(order.field) is None]
     if order.numeric:
+        # A numeric order is offered only when every present value is a number (`is_number`).
         present.sort(key=lambda r: -float(r.values[order.field]))  # type: ignore[arg-type]
     else:
         present.sort(key=lambda r: shown_value(r.values[order.field]).casefold())
