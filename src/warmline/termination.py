@@ -1,7 +1,7 @@
 """Ending the cockpit from outside (SIGTERM, SIGHUP) with the terminal as it was.
 
 Its own module because both the console script (`warmline.launch`) and the commands that
-run the cockpit (`warmline.commands.cockpit`: `demo`, `web`) wrap the cockpit in it, and
+run the cockpit (`warmline.commands.demo`) wrap the cockpit in it, and
 the command line must not import the console script (an import cycle).
 """
 
