@@ -14,7 +14,8 @@ from typing import Any
 
 from warmline.api.errors import InputError
 from warmline.ops.kinds import OpKind
-from warmline.ops.specs import SPECS, OpSpec, spec_of
+from warmline.ops.spec import OpSpec
+from warmline.ops.specs import SPECS, spec_of
 from warmline.ops.validation import require_lead as require_lead
 from warmline.store import Store
 

@@ -1,6 +1,7 @@
 """The appends: `log_activity`, `add_note`, `add_competitor`. Each adds a record to the lead
 that shows at once as pending; its validation, request, reconciliation probe and
-confirmation (the spec table is `warmline.ops.specs`).
+confirmation, each with its payload and `OpSpec` (`warmline.ops.specs` tables them by
+kind).
 
 Reconciliation: a record with the same lead and text, made at or after the op's first
 send and not owned by another of our ops, is ours (`warmline.ops.matching`). For an
@@ -16,10 +17,16 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 from warmline.api import limits
 from warmline.api.errors import InputError
 from warmline.ops.activity_type import guess_activity_type
+from warmline.ops.confirmation import appended
+from warmline.ops.effects import (
+    AppendRow,
+    Reconcile,
+)
 from warmline.ops.facts import CacheFacts
 from warmline.ops.matching import claimed, oldest_match, since
 from warmline.ops.op import Answer, Op
-from warmline.ops.parts import dump
+from warmline.ops.parts import dump, probe_of, request_of
+from warmline.ops.spec import OpSpec
 from warmline.ops.validation import optional_id, require_lead
 from warmline.timestamps import LATE_SECONDS, epoch_of
 
@@ -167,3 +174,51 @@ async def probe_competitor(client: ServiceClient, cache: CacheFacts, op: Op, p: 
         None,
     )
     return None if match is None else {"competitor": dump(match), "reconciled": True}
+
+
+# --- the specs (`warmline.ops.specs` tables them by kind) ---------------------------------
+
+
+LOG_ACTIVITY_SPEC = OpSpec(
+    payload=LogActivity,
+    validate=valid_activity,
+    editable=("description", "contact_id"),
+    derive_meta=activity_meta,
+    effect=AppendRow("touchpoints"),
+    reconcile=Reconcile.APPEND,
+    send=request_of(send_activity),
+    annotate_late=True,
+    probe=probe_of(probe_activity),
+    confirm=appended("touchpoint"),
+    done_if_card_gone=False,
+)
+
+
+ADD_NOTE_SPEC = OpSpec(
+    payload=AddNote,
+    validate=valid_note,
+    editable=("content",),
+    derive_meta=None,
+    effect=AppendRow("notes"),
+    reconcile=Reconcile.APPEND,
+    send=request_of(send_note),
+    annotate_late=False,
+    probe=probe_of(probe_note),
+    confirm=appended("note"),
+    done_if_card_gone=False,
+)
+
+
+ADD_COMPETITOR_SPEC = OpSpec(
+    payload=AddCompetitor,
+    validate=valid_competitor,
+    editable=("name", "domain"),
+    derive_meta=None,
+    effect=AppendRow("competitors"),
+    reconcile=Reconcile.APPEND,
+    send=request_of(send_competitor),
+    annotate_late=False,
+    probe=probe_of(probe_competitor),
+    confirm=appended("competitor"),
+    done_if_card_gone=False,
+)

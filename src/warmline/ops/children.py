@@ -1,7 +1,7 @@
 """The lead's records: `pin_contact`, `toggle_monitoring_page`, `scan_competitor`,
 `pin_competitor`. Each sets a flag of one record the cache knows on the lead (its local
 effect is a `ChildFlag`); its validation, request, reconciliation probe and failure words
-(the spec table is `warmline.ops.specs`).
+(each with its payload and `OpSpec`; `warmline.ops.specs` tables them by kind).
 """
 
 from __future__ import annotations
@@ -10,10 +10,17 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from warmline.api import limits
 from warmline.ops import matching
+from warmline.ops.confirmation import Check, flag_unshown, flag_verdict
+from warmline.ops.effects import (
+    ChildFlag,
+    ChildTable,
+    Reconcile,
+)
 from warmline.ops.facts import CacheFacts
 from warmline.ops.matching import by_id
 from warmline.ops.op import Answer, Op
-from warmline.ops.parts import dump
+from warmline.ops.parts import dump, probe_of, request_of
+from warmline.ops.spec import OpSpec
 from warmline.ops.validation import check_flag, require_child, require_lead
 
 if TYPE_CHECKING:
@@ -157,3 +164,102 @@ async def probe_pin_competitor(client: ServiceClient, cache: CacheFacts, op: Op,
 
 def competitor_still(op: Op) -> str:
     return "the competitor is still " + ("unpinned" if op.payload["is_pinned"] else "pinned")
+
+
+# --- the specs (`warmline.ops.specs` tables them by kind) ---------------------------------
+
+
+def _flag(table: ChildTable, id_field: str, flag: str, detail_list: str, answer_key: str) -> ChildFlag:
+    return ChildFlag(table, id_field, flag, from_payload=True, detail_list=detail_list, answer_key=answer_key)
+
+
+_CONTACT_PIN = _flag("lead_contacts", "contact_id", "is_selected", "contacts", "contact")
+
+
+_PAGE_TOGGLE = _flag("monitoring_pages", "page_id", "is_selected", "monitoring_pages", "page")
+
+
+_COMPETITOR_PIN = _flag("competitors", "competitor_id", "is_pinned", "competitors", "competitor")
+
+
+_COMPETITOR_SCAN = ChildFlag(
+    "competitors", "competitor_id", "scan_queued", from_payload=False, detail_list="competitors", answer_key="competitor"
+)
+
+
+PIN_CONTACT_SPEC = OpSpec(
+    payload=PinContact,
+    validate=valid_pin_contact,
+    editable=("is_selected",),
+    derive_meta=None,
+    effect=_CONTACT_PIN,
+    reconcile=Reconcile.SET,
+    send=request_of(send_pin_contact),
+    annotate_late=False,
+    probe=probe_of(probe_pin_contact),
+    confirm=Check(
+        verdict=flag_verdict(_CONTACT_PIN),
+        what=contact_still,
+        operation="",
+        field="",
+        unshown=flag_unshown(_CONTACT_PIN),
+    ),
+    done_if_card_gone=False,
+)
+
+
+TOGGLE_MONITORING_PAGE_SPEC = OpSpec(
+    payload=ToggleMonitoringPage,
+    validate=valid_page,
+    editable=("is_selected",),
+    derive_meta=None,
+    effect=_PAGE_TOGGLE,
+    reconcile=Reconcile.SET,
+    send=request_of(send_page),
+    annotate_late=False,
+    probe=probe_of(probe_page),
+    confirm=Check(
+        verdict=flag_verdict(_PAGE_TOGGLE),
+        what=page_still,
+        operation="toggle_monitoring_page",
+        field="is_selected",
+        unshown=flag_unshown(_PAGE_TOGGLE),
+    ),
+    done_if_card_gone=False,
+)
+
+
+SCAN_COMPETITOR_SPEC = OpSpec(
+    payload=OnCompetitor,
+    validate=valid_scan,
+    editable=(),
+    derive_meta=None,
+    effect=_COMPETITOR_SCAN,
+    reconcile=Reconcile.KEYED,
+    send=request_of(send_scan),
+    annotate_late=False,
+    probe=probe_of(probe_scan),
+    confirm=None,
+    done_if_card_gone=False,
+)
+
+
+PIN_COMPETITOR_SPEC = OpSpec(
+    payload=PinCompetitor,
+    validate=valid_pin_competitor,
+    editable=("is_pinned",),
+    derive_meta=None,
+    effect=_COMPETITOR_PIN,
+    reconcile=Reconcile.SET,
+    send=request_of(send_pin_competitor),
+    annotate_late=False,
+    probe=probe_of(probe_pin_competitor),
+    confirm=Check(
+        verdict=flag_verdict(_COMPETITOR_PIN),
+        what=competitor_still,
+        operation="pin_competitor",
+        field="is_pinned",
+        unshown=flag_unshown(_COMPETITOR_PIN),
+    ),
+    done_if_card_gone=False,
+)

@@ -1,7 +1,7 @@
 """The lead's own fields: `change_lead_status`, `set_target_score`, `update_deal`, and
 `remove_lead`. Each sets a value; its validation, request, reconciliation probe (the
-service already shows the value: sending is skipped) and confirmation (the spec table is
-`warmline.ops.specs`).
+service already shows the value: sending is skipped) and confirmation, each with its
+payload and `OpSpec` (`warmline.ops.specs` tables them by kind).
 """
 
 from __future__ import annotations
@@ -10,10 +10,21 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from warmline.api import limits
 from warmline.api.errors import InputError, NotFoundError
-from warmline.ops.confirmation import Verdict, field_verdict
+from warmline.ops.confirmation import (
+    Check,
+    Verdict,
+    field_verdict,
+)
+from warmline.ops.effects import (
+    HideLead,
+    Reconcile,
+    SetDeal,
+    SetLeadField,
+)
 from warmline.ops.facts import CacheFacts
 from warmline.ops.op import Answer, Op
-from warmline.ops.parts import dump
+from warmline.ops.parts import dump, probe_of, request_of
+from warmline.ops.spec import OpSpec
 from warmline.ops.validation import require_lead
 
 if TYPE_CHECKING:
@@ -207,3 +218,93 @@ def removal_shown(op: Op, answer: Answer) -> Verdict:
     if isinstance(removed, bool) or not isinstance(removed, int):
         return None
     return removed > 0
+
+
+# --- the specs (`warmline.ops.specs` tables them by kind) ---------------------------------
+
+
+_DEAL_FIELDS = "deal_value, deal_currency, won, lost or closed_reason"
+
+
+CHANGE_LEAD_STATUS_SPEC = OpSpec(
+    payload=ChangeLeadStatus,
+    validate=valid_status,
+    editable=("lead_status",),
+    derive_meta=None,
+    effect=SetLeadField("lead_status"),
+    reconcile=Reconcile.SET,
+    send=request_of(send_status),
+    annotate_late=False,
+    probe=probe_of(probe_status),
+    confirm=Check(
+        verdict=status_shown,
+        what=lambda op: f"the lead is still not {op.payload['lead_status']}",
+        operation="change_lead_status",
+        field="lead_status",
+        unshown=None,
+    ),
+    done_if_card_gone=False,
+)
+
+
+SET_TARGET_SCORE_SPEC = OpSpec(
+    payload=SetTargetScore,
+    validate=valid_target,
+    editable=("target_score",),
+    derive_meta=None,
+    effect=SetLeadField("target_score"),
+    reconcile=Reconcile.SET,
+    send=request_of(send_target),
+    annotate_late=False,
+    probe=probe_of(probe_target),
+    confirm=Check(
+        verdict=target_shown,
+        what=lambda op: f"the lead's target is still not {op.payload['target_score']}",
+        operation="",
+        field="",
+        unshown=target_unshown,
+    ),
+    done_if_card_gone=False,
+)
+
+
+UPDATE_DEAL_SPEC = OpSpec(
+    payload=UpdateDeal,
+    validate=valid_deal,
+    editable=DEAL_BODY,
+    derive_meta=None,
+    effect=SetDeal(),
+    reconcile=Reconcile.SET,
+    send=request_of(send_deal),
+    annotate_late=False,
+    probe=probe_of(probe_deal),
+    confirm=Check(
+        verdict=deal_shown,
+        what=lambda op: "the lead's deal does not show the change",
+        operation="update_deal",
+        field=_DEAL_FIELDS,
+        unshown=deal_unshown,
+    ),
+    done_if_card_gone=False,
+)
+
+
+REMOVE_LEAD_SPEC = OpSpec(
+    payload=RemoveLead,
+    validate=valid_remove,
+    editable=(),
+    derive_meta=None,
+    effect=HideLead(),
+    reconcile=Reconcile.SET,
+    send=request_of(send_remove),
+    annotate_late=False,
+    probe=probe_of(probe_removed),
+    confirm=Check(
+        verdict=removal_shown,
+        what=lambda op: "the lead is still in outreach",
+        operation="remove_lead",
+        field="lead_ids",
+        unshown=None,
+    ),
+    done_if_card_gone=False,
+)

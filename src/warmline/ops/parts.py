@@ -1,4 +1,4 @@
-"""The types of a spec's parts (`warmline.ops.specs.OpSpec`), and the two adapters that
+"""The types of a spec's parts (`warmline.ops.spec.OpSpec`), and the two adapters that
 read a stored payload as its kind's request shape.
 
 Every part is typed against the service client and the cache through names only the type

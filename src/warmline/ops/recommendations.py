@@ -1,6 +1,7 @@
 """The recommendation queue: `complete_recommendation`, `dismiss_recommendation` and
 `generate_recommendations`; their validation, request, reconciliation probe and
-confirmation (the spec table is `warmline.ops.specs`).
+confirmation, each with its payload and `OpSpec` (`warmline.ops.specs` tables them by
+kind).
 """
 
 from __future__ import annotations
@@ -9,13 +10,23 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from warmline.api import limits
 from warmline.api.errors import InputError
-from warmline.ops import matching
-from warmline.ops.confirmation import Verdict, record_of
+from warmline.ops import matching, starts
+from warmline.ops.confirmation import (
+    Check,
+    Verdict,
+    record_of,
+)
+from warmline.ops.effects import (
+    CloseRecommendation,
+    Reconcile,
+    StartJob,
+)
 from warmline.ops.facts import CacheFacts
-from warmline.ops.kinds import OpKind
+from warmline.ops.kinds import JobKind, OpKind
 from warmline.ops.matching import by_id
 from warmline.ops.op import Answer, Op
-from warmline.ops.parts import dump
+from warmline.ops.parts import dump, probe_of, request_of
+from warmline.ops.spec import OpSpec, job_start
 from warmline.ops.starts import OnLead
 from warmline.ops.validation import require_lead
 
@@ -95,3 +106,49 @@ async def probe_generation(client: ServiceClient, cache: CacheFacts, op: Op, p: 
     if listing.generation_status not in ("pending", "running") and not fresh:
         return None
     return {"status": listing.generation_status or "completed", "reconciled": True}
+
+
+# --- the specs (`warmline.ops.specs` tables them by kind) ---------------------------------
+
+
+_CARD_STILL_ACTIVE = Check(closed_shown, lambda op: "the recommendation is still active", "", "", None)
+
+
+COMPLETE_RECOMMENDATION_SPEC = OpSpec(
+    payload=OnRecommendation,
+    validate=valid_recommendation,
+    editable=(),
+    derive_meta=None,
+    effect=CloseRecommendation("completed"),
+    reconcile=Reconcile.SET,
+    send=request_of(send_complete),
+    annotate_late=False,
+    probe=probe_of(probe_closed),
+    confirm=_CARD_STILL_ACTIVE,
+    done_if_card_gone=True,
+)
+
+
+DISMISS_RECOMMENDATION_SPEC = OpSpec(
+    payload=OnRecommendation,
+    validate=valid_recommendation,
+    editable=(),
+    derive_meta=None,
+    effect=CloseRecommendation("dismissed"),
+    reconcile=Reconcile.SET,
+    send=request_of(send_dismiss),
+    annotate_late=False,
+    probe=probe_of(probe_closed),
+    confirm=_CARD_STILL_ACTIVE,
+    done_if_card_gone=True,
+)
+
+
+GENERATE_RECOMMENDATIONS_SPEC = job_start(
+    payload=starts.OnLead,
+    validate=starts.valid_lead_only,
+    editable=(),
+    effect=StartJob(job=JobKind.RECOMMENDATIONS, id_field=None, lead_field="generation_status"),
+    send=request_of(send_generate),
+    probe=probe_of(probe_generation),
+)

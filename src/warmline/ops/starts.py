@@ -1,7 +1,8 @@
 """The work the service does on its own: signal scans, deep searches, contact searches,
 research runs and company research (each a job polled after the start), and the
 operations that create leads or contacts (`add_to_outreach`, `add_found_contacts`).
-Their validation, request and reconciliation probe (the spec table is `warmline.ops.specs`).
+Their validation, request and reconciliation probe, each with its payload and `OpSpec`
+(`warmline.ops.specs` tables them by kind).
 
 Only a signal scan and adding to outreach leave something readable to match; the other
 starts are resent under the same key (against a server without idempotency support that
@@ -14,9 +15,16 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from warmline.api import limits
 from warmline.ops import matching
+from warmline.ops.effects import (
+    CreatedByService,
+    Reconcile,
+    StartJob,
+)
 from warmline.ops.facts import CacheFacts
+from warmline.ops.kinds import JobKind
 from warmline.ops.op import Answer, Op
-from warmline.ops.parts import dump
+from warmline.ops.parts import dump, probe_of, request_of
+from warmline.ops.spec import OpSpec, job_start
 from warmline.ops.validation import require_lead
 
 if TYPE_CHECKING:
@@ -192,3 +200,86 @@ def valid_company_research(cache: CacheFacts, p: dict[str, Any]) -> dict[str, An
 async def send_company_research(client: ServiceClient, p: StartCompanyResearch, key: str) -> Answer:
     answer = await client.start_company_research(p["company_id"], p.get("focus"), idempotency_key=key)
     return dump(answer)
+
+
+# --- the specs (`warmline.ops.specs` tables them by kind) ---------------------------------
+
+
+ADD_TO_OUTREACH_SPEC = OpSpec(
+    payload=AddToOutreach,
+    validate=valid_outreach,
+    editable=("company_ids", "lead_status"),
+    derive_meta=None,
+    effect=CreatedByService("leads"),
+    reconcile=Reconcile.KEYED,
+    send=request_of(send_outreach),
+    annotate_late=False,
+    probe=probe_of(probe_outreach),
+    confirm=None,
+    done_if_card_gone=False,
+)
+
+
+ADD_FOUND_CONTACTS_SPEC = OpSpec(
+    payload=AddFoundContacts,
+    validate=valid_found_contacts,
+    editable=("contact_ids",),
+    derive_meta=None,
+    effect=CreatedByService("contacts"),
+    reconcile=Reconcile.KEYED,
+    send=request_of(send_found_contacts),
+    annotate_late=False,
+    probe=None,
+    confirm=None,
+    done_if_card_gone=False,
+)
+
+
+START_SIGNAL_SCAN_SPEC = job_start(
+    payload=OnLead,
+    validate=valid_lead_only,
+    editable=(),
+    effect=StartJob(job=JobKind.SIGNAL_SCAN, id_field=None, lead_field="signal_scan_status"),
+    send=request_of(send_signal_scan),
+    probe=probe_of(probe_signal_scan),
+)
+
+
+START_DEEP_SEARCH_SPEC = job_start(
+    payload=StartDeepSearch,
+    validate=valid_deep_search,
+    editable=("query", "max_results"),
+    effect=StartJob(job=JobKind.DEEP_SEARCH, id_field="job_id", lead_field=None),
+    send=request_of(send_deep_search),
+    probe=None,
+)
+
+
+START_CONTACT_SEARCH_SPEC = job_start(
+    payload=StartContactSearch,
+    validate=valid_contact_search,
+    editable=("roles",),
+    effect=StartJob(job=JobKind.CONTACT_SEARCH, id_field="job_id", lead_field=None),
+    send=request_of(send_contact_search),
+    probe=None,
+)
+
+
+START_RESEARCH_RUN_SPEC = job_start(
+    payload=StartResearchRun,
+    validate=valid_research_run,
+    editable=("company_ids",),
+    effect=StartJob(job=JobKind.RESEARCH_RUN, id_field="run_id", lead_field=None),
+    send=request_of(send_research_run),
+    probe=None,
+)
+
+
+START_COMPANY_RESEARCH_SPEC = job_start(
+    payload=StartCompanyResearch,
+    validate=valid_company_research,
+    editable=("focus",),
+    effect=StartJob(job=JobKind.COMPANY_RESEARCH, id_field="search_id", lead_field=None),
+    send=request_of(send_company_research),
+    probe=None,
+)
