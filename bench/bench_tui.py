@@ -274,11 +274,14 @@ async def keystroke_times(
     db: Path, keys: list[str], effect: Effect, before: Callable[[Any], Any] | None = None
 ) -> list[float]:
     """Key-to-effect-painted latency of each key, on the real app over the real store."""
+    from warmline.config import Config
     from warmline.store import Store
     from warmline.tui.app import WarmlineApp
 
     # A long status interval: the once-a-second status refresh must not land in a sample.
-    app = WarmlineApp(Store(db), clock=lambda: NOW, zone=UTC, status_interval=3600, start_screen="leads")
+    app = WarmlineApp(
+        Store(db), config=Config(start_screen="leads"), clock=lambda: NOW, zone=UTC, status_interval=3600
+    )
     frames = FrameClock(app)
     times = []
     async with app.run_test(size=(120, 40)) as pilot:
@@ -377,10 +380,11 @@ def _bench_triage(db: Path, presses: int) -> None:
 
 def memory_child(db: str, out: Path) -> None:
     async def run() -> None:
+        from warmline.config import Config
         from warmline.store import Store
         from warmline.tui.app import WarmlineApp
 
-        app = WarmlineApp(Store(db), clock=lambda: NOW, zone=UTC, start_screen="leads")
+        app = WarmlineApp(Store(db), config=Config(start_screen="leads"), clock=lambda: NOW, zone=UTC)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             for key in ["G", "g", "2", "1", "3", "s", "s", "G"] + ["pageup"] * 20:

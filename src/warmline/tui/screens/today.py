@@ -207,10 +207,10 @@ def _table_rows(sections: list[Section]) -> Rows:
     """The table's rows: each section's heading, then its rows."""
     rows: Rows = []
     for section in sections:
-        style = "bold underline" if section.count else "dim"
+        style = "bold underline" if section.total else "dim"
         heading = [
             Text(""),
-            Text(f"{section.title} ({section.count})", style=style),
+            Text(f"{section.title} ({section.total})", style=style),
             Text(section.note, style="dim"),
             Text(""),
         ]
