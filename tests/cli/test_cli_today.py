@@ -110,10 +110,11 @@ def test_today_prints_each_section_as_an_aligned_table(desk: Path) -> None:
         "Ready for outreach (reached the target score since yesterday)",
         "Going cold (warm, no activity in 14 days)",
         "Follow-ups due today and overdue",
+        "Next 7 days: 1 follow-up (`warmline followups --due week`)",
         "Recommendations waiting",
         "Failed actions (`warmline outbox` to retry or discard)",
     ]
-    jobs, ready, cold, due, recs, failed = sections.values()
+    jobs, ready, cold, due, week, recs, failed = sections.values()
     assert jobs[0].split() == ["KEY", "KIND", "STATUS", "FINISHED", "RESULT"]
     assert jobs[1].split()[1:7] == [
         "Deep",
@@ -128,6 +129,7 @@ def test_today_prints_each_section_as_an_aligned_table(desk: Path) -> None:
     assert cold[1].split() == ["2", "30", "2026-10-18", "10:00", "30", "d", "Fjord", "Freight"]
     assert [line.split()[2] for line in due[1:]] == ["overdue", "today"]
     assert "send the case study" in due[1] and "wants pricing by Friday" in due[2]
+    assert week == ["DAY             FOLLOW-UPS", "Wed 2026-11-25  1"]  # the fair, in 7 days
     assert recs == ["TOTAL  HIGH  MEDIUM  LOW  OTHER", "3      1     1       1    0"]
     assert failed[1].split()[1:3] == ["add_note", "3"] and failed[1].endswith(
         "Outreach lead not found"
@@ -168,6 +170,7 @@ def test_json_is_one_object_with_the_six_sections_and_iso_dates(desk: Path) -> N
         ("send the case study", "2026-11-16", "overdue"),
         ("wants pricing by Friday", "2026-11-18", "today"),
     ]
+    assert page["next_7_days"] == {"total": 1, "days": [{"day": "2026-11-25", "count": 1}]}
     assert page["recommendations"] == {"total": 3, "high": 1, "medium": 1, "low": 1, "other": 0}
     assert [(op["kind"], op["state"], op["last_error"]) for op in page["failed_ops"]] == [
         ("add_note", "failed", "Outreach lead not found")
@@ -183,6 +186,7 @@ def test_an_empty_day_in_json_has_every_section_empty(desk: Path) -> None:
     assert page["since"] is None
     assert all(page[name] == [] for name in SECTIONS - {"recommendations"})
     assert page["recommendations"]["total"] == 0
+    assert page["next_7_days"] == {"total": 0, "days": []}
 
 
 def test_cold_after_days_comes_from_the_config(desk: Path, monkeypatch: pytest.MonkeyPatch) -> None:

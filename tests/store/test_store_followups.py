@@ -11,7 +11,16 @@ from pathlib import Path
 import pytest
 
 from warmline.store import CacheUnusable, Store
-from warmline.store.followups import FOLLOWUPS_FILE, MIGRATIONS, FollowUp, FollowUps
+from warmline.store.followups import (
+    AGENDA_GROUPS,
+    FOLLOWUPS_FILE,
+    MIGRATIONS,
+    DueFilter,
+    FollowUp,
+    FollowUps,
+    agenda_group,
+    due_range,
+)
 from warmline.store.reset import move_cache_aside
 
 TODAY = date(2026, 11, 24)  # a Tuesday
@@ -219,3 +228,44 @@ def test_data_version_changes_with_a_write_here_or_by_another_connection(tmp_pat
         assert after_other != before
         add(cockpit, TODAY)
         assert cockpit.data_version() != after_other
+
+
+def test_the_agenda_groups_days_as_a_rep_plans_them() -> None:
+    """On Tuesday 24 Nov: this week runs to Sunday 29, next week is 30 Nov to 6 Dec."""
+    expected = {
+        date(2026, 11, 23): "Overdue",
+        TODAY: "Today",
+        date(2026, 11, 25): "Tomorrow",
+        date(2026, 11, 26): "This week",
+        date(2026, 11, 29): "This week",
+        date(2026, 11, 30): "Next week",
+        date(2026, 12, 6): "Next week",
+        date(2026, 12, 7): "Later",
+    }
+    assert {day: agenda_group(day, TODAY) for day in expected} == expected
+    saturday = date(2026, 11, 28)  # Sunday is tomorrow: this week has nothing left
+    assert [agenda_group(saturday + timedelta(days=n), saturday) for n in range(3)] == [
+        "Today", "Tomorrow", "Next week",
+    ]  # fmt: skip
+    assert AGENDA_GROUPS[0] == "Overdue" and AGENDA_GROUPS[-1] == "Later"
+
+
+def test_week_next_week_and_a_range_of_days(followups: FollowUps) -> None:
+    for offset in (-1, 0, 1, 5, 7, 8, 12, 13):
+        add(followups, TODAY + timedelta(days=offset), f"in {offset}")
+    done = add(followups, TODAY + timedelta(days=2), "done one")
+    followups.done(done.id)
+
+    def texts(due: DueFilter = "open", **days: date) -> list[str]:
+        return [item.text for item in followups.list(due, today=TODAY, **days)]
+
+    assert texts("week") == ["in 1", "in 5", "in 7"]  # after today, at most 7 days on
+    assert texts("next-week") == ["in 7", "in 8", "in 12"]  # Mon 30 Nov to Sun 6 Dec
+    assert texts(start=TODAY + timedelta(days=5), end=TODAY + timedelta(days=8)) == ["in 5", "in 7", "in 8"]
+    assert texts(end=TODAY) == ["in -1", "in 0"]
+    assert texts("all", start=TODAY + timedelta(days=2), end=TODAY + timedelta(days=2)) == ["done one"]
+    assert texts("week", start=TODAY + timedelta(days=6)) == ["in 7"]  # both narrow
+    assert followups.open_by_day(TODAY + timedelta(days=1), TODAY + timedelta(days=7)) == [
+        (TODAY + timedelta(days=1), 1), (TODAY + timedelta(days=5), 1), (TODAY + timedelta(days=7), 1),
+    ]  # fmt: skip
+    assert due_range("open", TODAY) == (None, None)

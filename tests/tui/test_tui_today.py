@@ -149,9 +149,11 @@ async def test_each_section_is_shown_with_its_count(
             "Ready for outreach",
             "Going cold",
             "Follow-ups due",
+            "Next 7 days",
             "Recommendations",
             "Failed ops",
         ]
+        assert heading(app, "Next 7 days") == "Next 7 days (1) W: the agenda"
         assert heading(app, "Finished jobs").startswith("Finished jobs (1) since yesterday")
         assert heading(app, "Ready for outreach").startswith("Ready for outreach (1)")
         cold = [row for row in table(app).rows if str(row.value).startswith("cold:")]
@@ -167,7 +169,8 @@ async def test_each_section_is_shown_with_its_count(
         assert "Harbor Foods score 41 / 70 quiet 1 day" in text
         assert "Northwind Logistics Send the case study overdue · Fri 20 Nov" in text
         assert "Kestrel Analytics Spoke with Dana, wants pricing by Friday today" in text
-        assert "Check in after the board meeting" not in text  # due in five days
+        assert "Check in after the board meeting" not in text  # due in five days: counted
+        assert "Fri 1 enter or W: the agenda" in text
         assert "3 high · 4 medium · 3 low" in text
         assert "change lead status · Fjord Freight AB Outreach lead not found" in text
         assert "Today · Sun 22 Nov · 2 follow-ups due · 1 failed" in text_of(app, "#screen-title")

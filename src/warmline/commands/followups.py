@@ -1,6 +1,7 @@
 """`warmline followups`: the follow-ups kept on this machine, for a person or a script.
 
-`warmline followups [--due today|overdue|due|open|all] [--lead ID] [--json]` lists them,
+`warmline followups [--due today|overdue|due|week|next-week|open|all] [--from DATE]
+[--to DATE] [--lead ID] [--json]` lists them,
 `done`, `snooze`, `add` and `delete` change them. They live in their own file beside the
 cache (`warmline.store.followups`): the service has no such object, so nothing here talks
 to it, and `warmline cache reset` leaves them where they are.
@@ -20,7 +21,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import date
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -47,6 +48,9 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+DAY = click.DateTime(formats=["%Y-%m-%d"])
+"""A day on the command line, as a script writes it: ISO 8601."""
+
 TEXT_WIDTH = 60
 """A follow-up's text in the list is cut to this many characters (the JSON has it whole)."""
 
@@ -54,6 +58,8 @@ EMPTY = {
     "today": "No follow-ups due today.",
     "overdue": "No overdue follow-ups.",
     "due": "No follow-ups due today or overdue.",
+    "week": "No follow-ups due in the next 7 days.",
+    "next-week": "No follow-ups due next week.",
     "open": "No open follow-ups.",
     "all": 'No follow-ups yet: `warmline log LEAD "... by Friday"` or `warmline followups add` makes one.',
 }
@@ -95,6 +101,19 @@ def _acting(call: Callable[[], T]) -> T:
         raise CommandError(str(exc), EXIT_BAD_INPUT) from None
 
 
+def _empty(due: DueFilter, lead_id: int | None, first: date | None, last: date | None) -> str:
+    """What an empty list says: the filter, the lead and the days asked for."""
+    if lead_id is None and first is None and last is None:
+        return EMPTY[due]
+    asked: list[str] = [due]
+    if first is not None:
+        asked.append(f"from {first}")
+    if last is not None:
+        asked.append(f"to {last}")
+    whose = f" of lead {lead_id}" if lead_id is not None else ""
+    return f"No follow-ups{whose} ({', '.join(asked)})."
+
+
 def _line(followup: FollowUp, today: date) -> str:
     """One follow-up for a person: "3 · Fri 27 Nov · Acme · wants pricing by Friday"."""
     from warmline.actions.followups import describe_due  # deferred: command line
@@ -125,12 +144,22 @@ def _echo(followup: FollowUp, today: date, as_json: bool, message: str) -> None:
     type=click.Choice(DUE_FILTERS),
     default="open",
     show_default=True,
-    help="today, overdue, due (both), open (not done) or all (done ones too).",
+    help="today, overdue, due (both), week (the next 7 days after today), next-week (Monday "
+    "to Sunday), open (not done) or all (done ones too).",
 )
+@click.option("--from", "start", type=DAY, default=None, help="Only those due on this day (2026-12-03) or later.")
+@click.option("--to", "end", type=DAY, default=None, help="Only those due on this day (2026-12-03) or before.")
 @click.option("--lead", "lead_id", type=ID, default=None, help="Only this lead's (its id).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/cli.md).")
 @click.pass_context
-def followups_group(ctx: click.Context, due: DueFilter, lead_id: int | None, as_json: bool) -> None:
+def followups_group(
+    ctx: click.Context,
+    due: DueFilter,
+    start: datetime | None,
+    end: datetime | None,
+    lead_id: int | None,
+    as_json: bool,
+) -> None:
     """List the follow-ups kept on this machine, earliest due first; `done`, `snooze`,
     `add` or `delete` one.
 
@@ -139,14 +168,17 @@ def followups_group(ctx: click.Context, due: DueFilter, lead_id: int | None, as_
     """
     if ctx.invoked_subcommand is not None:
         return
+    first, last = (None if day is None else day.date() for day in (start, end))
+    if first is not None and last is not None and first > last:
+        raise CommandError(f"--from {first} is after --to {last}", EXIT_BAD_INPUT)
     today = _today()
     with open_followups(open_config()) as followups:
-        items = followups.list(due, lead_id, today=today)
+        items = followups.list(due, lead_id, today=today, start=first, end=last)
     if as_json:
         echo_json([followup_json(f, today) for f in items])
         return
     if not items:
-        note(EMPTY[due] if lead_id is None else f"No follow-ups of lead {lead_id} ({due}).")
+        note(_empty(due, lead_id, first, last))
         return
     from warmline.actions.followups import describe_due  # deferred: command line
 

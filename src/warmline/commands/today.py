@@ -3,8 +3,8 @@
 The same read model as the Today screen (`warmline.store.today`), from the cache and the
 follow-ups file alone (no network; run `warmline sync` first for the news): jobs finished
 since the cockpit was last closed, leads that reached their target since yesterday, warm
-leads going cold (`[ui] cold_after_days`), follow-ups due today or overdue, the
-recommendations waiting by priority, and failed actions. Text: a heading and a table per
+leads going cold (`[ui] cold_after_days`), follow-ups due today or overdue and how many
+the next 7 days hold, the recommendations waiting by priority, and failed actions. Text: a heading and a table per
 section that has something, on stdout; an empty day is "Nothing for today." on stderr, as
 the other lists say they are empty. `--json`: one object with every section, dates in
 ISO 8601. Exit codes: 0; 2 a config that cannot be read; 5 an unusable cache or
@@ -35,7 +35,7 @@ from warmline.commands.outbox import op_json
 from warmline.exit_codes import EXIT_CODES_HELP
 from warmline.exporting import followup_json
 from warmline.store.clock import epoch_of, iso
-from warmline.store.today import TodayLead, TodayPage, due_follow_ups, today_page
+from warmline.store.today import TodayLead, TodayPage, coming_follow_ups, due_follow_ups, today_page
 from warmline.vocabulary import kind_short
 from warmline.zone import rep_now
 
@@ -80,7 +80,7 @@ def _lead_json(item: TodayLead) -> dict[str, Any]:
 
 
 def today_json(page: TodayPage, cold_after_days: int) -> dict[str, Any]:
-    """The page as one JSON object: the six sections, and what they were read against."""
+    """The page as one JSON object: the seven sections, and what they were read against."""
     today = page.today.date()
     return {
         "today": today.isoformat(),
@@ -91,6 +91,10 @@ def today_json(page: TodayPage, cold_after_days: int) -> dict[str, Any]:
         "going_cold": [_lead_json(item) for item in page.going_cold],
         "going_cold_total": page.going_cold_total,
         "follow_ups": [followup_json(item, today) for item in page.follow_ups],
+        "next_7_days": {
+            "total": page.coming_total,
+            "days": [{"day": day.isoformat(), "count": count} for day, count in page.coming],
+        },
         "recommendations": {
             "total": page.recommendations.total,
             "high": page.recommendations.high,
@@ -160,6 +164,11 @@ def print_today(page: TodayPage, now: datetime, cold_after_days: int) -> None:
                 for item in page.follow_ups
             ],
         )  # fmt: skip
+    if page.coming:
+        _heading(first, f"Next 7 days: {page.coming_total} follow-up{'' if page.coming_total == 1 else 's'}"
+                        " (`warmline followups --due week`)")
+        first = False
+        print_table(["DAY", "FOLLOW-UPS"], [[day.strftime("%a %Y-%m-%d"), count] for day, count in page.coming])
     counts = page.recommendations
     if counts.total:
         _heading(first, "Recommendations waiting")
@@ -194,7 +203,10 @@ def today_command(as_json: bool) -> None:
     with open_store(config) as store:
         page = today_page(store, now, config.cold_after_days)
     with open_followups(config) as follow_ups:
-        page = replace(page, follow_ups=due_follow_ups(follow_ups, page.today.date()))
+        day = page.today.date()
+        page = replace(
+            page, follow_ups=due_follow_ups(follow_ups, day), coming=coming_follow_ups(follow_ups, day)
+        )
     if as_json:
         echo_json(today_json(page, config.cold_after_days))
         return

@@ -29,7 +29,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Literal, cast, get_args
 
@@ -43,12 +43,57 @@ Source = Literal["activity", "note", "manual"]
 SOURCES: tuple[str, ...] = get_args(Source)
 """Where a follow-up came from: an activity's text, a note's text, or added by hand."""
 
-DueFilter = Literal["today", "overdue", "due", "open", "all"]
+DueFilter = Literal["today", "overdue", "due", "week", "next-week", "open", "all"]
 DUE_FILTERS: tuple[str, ...] = get_args(DueFilter)
 """`today`: open and due today; `overdue`: open and due before today; `due`: both (what
-the Today screen lists); `open`: every one not done; `all`: done ones too."""
+the Today screen lists); `week`: open and due in the next 7 days after today (Today's
+"Next 7 days"); `next-week`: open and due Monday to Sunday of next week (the agenda's
+"Next week"); `open`: every one not done; `all`: done ones too."""
+
+WEEK_AHEAD = 7
+"""Days after today that Today's "Next 7 days" and `--due week` cover."""
+
+AgendaGroup = Literal["Overdue", "Today", "Tomorrow", "This week", "Next week", "Later"]
+AGENDA_GROUPS: tuple[AgendaGroup, ...] = get_args(AgendaGroup)
+"""The agenda's headings, in order: the days a rep plans by rather than dates."""
 
 State = Literal["done", "overdue", "today", "snoozed", "upcoming"]
+
+
+def agenda_group(day: date, today: date) -> AgendaGroup:
+    """Which of the agenda's headings a follow-up due on `day` sits under: "This week"
+    runs to Sunday (so on a Saturday it has nothing: Sunday is tomorrow), "Next week" is
+    the calendar week after it, Monday to Sunday."""
+    if day < today:
+        return "Overdue"
+    if day == today:
+        return "Today"
+    if day == today + timedelta(days=1):
+        return "Tomorrow"
+    next_monday = today + timedelta(days=7 - today.weekday())
+    if day < next_monday:
+        return "This week"
+    if day < next_monday + timedelta(days=7):
+        return "Next week"
+    return "Later"
+
+
+def due_range(due: DueFilter, today: date) -> tuple[date | None, date | None]:
+    """The first and last day (both included; None: no bound) of a `due` filter's days,
+    for the filters that are a range of days (every one but `open` and `all`, which have
+    no bound)."""
+    if due == "today":
+        return today, today
+    if due == "overdue":
+        return None, today - timedelta(days=1)
+    if due == "due":
+        return None, today
+    if due == "week":
+        return today + timedelta(days=1), today + timedelta(days=WEEK_AHEAD)
+    if due == "next-week":
+        monday = today + timedelta(days=7 - today.weekday())
+        return monday, monday + timedelta(days=6)
+    return None, None
 
 
 def followups_path(data_dir: Path | str) -> Path:
@@ -294,26 +339,29 @@ class FollowUps:
         return _row(found) if found is not None else None
 
     def list(
-        self, due: DueFilter = "open", lead_id: int | None = None, *, today: date
+        self,
+        due: DueFilter = "open",
+        lead_id: int | None = None,
+        *,
+        today: date,
+        start: date | None = None,
+        end: date | None = None,
     ) -> builtins.list[FollowUp]:
         """Follow-ups by the day they are due now (a snooze's day), all-day ones before
         timed ones on the same day, then in the order made. `today` is the rep's today;
-        `due` filters as `DUE_FILTERS` says."""
+        `due` filters as `DUE_FILTERS` says; `start` and `end` (both included) narrow it to
+        those days (`warmline followups --from/--to`)."""
         if due not in DUE_FILTERS:
             raise ValueError(f"due must be one of {', '.join(DUE_FILTERS)} (got {due!r})")
         where: builtins.list[str] = []
         params: builtins.list[object] = []
         if due != "all":
             where.append("done_at IS NULL")
-        if due == "today":
-            where.append("due_on = ?")
-            params.append(today.isoformat())
-        elif due == "overdue":
-            where.append("due_on < ?")
-            params.append(today.isoformat())
-        elif due == "due":
-            where.append("due_on <= ?")
-            params.append(today.isoformat())
+        first, last = due_range(due, today)
+        for bound, test in ((first, "due_on >= ?"), (start, "due_on >= ?"), (last, "due_on <= ?"), (end, "due_on <= ?")):
+            if bound is not None:
+                where.append(test)
+                params.append(bound.isoformat())
         if lead_id is not None:
             where.append("lead_id = ?")
             params.append(lead_id)
@@ -323,6 +371,18 @@ class FollowUps:
                 f"SELECT {_COLUMNS} FROM followups {clause} {_ORDER}", params
             ).fetchall()
         return [_row(row) for row in found]
+
+    def open_by_day(self, start: date, end: date) -> builtins.list[tuple[date, int]]:
+        """How many open follow-ups are due on each day from `start` to `end` (both
+        included), days with none left out: Today's "Next 7 days" row, one indexed read
+        (`followups_open_due`) rather than the follow-ups themselves."""
+        with self._lock:
+            found = self.conn.execute(
+                "SELECT due_on, count(*) FROM followups"
+                " WHERE done_at IS NULL AND due_on >= ? AND due_on <= ? GROUP BY due_on ORDER BY due_on",
+                (start.isoformat(), end.isoformat()),
+            ).fetchall()
+        return [(date.fromisoformat(str(day)), int(count)) for day, count in found]
 
     # --- writing -----------------------------------------------------------------------------
 

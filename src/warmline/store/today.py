@@ -2,8 +2,8 @@
 
 The sections follow the rep's morning (`REP-DAY.md`, 08:55): jobs that finished since the
 cockpit was last closed, leads that reached their target score since yesterday, warm leads
-going cold, follow-ups due today or overdue, the recommendations waiting (by priority),
-and failed ops. The cockpit's Today screen and `warmline today [--json]` read this model,
+going cold, follow-ups due today or overdue and how many the next 7 days hold, the
+recommendations waiting (by priority), and failed ops. The cockpit's Today screen and `warmline today [--json]` read this model,
 so the screen and a morning script never disagree.
 
 Times: `now` is an aware datetime in the rep's zone (`datetime.now().astimezone()`);
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from warmline.config import DEFAULT_COLD_AFTER_DAYS
 from warmline.store.clock import epoch_of, iso
+from warmline.store.followups import WEEK_AHEAD
 from warmline.store.rows import FAILED, Job, LeadRow, Op
 
 if TYPE_CHECKING:
@@ -104,6 +105,13 @@ class TodayPage:
     when never."""
     today: datetime
     """The start of the rep's today (midnight in `now`'s zone), the day the page is for."""
+    coming: tuple[tuple[date, int], ...] = ()
+    """Open follow-ups due in the next 7 days after today (`WEEK_AHEAD`), counted by day,
+    days with none left out: the "Next 7 days" section, whose row opens the agenda."""
+
+    @property
+    def coming_total(self) -> int:
+        return sum(count for _, count in self.coming)
 
     @property
     def is_empty(self) -> bool:
@@ -113,6 +121,7 @@ class TodayPage:
             or self.ready_leads
             or self.going_cold_total
             or self.follow_ups
+            or self.coming
             or self.recommendations.total
             or self.failed_ops
         )
@@ -139,7 +148,8 @@ def today_page(
         recommendations = _recommendation_counts(conn)
         failed = tuple(store.outbox_rows(states=(FAILED,)))
     due = due_follow_ups(follow_ups, today.date()) if follow_ups is not None else ()
-    return TodayPage(jobs, ready, cold, cold_total, due, recommendations, failed, since, today)
+    coming = coming_follow_ups(follow_ups, today.date()) if follow_ups is not None else ()
+    return TodayPage(jobs, ready, cold, cold_total, due, recommendations, failed, since, today, coming)
 
 
 def due_follow_ups(follow_ups: FollowUps, today: date) -> tuple[FollowUp, ...]:
@@ -147,6 +157,13 @@ def due_follow_ups(follow_ups: FollowUps, today: date) -> tuple[FollowUp, ...]:
     first. Apart from `today_page` for a caller that reads the follow-ups file on its own
     (`warmline today` names which of the two files failed)."""
     return tuple(follow_ups.list("due", today=today))
+
+
+def coming_follow_ups(follow_ups: FollowUps, today: date) -> tuple[tuple[date, int], ...]:
+    """The "Next 7 days" section: open follow-ups due after `today` and at most
+    `WEEK_AHEAD` days on, counted by day (`warmline followups --due week` lists them)."""
+    end = today + timedelta(days=WEEK_AHEAD)
+    return tuple(follow_ups.open_by_day(today + timedelta(days=1), end))
 
 
 def lead_names(store: Store, lead_ids: Iterable[int]) -> dict[int, str]:

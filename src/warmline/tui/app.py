@@ -501,6 +501,7 @@ class WarmlineApp(TypeaheadApp):
 
     def _top_level_screens(self) -> dict[str, type[Screen[Any]]]:
         # deferred: first frame (these screens load the actions, and with them the HTTP stack)
+        from warmline.tui.screens.agenda import AgendaScreen
         from warmline.tui.screens.jobs import JobsScreen
         from warmline.tui.screens.outbox import OutboxScreen
         from warmline.tui.screens.prospecting.directory import CompaniesScreen, ContactsScreen
@@ -514,6 +515,7 @@ class WarmlineApp(TypeaheadApp):
         return {
             "leads": LeadListScreen,
             "today": TodayScreen,
+            "agenda": AgendaScreen,
             "recommendations": RecommendationsScreen,
             "jobs": JobsScreen,
             "outbox": OutboxScreen,

@@ -16,6 +16,7 @@ from textual.keys import format_key
 from textual.widget import Widget
 
 from warmline.tui.app_bindings import APP_BINDINGS
+from warmline.tui.screens.agenda import AgendaScreen
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.contact_pick import ContactPickDialog
 from warmline.tui.screens.dialogs import ConfirmDialog, FormDialog, TextDialog
@@ -43,6 +44,7 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
     return [
         ("Everywhere", [*APP_BINDINGS, *CockpitScreen.BINDINGS]),
         ("Today (the start screen, H)", list(TodayScreen.BINDINGS)),
+        ("Agenda (the week ahead, W)", list(AgendaScreen.BINDINGS)),
         ("Lead list", [*LeadListScreen.BINDINGS, *VirtualList.BINDINGS]),
         ("Lead detail", [*LeadDetailScreen.BINDINGS, *_within(CompetitorsTable)]),
         ("Recommendations queue", list(RecommendationsScreen.BINDINGS)),

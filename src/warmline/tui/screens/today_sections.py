@@ -178,6 +178,22 @@ class FollowUpRow(NamedTuple):
         open_lead(cockpit, self.follow_up_due.lead_id)
 
 
+class AgendaRow(NamedTuple):
+    """The follow-ups of the next 7 days, counted by day: the agenda, which lists them."""
+
+    cells: list[Text]
+    lead: tuple[int, str] | None = None
+    follow_up: FollowUp | None = None
+
+    @property
+    def key(self) -> str:
+        return "agenda:week"
+
+    def open(self, cockpit: Cockpit) -> None:
+        """The agenda (the app loads it on first use: it is not on the first frame's path)."""
+        cockpit.action_open("agenda")
+
+
 class RecommendationsRow(NamedTuple):
     cells: list[Text]
     lead: tuple[int, str] | None = None
@@ -312,6 +328,21 @@ def follow_ups_due(view: TodayView) -> Section:
     return Section("followups", "Follow-ups due", len(rows), note, rows)
 
 
+def next_7_days(view: TodayView) -> Section:
+    """How many follow-ups the next 7 days after today hold, by weekday ("Mon 2 · Thu 1"):
+    one row, which opens the agenda (W from anywhere). Today's own are in the section
+    above, so none is counted twice."""
+    page = view.page
+    note = UNREADABLE if view.follow_ups_unreadable else "W: the agenda"
+    if not page.coming:
+        return Section("week", "Next 7 days", 0, note, ())
+    days = " · ".join(f"{day:%a} {count}" for day, count in page.coming)
+    row = AgendaRow(
+        [Text("»", style="bold"), Text(days), Text("enter or W: the agenda", style="dim"), Text("")]
+    )
+    return Section("week", "Next 7 days", page.coming_total, note, (row,))
+
+
 def recommendations(view: TodayView) -> Section:
     recs = view.page.recommendations
     note = "r starts triage" if recs.total else ""
@@ -351,6 +382,7 @@ SECTIONS: tuple[Callable[[TodayView], Section], ...] = (
     ready_leads,
     going_cold,
     follow_ups_due,
+    next_7_days,
     recommendations,
     failed_ops,
 )
