@@ -19,31 +19,38 @@ Why a small parser of our own, not a library (evaluated 2026-11-24, against this
   meeting went well" is this Friday) and it has no relative phrases ("in two weeks").
 A follow-up is a promise in a few forms; a table of them with explicit refusals is short,
 imports only the standard library, reads a typical activity line in ~30 us of CPU and a
-4,000-character pasted email in ~3 ms (bench/bench_followups.py) and is tested row by row (tests/followups/test_parse.py).
+4,000-character pasted email in ~3 ms (bench/bench_followups.py) and is tested row by row
+(tests/followups/test_followup_phrases.py: each rule below has a row that fails without it).
 
 What it reads, and the rules chosen (docs/user-guide.md, "Follow-ups", says the same):
 - today (only with a cue or a clock time: "by today", "today at 3pm", "later today"; a bare
   "today" mostly tells when something happened), tonight, tomorrow, the day after tomorrow,
   end of day / EOD / COB.
-- A weekday only after a future cue: by, on, until, till, before, due, deadline, follow up,
+- A weekday after a future cue: by, on, until, till, before, due, deadline, follow up,
   no later than, this, coming, next ("by 5pm Friday" counts too), or with its date ("Friday
-  the 4th", "Fri 4 Dec"). "Friday's meeting went well", "last Friday", "since Monday",
-  "Met Friday" and a bare "Friday" make nothing. "on" is taken as a future cue, so "Met on
-  Monday" written on a Wednesday offers next Monday: the form shows it and the rep drops it
-  with one key (reading tense is beyond a table of phrases). By/on/until/this Friday said ON a Friday
-  is today (a follow-up due today is on the Today screen where the rep sees it; one put a
-  week out by mistake stays unseen until late, and notes are often written the morning
-  after the call). "next Friday" is the Friday of next week (Monday-start weeks): on a
-  Wednesday "this Friday" is in 2 days, "next Friday" in 9. "this Monday" once Monday has
-  passed this week is ambiguous (the one just gone?) and makes nothing; "coming" is always
-  after today.
+  the 4th", "Fri 4 Dec"); or after a verb of intent in its base form (call, call back, call
+  her, ping, email, text, meet, send the proposal, chase, circle back, check in, touch base,
+  reach out, try again...: "call back Friday 10am", "ping Tue"), "first thing", EOD or COB
+  ("EOD Thursday" is Thursday). The verb after "the", "our", "last"... is a noun: "the call
+  Friday went well" makes nothing, as do "called her Monday", "Friday's meeting went well",
+  "last Friday", "since Monday", "Met Friday" and a bare "Friday". "on" is taken as a future
+  cue, so "Met on Monday" written on a Wednesday offers next Monday: the form shows it and
+  the rep drops it with one key (reading tense is beyond a table of phrases).
+  A weekday written ON that weekday is the next one ("by Friday" on a Friday is a week on:
+  reps write it of the coming week, issue 23), unless "today" is written beside it ("by
+  Friday (today)", "today, by Friday"); "this Friday" on a Friday is today. "next Friday" is
+  the Friday of next week (Monday-start weeks): on a Wednesday "this Friday" is in 2 days,
+  "next Friday" in 9. "this Monday" once Monday has passed this week is ambiguous (the one
+  just gone?) and makes nothing; "coming" is always after today.
 - "next week" is Monday of next week, "next month" the 1st; "Friday next week"; end of
   week / EOW (this week's Friday; on a weekend the coming one), end of month / EOM (the
   last calendar day), end of year / EOY; "end of next week/month".
-- "in N days/weeks/months" (digits, one..twelve, a, a couple of; "within" too; "N weeks
-  from now"), months clamped to the month's end (31 Jan + 1 month = 28/29 Feb).
+- "in N days/weeks/fortnights/months" (digits, one..twelve, a, a couple of; "within" too;
+  "N weeks from now"; N from 1; at most 366 days, 104 weeks, 52 fortnights, 36 months),
+  months clamped to the month's end (31 Jan + 1 month = 28/29 Feb).
 - Dates with an English month name: "3 Dec", "3rd of December", "Dec 3", "December 3rd,
-  2026", "Fri 4 Dec" (a weekday that does not fit the date makes nothing); ISO "2026-12-03"
+  2026", "Fri 4 Dec" (a weekday that does not fit the date makes nothing), "w/c 7 Dec" (the
+  week commencing: its first day); ISO "2026-12-03"
   (with a time and an offset, converted to the rep's zone); numeric day/month only when it
   cannot be misread: "25/12" or "12/25" (one part over 12, or both the same: "5/5"), never
   "3/12"; the German/European "3.12." (the trailing dot is the format's own: day.month.)
@@ -53,11 +60,13 @@ What it reads, and the rules chosen (docs/user-guide.md, "Follow-ups", says the 
   ("met on 3 Nov", written on 24 Nov) it is a past reference and makes nothing. So on
   20 Dec "3 Jan" is next January, and on 5 Jan "20 Dec" is nothing.
 - A clock time right after the day ("at 10", "at 3pm", "at 14:30", "@ 9.30", "3 p.m.",
-  "noon") or right before it with "at" or am/pm ("at 3pm tomorrow", "10am tomorrow"). A bare hour 1-6 is afternoon ("at 3" is 15:00), 7-12
-  as said; "06:30" as written; after "tonight"/"evening" 1-11 is pm. `at` is wall-clock
+  "noon") or right before it with "at", am/pm or a colon ("at 3pm tomorrow", "10am
+  tomorrow", "14:30 tomorrow"; "3.50 tomorrow" is a price). A bare hour 1-6 is afternoon
+  ("at 3" is 15:00), 7-12 as said ("at 7" is 07:00); "06:30" as written; after "tonight"/"evening" 1-11 is pm. `at` is wall-clock
   time: on a DST change day it may not exist, the caller resolves it (zoneinfo's `fold`).
-- Never: quarters (Q1), months alone ("by December"), vague words (soon, later,
-  sometime, this week), ranges ("2-3 weeks", "Mon-Fri"), business days, other languages'
+- Never: quarters ("end of Q1": a fiscal quarter differs by company), holidays ("after the
+  holidays", "after Christmas"), "the weekend", hours ("in an hour"), "mid-December", ASAP,
+  months alone ("by December"), vague words (soon, later, sometime, this week), ranges ("2-3 weeks", "Mon-Fri"), business days, other languages'
   month names ("3. Dezember"), dates past or more than three years ahead, words inside other
   words ("monday.com", "Mondays", "standby"), the idiom "at the end of the day", a time
   right after "not"/"never"/"n't" ("not tomorrow", "not before Friday"), and lowercase
@@ -125,7 +134,7 @@ _COUNTS = {
 }  # fmt: skip
 
 # How far "in N units" may reach before it is not a follow-up but a plan.
-_UNIT_LIMITS = {"day": 366, "week": 104, "month": 36}
+_UNIT_LIMITS = {"day": 366, "week": 104, "fortnight": 52, "month": 36}
 
 
 def _alternatives(words: Iterable[str]) -> str:
@@ -149,6 +158,26 @@ _CUE_WORDS = (
     r"|deadline(?:\s+is)?:?|follow[- ]?up:?"
 )
 _CUE = rf"(?:(?P<cue>{_CUE_WORDS})\s+)"
+# Verbs of intent a bare weekday may follow: "call back Friday", "call her Monday", "ping
+# Tue". Base forms only ("called Friday", "met Monday" tell what happened), an object and
+# "back"/"again" allowed; "first thing" and EOD/COB say when that day.
+_INTENT_VERBS = (
+    "call", "callback", "ring", "phone", "ping", "email", "mail", "text", "meet", "visit",
+    "chase", "nudge", "remind", "send", "review", "check", "circle", "reach", "touch",
+    "talk", "speak", "follow", "revisit", "try",
+)  # fmt: skip
+_INTENT_OBJECTS = "her|him|them|me|us|you|it|back|again|in|out|up|base|over|with"
+_INTENT = (
+    rf"(?:(?:{_alternatives(_INTENT_VERBS)})"
+    rf"(?:\s+(?:{_INTENT_OBJECTS}|(?:the|a|an)\s+\w+))"
+    r"{0,3}|first\s+thing|eod|cob|end\s+of\s+(?:the\s+)?day|close\s+of\s+business)"
+)
+# Words before a verb that make it a noun: "the call Friday went well", "our meeting Monday".
+_NOUN_BEFORE = re.compile(
+    r"(?<!\w)(?:the|a|an|our|my|your|his|her|their|its|this|that|last|first|every)\s+\Z",
+    re.IGNORECASE,
+)
+
 # Numeric dates are written this way in German too: "bis 3.12.", "am 3.12.".
 _NCUE = rf"(?:(?P<cue>{_CUE_WORDS}|bis|am|zum|spätestens)\s+)"
 
@@ -167,7 +196,7 @@ _BEFORE_TIME = re.compile(
     re.IGNORECASE,
 )
 # A reading right after one of these is refused: "not tomorrow", "not before Friday".
-_NEGATION = re.compile(r"(?<!\w)(?:not|never|n['’]t)\s+\Z", re.IGNORECASE)
+_NEGATION = re.compile(r"(?:(?<!\w)(?:not|never)|n['’]t)\s+\Z", re.IGNORECASE)
 
 
 # --- readings -------------------------------------------------------------------------------
@@ -253,10 +282,20 @@ def _read_relative_day(m: re.Match[str], today: date, now: datetime) -> _Reading
     return _Reading(today, needs="time")
 
 
+def _is_noun(m: re.Match[str]) -> bool:
+    """A verb of intent after "the", "our", "last"...: "the call Friday" tells of a call."""
+    verb = _word(m, "cue").split()[0] if m.group("cue") else ""
+    return verb in _INTENT_VERBS and bool(
+        _NOUN_BEFORE.search(m.string, max(0, m.start() - 8), m.start())
+    )
+
+
 def _read_weekday(m: re.Match[str], today: date, now: datetime) -> _Reading | None:
     weekday = _WEEKDAYS.get(_word(m, "wd"))
     if weekday is None:
         return None
+    if _is_noun(m):
+        return None  # "the call Friday went well": a noun, not an intent
     mod = _word(m, "mod")
     if m.group("nw"):  # "Friday next week", "next week on Friday"
         return None if mod else _Reading(_next_monday(today) + timedelta(days=weekday))
@@ -266,9 +305,23 @@ def _read_weekday(m: re.Match[str], today: date, now: datetime) -> _Reading | No
         return _Reading(today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1))
     if mod == "this":
         return None if weekday < today.weekday() else _Reading(_on_or_after(today, weekday))
-    if m.group("cue"):
-        return _Reading(_on_or_after(today, weekday))
-    return _Reading(_on_or_after(today, weekday), needs="by")
+    due = _on_or_after(today, weekday)
+    if due == today and not _says_today(m):
+        due += timedelta(days=7)  # "by Friday" written on a Friday: the next one
+    return _Reading(due, needs="" if m.group("cue") else "by")
+
+
+_TODAY_BEFORE = re.compile(r"(?<!\w)today[\s,;:(\-–]{1,3}\Z", re.IGNORECASE)
+_TODAY_AFTER = re.compile(r"[\s,;:(\-–]{1,3}today(?!\w)", re.IGNORECASE)
+
+
+def _says_today(m: re.Match[str]) -> bool:
+    """ "today" written beside the weekday ("Friday (today)", "today, Friday"): the day it
+    names is this one, not the next."""
+    text, start, end = m.string, m.start(), m.end()
+    return bool(
+        _TODAY_BEFORE.search(text, max(0, start - 9), start) or _TODAY_AFTER.match(text, end)
+    )
 
 
 def _read_next_period(m: re.Match[str], today: date, now: datetime) -> _Reading | None:
@@ -314,8 +367,8 @@ def _read_in_units(m: re.Match[str], today: date, now: datetime) -> _Reading | N
         return None
     if unit == "day":
         return _Reading(today + timedelta(days=count))
-    if unit == "week":
-        return _Reading(today + timedelta(weeks=count))
+    if unit in ("week", "fortnight"):
+        return _Reading(today + timedelta(weeks=count * (2 if unit == "fortnight" else 1)))
     return _Reading(_add_months(today, count))
 
 
@@ -435,6 +488,15 @@ _READERS: list[tuple[str, _Reader, frozenset[str], frozenset[str]]] = [
         _EN,
     ),
     (
+        (
+            _L + rf"(?P<cue>{_INTENT})\s+(?:(?P<mod>this\s+coming|this|coming|next)\s+)?"
+            rf"(?P<wd>{_WD})(?P<nw>\s+next\s+week)?" + _R
+        ),
+        _read_weekday,
+        frozenset({*_INTENT_VERBS, "first", "eod", "cob", "end", "close"}),
+        _NO_CUE,
+    ),
+    (
         (_L + _CUE + rf"?(?P<nw>next\s+week)(?:\s*,|\s+on)?\s+(?P<mod>)(?P<wd>{_WD})" + _R),
         _read_weekday,
         frozenset({"next"}),
@@ -463,7 +525,7 @@ _READERS: list[tuple[str, _Reader, frozenset[str], frozenset[str]]] = [
     (
         (
             _L + r"(?:in|within)\s+(?:the\s+next\s+)?(?P<n>" + _COUNT + r")\s+"
-            r"(?P<unit>days?|weeks?|wks?|months?)(?:['’]?\s+time)?" + _R + r"(?!\s+ago)"
+            r"(?P<unit>days?|weeks?|wks?|fortnights?|months?)(?:['’]?\s+time)?" + _R + r"(?!\s+ago)"
         ),
         _read_in_units,
         frozenset({"in", "within"}),
@@ -578,7 +640,8 @@ def _time_before(text: str, start: int, evening: bool) -> tuple[time, int, bool]
         return None
     # Before the day, a time without "at" must say am/pm: "10am tomorrow", not "3 tomorrow".
     connected = bool(m.group("conn") or m.group("sym"))
-    if not (connected or m.group("ap") or m.group("noon")):
+    clock = bool(m.group("mi")) and ":" in m.group()  # "14:30 tomorrow", not "3.50 tomorrow"
+    if not (connected or clock or m.group("ap") or m.group("noon")):
         return None
     at = _clock(m, evening, True)
     return None if at is None else (at, m.start(), _word(m, "conn") == "by")

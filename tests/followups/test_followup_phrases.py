@@ -85,10 +85,10 @@ ROWS: list[Row] = [
     ("decision due Wednesday", TUE, ("2026-11-25", None)),
     ("sign before Fri", TUE, ("2026-11-27", None)),
     ("quote by 5pm Friday", TUE, ("2026-11-27", "17:00")),
-    ("call Friday at 3pm", TUE, None),
+    ("call Friday at 3pm", TUE, ("2026-11-27", "15:00")),  # a verb of intent (issue 23)
     ("on Friday at 3pm", TUE, ("2026-11-27", "15:00")),
     ("at 10 on Thursday", TUE, ("2026-11-26", "10:00")),
-    ("by Tuesday", TUE, ("2026-11-24", None)),
+    ("by Tuesday", TUE, ("2026-12-01", None)),  # on a Tuesday: the next one (issue 23)
     ("due: Friday", TUE, ("2026-11-27", None)),
     ("follow up Friday", TUE, ("2026-11-27", None)),
     ("followed up Friday", TUE, None),
@@ -96,8 +96,10 @@ ROWS: list[Row] = [
     ("Next Tues at 2", TUE, ("2026-12-01", "14:00")),
     ("on Friday the 4th", TUE, ("2026-12-04", None)),
     ("on Friday the 5th", TUE, None),
-    # "Friday" on a Friday: today; "next Friday": a week on.
-    ("wants pricing by Friday", FRI, ("2026-11-27", None)),
+    # "Friday" on a Friday: the next one unless "today" is written; "this Friday": today.
+    ("wants pricing by Friday", FRI, ("2026-12-04", None)),
+    ("by Friday (today)", FRI, ("2026-11-27", None)),
+    ("today, by Friday", FRI, ("2026-11-27", None)),
     ("this Friday", FRI, ("2026-11-27", None)),
     ("next Friday", FRI, ("2026-12-04", None)),
     ("this coming Friday", FRI, ("2026-12-04", None)),
@@ -189,6 +191,75 @@ ROWS: list[Row] = [
     ("acquired by Sun", TUE, None),
     ("on standby Friday", TUE, None),
     ("", TUE, None),
+    # Issue 23: how reps write, on Friday 27 Nov.
+    ("call back Friday 10am", FRI, ("2026-12-04", "10:00")),
+    ("call her Monday", FRI, ("2026-11-30", None)),
+    ("ping Tue", FRI, ("2026-12-01", None)),
+    ("call back on Friday", FRI, ("2026-12-04", None)),
+    ("review it by Friday", FRI, ("2026-12-04", None)),
+    ("tomorrow at 10", FRI, ("2026-11-28", "10:00")),
+    ("next monday 9am", FRI, ("2026-11-30", "09:00")),
+    ("14:30 tomorrow", FRI, ("2026-11-28", "14:30")),
+    ("call Monday at noon", FRI, ("2026-11-30", "12:00")),
+    ("EOD Thursday", FRI, ("2026-12-03", None)),
+    ("first thing Monday", FRI, ("2026-11-30", None)),
+    ("after the holidays", FRI, None),
+    ("w/c 7 Dec", FRI, ("2026-12-07", None)),
+    ("in 10 days", FRI, ("2026-12-07", None)),
+    ("end of Q1", FRI, None),
+    ("circle back Tuesday", FRI, ("2026-12-01", None)),
+    ("touch base Wed", FRI, ("2026-12-02", None)),
+    ("send the proposal Monday", FRI, ("2026-11-30", None)),
+    ("chase them Thursday", FRI, ("2026-12-03", None)),
+    ("check in next Tuesday", FRI, ("2026-12-01", None)),
+    ("call her back Monday at 9", FRI, ("2026-11-30", "09:00")),
+    ("ping him Mon 2pm", FRI, ("2026-11-30", "14:00")),
+    ("callback Mon", FRI, ("2026-11-30", None)),
+    ("COB Monday", FRI, ("2026-11-30", None)),
+    ("by COB today", FRI, ("2026-11-27", None)),
+    ("tmrw 9am", FRI, ("2026-11-28", "09:00")),
+    ("speak again next week", FRI, ("2026-11-30", None)),
+    ("in a fortnight", FRI, ("2026-12-11", None)),
+    ("early next week", FRI, ("2026-11-30", None)),
+    ("demo on Wednesday at 14:30", FRI, ("2026-12-02", "14:30")),
+    ("on the 1st", FRI, ("2026-12-01", None)),
+    ("by 12/15", FRI, ("2026-12-15", None)),
+    ("12/15", FRI, None),
+    ("Jan 5th", FRI, ("2027-01-05", None)),
+    ("5th Jan", FRI, ("2027-01-05", None)),
+    ("next Thurs @ 11", FRI, ("2026-12-03", "11:00")),
+    ("spoke Monday, call back Thursday", FRI, ("2026-12-03", None)),
+    ("try again at 4 tomorrow", FRI, ("2026-11-28", "16:00")),
+    ("meet 10 Dec 3pm", FRI, ("2026-12-10", "15:00")),
+    ("revisit in 3 months", FRI, ("2027-02-27", None)),
+    ("out of office until 4 Jan", FRI, ("2027-01-04", None)),
+    ("call Saturday", FRI, ("2026-11-28", None)),
+    ("call Sun", FRI, None),
+    ("left a voicemail Friday", FRI, None),
+    ("called her Monday", FRI, None),
+    ("the call Friday went well", FRI, None),
+    ("our meeting Monday was good", FRI, None),
+    ("don't call Monday", FRI, None),
+    ("ASAP", FRI, None),
+    ("mid-December", FRI, None),
+    ("after Christmas", FRI, None),
+    ("before the weekend", FRI, None),
+    ("call back in an hour", FRI, None),
+    ("Monday morning", FRI, None),
+    # Issue 23: one row for each edge rule, each failing without its rule.
+    ("by the 15th", MON, ("2026-12-15", None)),  # a tie between past and future: the future
+    ("by 24 Nov", TUE, ("2026-11-24", None)),  # a date that is today counts
+    ("in 0 days", TUE, None),  # N from 1
+    ("in 104 weeks", TUE, ("2028-11-21", None)),  # the week limit...
+    ("in 105 weeks", TUE, None),  # ...which is inside the 3-year horizon
+    ("by 12/3", TUE, None),  # both parts 12 or under: never a guess
+    ("call tomorrow at 7", TUE, ("2026-11-25", "07:00")),  # 7-12 as said
+    ("never before Friday", TUE, None),  # "never" negates
+    ("they may 2 more seats", TUE, None),  # lowercase "may" is the verb
+    ("25/12/26", TUE, None),  # a two-digit year needs a cue...
+    ("by 25/12/26", TUE, ("2026-12-25", None)),  # ...which it then has
+    ("on 24 Nov 2029", TUE, ("2029-11-24", None)),  # three years ahead...
+    ("on 1 Dec 2029", TUE, None),  # ...and not a week more
     # Several: the earliest due; a refused long reading does not fall back.
     ("call next week; pricing by Friday", TUE, ("2026-11-27", None)),
     ("on Fri 3 Dec", TUE, None),
