@@ -223,9 +223,11 @@ class SyncEngine:
         service = self.client.service_id
         now = self.clock()
         if self.store.get_state(StateKey.RATE_LIMIT_SERVICE) != service:
+            # Another service or another key: its wait is not ours, nor its refusal of a
+            # key (the rep set a new one since), which the status line would otherwise show.
             self.store.set_state(StateKey.RATE_LIMIT_SERVICE, service)
-            if until is not None:
-                self.status.update(rate_limited_until=None)
+            if until is not None or self.status.current.auth_failed:
+                self.status.update(rate_limited_until=None, auth_failed=False)
             until = None
         elif until is not None and until > now + MAX_WAIT_SECONDS:
             until = now + MAX_WAIT_SECONDS
@@ -566,8 +568,13 @@ class SyncEngine:
             self.connection.reached()
             return None
         except RateLimitedError as exc:
-            # The service asked us to wait: the status says rate-limited, not failing.
-            await self._blocking(self.status.update, last_error=str(exc))
+            # The service asked us to wait: the status says rate-limited, not failing. An
+            # answer that is not a refusal ends a refusal (a wait of our own, no status, is
+            # no answer).
+            if exc.status is not None:
+                await self._blocking(self.status.update, auth_failed=False, last_error=str(exc))
+            else:
+                await self._blocking(self.status.update, last_error=str(exc))
             return None
         except UnreadableRecords as exc:
             # The readable records are cached: the status says what was not, and the reads
@@ -580,7 +587,10 @@ class SyncEngine:
         except ApiError as exc:
             log.info("refresh of the %s failed: %s", part, exc)
             self._failing[part] = exc
-            await self._blocking(self.status.update, last_error=str(exc), failing=self._failing_summary())
+            # The service answered, with an error: "failing" replaces a refused key.
+            await self._blocking(
+                self.status.update, auth_failed=False, last_error=str(exc), failing=self._failing_summary()
+            )
             return None
         self.connection.reached()
         # A stored failure of an earlier run (no part of ours) ends with any good read.

@@ -70,6 +70,11 @@ OFFLINE_PROBE_CAP = 30.0
 class StatusBoard:
     """Holds the current `SyncStatus`, persists what changed, tells the listeners.
 
+    What was changed is written when it differs from what the cache holds, not from what
+    this board last saw: another process (`warmline sync --send`, a second engine) writes
+    the same keys, and a board that compared with its memory alone would never correct a
+    value that process left there (a "key refused" outliving the refusal).
+
     The engine changes the status from the event loop (`Connection.lost` when a read finds
     the service down) and from worker threads (`update` run through `Blocking`, since it
     writes to the store) at the same time. Each change reads the status, writes what
@@ -100,12 +105,13 @@ class StatusBoard:
     def update(self, **changes: Unpack[StatusChange]) -> SyncStatus:
         """Change some fields of the status; recounts the outbox too."""
         with self._changing:
-            counts = self.store.outbox_counts()
-            new = self.current._replace(**changes, queued=counts.queued, failed=counts.failed)
+            cached = self.store.sync_status()
+            new = self.current._replace(**changes, queued=cached.queued, failed=cached.failed)
             stored = {
                 key: getattr(new, name)
                 for name, key in STORED_FIELDS.items()
                 if getattr(new, name) != getattr(self.current, name)
+                or (name in changes and getattr(new, name) != getattr(cached, name))
             }
             if stored:
                 with self.store.write():
@@ -146,23 +152,32 @@ class Connection:
         return self.board.current.online is False
 
     def lost(self, error: str) -> None:
-        """A request could not reach the service: offline until a probe succeeds."""
+        """A request could not reach the service: offline until a probe succeeds.
+
+        A key refused earlier is no longer the last word: the status says offline."""
         self.failures += 1
         self.next_probe_at = self.clock() + self.backoff.delay(self.failures)
         if not self.offline:
             log.info("offline: %s", error)
-        self.board.update(online=False, syncing=False, last_error=error)
+        self.board.update(online=False, auth_failed=False, syncing=False, last_error=error)
 
     def reached(self) -> None:
-        """A request got an answer from the service (any answer: it is up)."""
+        """A request got an answer from the service (any answer: it is up, and did not
+        refuse the key). Written even when this board already thinks so: another process
+        may have stored a refusal or an offline since."""
         self.failures = 0
-        if self.board.current.online is False:
+        current = self.board.current
+        if current.online is False:
             log.info("online again")
-        if self.board.current.online is not True or self.board.current.auth_failed:
+        if current.online is not True or current.auth_failed:
             self.board.update(online=True, auth_failed=False, last_error=None)
+        else:
+            self.board.update(online=True, auth_failed=False)
 
     def refused_key(self, error: str) -> None:
-        """The service answered but refused the key: nothing is sent until a probe passes."""
+        """The service answered but refused the key (401/403): nothing is sent until a probe
+        passes. Shown only until the next outcome, whatever it is (`lost`, `reached`, a
+        failing read)."""
         self.failures += 1
         self.next_probe_at = self.clock() + self.backoff.delay(self.failures)
         self.board.update(online=True, auth_failed=True, syncing=False, last_error=error)
