@@ -32,7 +32,6 @@ from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.follow_up_dialogs import (
     FOLLOW_UP_BINDINGS,
-    LOCAL_ONLY,
     FollowUpActions,
     day_text,
     due_cell,
@@ -137,9 +136,7 @@ class AgendaScreen(FollowUpActions, CockpitScreen):
     def reload(self) -> None:
         today = rep_now(self.cockpit).date()
         days = agenda_days(self._read(today), today)
-        self._follow_ups = {
-            _key(item): item for day in days for item in day.follow_ups
-        }
+        self._follow_ups = {_key(item): item for day in days for item in day.follow_ups}
         self._show_title(days, today)
         table = self.table
         empty = self.query_one("#agenda-empty", Static)
@@ -159,7 +156,6 @@ class AgendaScreen(FollowUpActions, CockpitScreen):
         overdue = next((len(day.follow_ups) for day in days if day.group == "Overdue"), 0)
         if overdue:
             title.append(f" · {overdue} overdue", style="bold red")
-        title.append(f" · {LOCAL_ONLY}", style="dim")
         self.set_title_text(title)
 
     # -- the row under the cursor -------------------------------------------------------
