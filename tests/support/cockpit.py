@@ -3,6 +3,7 @@ clock, and stand-ins for the parts that would reach outside (browser, sync engin
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from datetime import UTC
 from typing import Any
@@ -12,6 +13,7 @@ from rich.console import Console
 from warmline.api import ServiceClient
 from warmline.config import Config
 from warmline.store import Store
+from warmline.sync.engine import PassReport
 from warmline.tui.app import WarmlineApp
 from warmline.tui.widgets.status_line import StatusLine
 
@@ -93,7 +95,7 @@ def deliver(store: Store, op_id: str, answer: dict[str, Any]) -> None:
 
 class RecordingSync:
     """The sync handle's protocol (`warmline.tui.context.SyncHandle`), recording when the cockpit
-    wakes it, revalidates a lead or listens for changes. It has no client: a test whose
+    wakes it, revalidates a lead, asks for a pass (sync now) or listens for changes. It has no client: a test whose
     cockpit talks to the service uses `LookupSync`."""
 
     def __init__(self) -> None:
@@ -102,6 +104,11 @@ class RecordingSync:
         self.started = self.stopped = False
         self.sent_held: list[str] = []
         self.listeners: list[Callable[[int], None]] = []
+        self.passes = 0
+        self.pass_report = PassReport(reachable=True)
+        """What `sync_now` answers."""
+        self.pass_gate: asyncio.Event | None = None
+        """When set by a test, a pass lasts until the test sets the event."""
 
     @property
     def client(self) -> ServiceClient:
@@ -126,6 +133,12 @@ class RecordingSync:
     async def refresh_lead(self, lead_id: int) -> bool:
         self.refreshed.append(lead_id)
         return True
+
+    async def sync_now(self) -> PassReport | None:
+        self.passes += 1
+        if self.pass_gate is not None:
+            await self.pass_gate.wait()
+        return self.pass_report
 
 
 class LookupSync(RecordingSync):

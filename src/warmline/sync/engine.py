@@ -26,7 +26,14 @@ a generous `misfire_grace_time` (a laptop waking from sleep still runs them):
 cut off that way is marked ambiguous (never left in flight, never assumed lost), so the
 next pass reconciles it with the server before anything is resent.
 
-`run_once()` is one full pass without the scheduler, for `warmline sync --once`.
+`run_once()` is one full pass without the scheduler, for `warmline sync --once`;
+`sync_now()` is the same pass beside the scheduler, for the cockpit's "Sync now": never
+two at once (a second call while one runs returns None), the status "syncing" from its
+start to its end. The tick starts one by itself when its probe finds the service back
+after being offline or refusing the key: the reads held back meanwhile would otherwise
+wait for their timers (the lead list up to 5 minutes). One flush, one refresh and one
+job poll run at a time in a process (`_flush_lock`, `_refresh_lock`, `_poll_lock`): a
+pass waits for the scheduled one under way, then runs its own.
 """
 
 from __future__ import annotations
@@ -204,6 +211,10 @@ class SyncEngine:
         self._flushing = False
         self._stopping = False
         self._running: set[asyncio.Task[object]] = set()
+        self._pass_task: asyncio.Task[PassReport] | None = None
+        self._flush_lock = asyncio.Lock()
+        self._refresh_lock = asyncio.Lock()
+        self._poll_lock = asyncio.Lock()
         # Parts whose last read failed although the service answered -> the failure.
         self._failing: dict[str, ApiError] = {}
         self._restore_rate_limit()
@@ -440,8 +451,12 @@ class SyncEngine:
     async def _tick_job(self) -> None:
         await self._honour_retry()
         if self.connection.probe_due():
+            returning = self._held_back()  # not the first contact: reads were held back
             if await self.connection.probe(timeout=self.connection.probe_timeout):
-                self.wake()
+                if returning:
+                    self._start_pass()
+                else:
+                    self.wake()
             return
         if self._held_back():
             return
@@ -462,9 +477,10 @@ class SyncEngine:
     async def _refresh_job(self) -> None:
         if self._held_back():
             return
-        if await self.refresh_leads() is not None:
-            await self.refresh_recommendations()
-            self._run_now(PREFETCH_JOB)
+        async with self._refresh_lock:
+            if await self.refresh_leads() is not None:
+                await self.refresh_recommendations()
+                self._run_now(PREFETCH_JOB)
 
     async def _prefetch_job(self) -> None:
         if self._held_back():
@@ -478,12 +494,17 @@ class SyncEngine:
     async def _directory_job(self) -> None:
         if self._held_back():
             return
-        await self.refresh_directory()
+        async with self._refresh_lock:
+            await self.refresh_directory()
 
     # --- the work, callable directly ---------------------------------------------------------
 
     async def flush(self, *, ignore_backoff: bool = False) -> FlushReport:
         """One pass over the outbox; updates the status (syncing, offline, rate limit)."""
+        async with self._flush_lock:
+            return await self._flush(ignore_backoff)
+
+    async def _flush(self, ignore_backoff: bool) -> FlushReport:
         await self._honour_retry()
         await self._blocking(self.status.update, syncing=True)
         report = await self.flusher.flush(ignore_backoff=ignore_backoff)
@@ -493,7 +514,8 @@ class SyncEngine:
             self.connection.refused_key(report.auth_error)
         elif report.attempted:
             self.connection.reached()
-        changes: StatusChange = {"syncing": False, "rate_limited_until": self._rate_limited_until()}
+        # Inside a whole pass (`sync_now`), "syncing" lasts until the pass ends.
+        changes: StatusChange = {"syncing": self._passing, "rate_limited_until": self._rate_limited_until()}
         if report.attempted and not report.offline and not report.auth_error:
             # Only an exchange with the service is a sync: a pass with nothing to send
             # proves nothing ("offline · synced just now" would be a lie).
@@ -503,7 +525,8 @@ class SyncEngine:
         return report
 
     async def poll_jobs(self, *, force: bool = False) -> PollReport:
-        report = await self.poller.poll(force=force)
+        async with self._poll_lock:
+            report = await self.poller.poll(force=force)
         if report.offline:
             self.connection.lost(report.offline_error or "could not reach the service")
         elif report.auth_error:
@@ -639,9 +662,49 @@ class SyncEngine:
         report.status = self.status.current
         return report
 
-    async def _pass(self, report: PassReport) -> None:
+    @property
+    def _passing(self) -> bool:
+        return self._pass_task is not None and not self._pass_task.done()
+
+    async def sync_now(self) -> PassReport | None:
+        """One full pass now, as `run_once` (deliver, refresh, poll every job), beside the
+        scheduler: the rep pressed "Sync now". None when a pass is already running (a
+        second press starts no other); the one running says how it went."""
+        task = self._start_pass()
+        return None if task is None else await task
+
+    def _start_pass(self) -> asyncio.Task[PassReport] | None:
+        """Start a pass in a task of its own (`stop` waits for it, then cuts it), unless one
+        runs or the engine is stopping."""
+        if self._passing or self._stopping:
+            return None
+        task = asyncio.get_running_loop().create_task(self._pass_now())
+        self._pass_task = task
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+        return task
+
+    async def _pass_now(self) -> PassReport:
+        report = PassReport()
+        try:
+            await self._blocking(self.status.update, syncing=True)
+            await self._honour_retry()
+            # Sure of the service (online, the key accepted): no probe first.
+            await self._pass(report, probe=self._held_back() or self.status.current.online is None)
+        except Exception as exc:  # noqa: BLE001 - a broken pass is reported, the engine goes on
+            log.exception("sync now failed")
+            report.errors.append(f"the pass stopped: {exc}")
+        finally:
+            self._pass_task = None
+            await self._blocking(self.status.update, syncing=False)
+        report.errors = [*report.errors, *report.flush.errors, *report.polls.errors]
+        report.refresh_failures = [f"Refresh of the {part} failed: {exc}" for part, exc in self._failing.items()]
+        report.status = self.status.current
+        return report
+
+    async def _pass(self, report: PassReport, *, probe: bool = True) -> None:
         if not self._waiting(report):
-            report.reachable = await self.connection.probe()
+            report.reachable = await self.connection.probe() if probe else True
             await self._remember_server_clock()
             if report.reachable:
                 await self._full_pass(report)
@@ -660,15 +723,18 @@ class SyncEngine:
         report.offline_error, report.auth_error = report.flush.offline_error, report.flush.auth_error
         if report.offline_error or report.auth_error or self._waiting(report):
             return
-        report.leads_refreshed = await self.refresh_leads()
-        if report.leads_refreshed is not None:
-            await self.refresh_recommendations()
-            await self.refresh_directory()
+        async with self._refresh_lock:
+            report.leads_refreshed = await self.refresh_leads()
+            if report.leads_refreshed is not None:
+                await self.refresh_recommendations()
+                await self.refresh_directory()
         if self._waiting(report):
             return
         report.polls = await self.poll_jobs(force=True)
         report.offline_error, report.auth_error = report.polls.offline_error, report.polls.auth_error
-        if not (report.offline_error or report.auth_error or self.connection.offline or self._waiting(report)):
+        if self.scheduler is not None:
+            self._run_now(PREFETCH_JOB)  # a running engine reads the details as after any refresh
+        elif not (report.offline_error or report.auth_error or self.connection.offline or self._waiting(report)):
             # Every lead readable offline, as far as this window's half of the budget goes:
             # a one-off command does not wait for the window to reset.
             report.prefetch = await self.prefetch(wait=False)

@@ -45,7 +45,7 @@ from warmline.tui.screens.first_run import FirstRunScreen
 from warmline.tui.screens.help import HelpScreen
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.screens.today import TodayScreen
-from warmline.tui.status import CockpitStatus
+from warmline.tui.status import CockpitStatus, sync_result
 from warmline.tui.themes import load_themes, load_user_themes, user_theme_dir
 from warmline.tui.timefmt import DatetimeClock, local_zone, utc_now
 from warmline.tui.typeahead import TypeaheadApp
@@ -144,6 +144,8 @@ class WarmlineApp(TypeaheadApp):
         self._revision: Hashable = None
         self._status_interval = status_interval
         self._held: list[Held] = []
+        self._syncing_now = False
+        """The rep's "Sync now" is running (the status line says so; a second press waits)."""
         self._signals_before: dict[int, Any] = {}  # what handled them before `_catch_termination`
         self._set_up_looks(theme_dirs)
 
@@ -382,7 +384,7 @@ class WarmlineApp(TypeaheadApp):
             self.sync_status = self._status_source()
             if self._sync_off:
                 self.sync_status = self.sync_status._replace(state=SyncState.SYNC_OFF)
-            self.sync_status = self.sync_status._replace(undo=self._undo_hint())
+            self.sync_status = self.sync_status._replace(undo=self._undo_hint(), syncing_now=self._syncing_now)
         for line in self.screen.query(StatusLine):
             line.status = self.sync_status
         if self._revision_source is not None:
@@ -468,6 +470,32 @@ class WarmlineApp(TypeaheadApp):
 
     def action_undo(self) -> None:
         self.undo_last()
+
+    def action_sync_now(self) -> None:
+        """Deliver, refresh and poll jobs now, from any screen, rather than wait for the
+        timers. One pass at a time: a press while one runs only says so."""
+        if self._store is None:
+            return
+        if self.sync is None:
+            why = "sync is off: check the service settings in the config" if self._sync_off else "sync is still starting"
+            self.notify_plain(f"Cannot sync now: {why}.", severity="warning")
+            return
+        if self._syncing_now:
+            self.notify_plain(sync_result(None, self.zone).text)
+            return
+        self._syncing_now = True
+        self.poll_status()
+        self.run_worker(self._sync_now(self.sync), name="sync-now", group="sync-now", exit_on_error=False)
+
+    async def _sync_now(self, sync: SyncHandle) -> None:
+        try:
+            report = await sync.sync_now()
+        finally:
+            self._syncing_now = False
+            self.poll_status()
+        result = sync_result(report, self.zone)
+        severity: SeverityLevel = "error" if result.role == "bad" else "warning" if result.role == "warn" else "information"
+        self.notify_plain(result.text, severity=severity)
 
     def after_action(self) -> None:
         """An action was queued: deliver it (a held one goes when its window ends: the

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from warmline.config import Config
     from warmline.store import Store
     from warmline.store.followups import FollowUps
-    from warmline.sync.engine import LeadGoneListener
+    from warmline.sync.engine import LeadGoneListener, PassReport
     from warmline.tui.status import CockpitStatus
     from warmline.tui.timefmt import DatetimeClock
 
@@ -87,6 +87,11 @@ class SyncHandle(Protocol):
 
     async def refresh_lead(self, lead_id: int) -> bool:
         """Fetch one lead's full detail into the cache (stale-while-revalidate)."""
+        ...
+
+    async def sync_now(self) -> PassReport | None:
+        """One full pass now (deliver, refresh, poll jobs): the rep's "Sync now". None when
+        a pass is already running: a second press starts no other."""
         ...
 
     def on_lead_gone(self, listener: LeadGoneListener) -> Callable[[], None]:

@@ -7,12 +7,15 @@ sync engine, or from a test; `describe()` turns it into words without any widget
 from __future__ import annotations
 
 from datetime import UTC, datetime, tzinfo
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from warmline.config import KEY_FIX
 from warmline.store.sync_vocabulary import SyncState, SyncStatus
 from warmline.tui.safe import safe_text
 from warmline.tui.timefmt import clock_time, relative
+
+if TYPE_CHECKING:
+    from warmline.sync.engine import PassReport
 
 FAILING_WIDTH = 48
 """At most this much of what failed is shown, so the rest of the line still fits."""
@@ -35,6 +38,9 @@ class CockpitStatus(NamedTuple):
     finished_jobs: int = 0
     undo: str | None = None
     """The decision `u` can still take back and for how long ("dismiss of Acme · 4s")."""
+    syncing_now: bool = False
+    """The rep's "Sync now" is running: the line says so until it ends, whatever the
+    connection was (it may be what the pass is about to find out)."""
 
 
 class StatusPart(NamedTuple):
@@ -77,6 +83,8 @@ def _moment(epoch: float) -> datetime:
 
 def _connection(status: CockpitStatus, now: datetime, zone: tzinfo) -> StatusPart:
     state = status.state
+    if status.syncing_now and state != SyncState.SYNC_OFF:
+        return StatusPart("⟳ syncing…", "normal")
     if state == SyncState.RATE_LIMITED:
         until = status.sync.rate_limited_until
         if until is not None and _moment(until) > now:
@@ -96,3 +104,28 @@ def _connection(status: CockpitStatus, now: datetime, zone: tzinfo) -> StatusPar
     if state == SyncState.SYNCING:
         return StatusPart("⟳ syncing", "normal")
     return StatusPart("○ not connected", "muted")
+
+
+def sync_result(report: PassReport | None, zone: tzinfo) -> StatusPart:
+    """The notice after "Sync now": what the pass did, or why it could not (the status line
+    then says the same in its one word). None: a pass was already running."""
+    if report is None:
+        return StatusPart("A sync is already running.", "muted")
+    if report.auth_error:
+        return StatusPart(f"Sync now: the service refused the API key: {KEY_FIX}", "bad")
+    if report.offline_error or not report.reachable:
+        return StatusPart("Sync now: offline; queued actions go when the service is back.", "warn")
+    if report.rate_limited_until is not None:
+        until = clock_time(_moment(report.rate_limited_until), zone)
+        return StatusPart(f"Sync now: the service asked us to wait until {until}; nothing was sent.", "warn")
+    flush = report.flush
+    sent = flush.delivered + flush.reconciled + flush.resolved
+    done = [f"{sent} action{'s' if sent != 1 else ''} sent"]
+    if report.leads_refreshed is not None:
+        done.append(f"{report.leads_refreshed} lead{'s' if report.leads_refreshed != 1 else ''} read")
+    if report.polls.polled:
+        done.append(f"{report.polls.polled} job{'s' if report.polls.polled != 1 else ''} checked")
+    problems = flush.failed + len(report.refresh_failures)
+    if problems:
+        done.append(f"{problems} problem{'s' if problems != 1 else ''}: see the outbox (O) and the status line")
+    return StatusPart("Synced: " + ", ".join(done) + ".", "warn" if problems else "good")
