@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label, Select, Static, TextArea
@@ -36,6 +36,23 @@ from warmline.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from warmline.tui.context import Cockpit
+
+ADD_CONTACT_BINDING = "detail.add_contact"
+"""The lead page's binding that adds a key contact; the log form names its key."""
+
+
+def bound_key(app: App[Any], binding_id: str) -> str | None:
+    """The key `binding_id` has on a screen open below, the rep's keymap applied: words
+    that name a key name the one that really works, never a literal that may be stale."""
+    for screen in reversed(app.screen_stack):
+        bindings = screen._bindings.copy()
+        if app._keymap:
+            bindings.apply_keymap(app._keymap)
+        for key, binding in bindings:
+            if binding.id == binding_id:
+                return str(key)
+    return None
+
 
 Submit = Callable[[Any], "str | None"]
 """Runs the action with the form's values; returns an error message, or None when done."""
@@ -236,8 +253,9 @@ class ActivityDialog(TextDialog):
             yield Label("With (optional: one of the lead's key contacts)")
             yield Select(self._contacts, prompt="No contact", id="activity-contact")
         else:
-            yield Static(Text("With: no key contacts known for this lead (k on the lead adds one)"),
-                         classes="dialog-hint")
+            key = bound_key(self.app, ADD_CONTACT_BINDING)
+            adds = f" ({key} on the lead adds one)" if key else ""
+            yield Static(Text(f"With: no key contacts known for this lead{adds}"), classes="dialog-hint")
         yield from self.compose_follow_up()
 
     @property

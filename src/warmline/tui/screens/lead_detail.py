@@ -21,6 +21,7 @@ from textual.widgets import Static
 from warmline import actions
 from warmline.actions.activity_type import activity_name
 from warmline.store.database import CacheUnusable
+from warmline.store.sync_vocabulary import SyncState
 from warmline.tui.activity_rows import hanging_rows
 from warmline.tui.charts import is_ready, score_bar
 from warmline.tui.columns import Column
@@ -85,16 +86,22 @@ def job_state(status: str | None, job: Job | None) -> Text:
     return text
 
 
-def deal_saved(changes: Mapping[str, object], lead_currency: str) -> str:
+NOT_SENDING = frozenset({SyncState.OFFLINE, SyncState.AUTH_FAILED, SyncState.SYNC_OFF})
+"""Connection states in which a queued change cannot be delivered now: a notice then says
+"queued", never "saved"."""
+
+
+def deal_saved(changes: Mapping[str, object], lead_currency: str, *, queued: bool = False) -> str:
     """The notice after a deal change names the currency saved, so a pre-filled default
-    the rep did not look at is no surprise."""
+    the rep did not look at is no surprise; `queued` when it cannot be delivered now."""
     currency = changes.get("deal_currency", lead_currency)
     value = changes.get("deal_value")
+    verb, later = ("queued", "; sent when back online.") if queued else ("saved", ".")
     if not currency:
-        return "Deal saved with no currency."
+        return f"Deal {verb} with no currency{later}"
     if isinstance(value, float):
-        return f"Deal saved: {value:,.0f} {currency}."
-    return f"Deal saved, currency {currency}."
+        return f"Deal {verb}: {value:,.0f} {currency}{later}"
+    return f"Deal {verb}, currency {currency}{later}"
 
 
 def contact_label(contact: KeyContact) -> Text:
@@ -626,7 +633,8 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
                 return None
             error = self._perform(actions.update_deal, self.lead_id, **changes)
             if error is None:
-                self.cockpit.notify_plain(deal_saved(changes, current.currency))
+                queued = self.cockpit.sync_status.state in NOT_SENDING
+                self.cockpit.notify_plain(deal_saved(changes, current.currency, queued=queued))
             return error
 
         shown = replace(current, currency=offered)

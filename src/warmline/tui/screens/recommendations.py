@@ -55,6 +55,13 @@ def same_post(one: Recommendation, other: Recommendation) -> bool:
     return bool(one.target_url) and one.lead_id == other.lead_id and one.target_url == other.target_url
 
 
+def siblings_notice(others: int) -> str:
+    """Completing a card dismisses its siblings on the same post (the spec's rule); the rep
+    is told, so the counts moving by more than one are no mystery."""
+    cards = "1 other card" if others == 1 else f"{others} other cards"
+    return f"Completed; {cards} on the same post dismissed."
+
+
 class RecommendationsScreen(CockpitScreen):
     """The morning habit: thirty recommendations in ten minutes."""
 
@@ -142,16 +149,16 @@ class RecommendationsScreen(CockpitScreen):
     def _paint_progress(self) -> None:
         progress = self.cockpit.store.recommendation_progress()
         handled = progress.completed + progress.dismissed
-        line = Text(no_wrap=True, overflow="ellipsis")
+        line = Text()
         line.append(f"{len(self._queue)} to go", style="bold")
         session = self.session_counts()
         line.append(f" · session {session.completed} done, {session.dismissed} dismissed")
         if session.already_dismissed:
             line.append(f", {session.already_dismissed} already dismissed by the service")
-        line.append(
-            f" · all time {progress.completed} done, {progress.dismissed} dismissed of {progress.total}",
-            style="dim",
-        )
+        all_time = f"all time {progress.completed} done, {progress.dismissed} dismissed of {progress.total}"
+        width = (self.size.width or self.app.size.width) - 2  # the line's padding
+        # Too narrow for one line (80 columns): the all-time figures go whole to a second one.
+        line.append(("\n" if len(line) + 3 + len(all_time) > width else " · ") + all_time, style="dim")
         self.query_one("#recs-progress-text", Static).update(line)
         self.query_one(ProgressBar).update(total=max(1, progress.total), progress=handled)
 
@@ -228,6 +235,8 @@ class RecommendationsScreen(CockpitScreen):
         self._taking -= taken
         self._done.append(Done(op_id, rec, verb))
         self.reload()  # a completed card takes its siblings on the same post with it
+        if len(taken) > 1:  # the counts changed by more than one: say why
+            self.cockpit.notify_plain(siblings_notice(len(taken) - 1))
 
     def action_complete(self) -> None:
         self._take("complete", actions.complete_recommendation)

@@ -78,7 +78,8 @@ class ProspectingScreen(CockpitScreen):
             for job in jobs
         ])
         running = sum(1 for job in jobs if job.active)
-        self.set_title_text(Text(f"Prospecting · {len(jobs)} searches and runs · {running} not finished", style="bold"))
+        started = "1 search or run" if len(jobs) == 1 else f"{len(jobs)} searches and runs"
+        self.set_title_text(Text(f"Prospecting · {started} · {running} not finished", style="bold"))
         table.display = bool(jobs)
         empty = self.query_one("#prospecting-empty", Static)
         empty.display = not jobs
