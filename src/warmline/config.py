@@ -31,6 +31,7 @@ from typing import Any
 import platformdirs
 
 from warmline.textsafe import terminal_line
+from warmline.work_days import DEFAULT_WORK_DAYS, parse_work_days
 
 APP_NAME = "warmline"
 DEFAULT_BASE_URL = "https://api.salesintelligence.example/"
@@ -109,6 +110,8 @@ class Config:
     """The screen the cockpit opens on: "today" or "leads" (`START_SCREENS`)."""
     cold_after_days: int = DEFAULT_COLD_AFTER_DAYS
     """A warm lead with no activity for this many days is going cold (Today)."""
+    work_days: tuple[int, ...] = DEFAULT_WORK_DAYS
+    """`[ui] work_days` ("mon-fri"): a follow-up snoozed "a day" goes to the next of these."""
     service_fields: dict[str, dict[str, str]] = field(default_factory=dict)
     """`[service.fields]`: request field names of a service that reads them otherwise
     (`warmline.api.request_fields`)."""
@@ -192,6 +195,7 @@ def check_settings(raw: dict[str, Any], path: Path) -> Config:
     cold_after_days = ui.get("cold_after_days", DEFAULT_COLD_AFTER_DAYS)
     if not isinstance(cold_after_days, int) or isinstance(cold_after_days, bool) or not 1 <= cold_after_days <= 365:
         raise ConfigError(f"{path}: [ui] cold_after_days must be a whole number from 1 to 365")
+    work_days = _work_days(ui, path)
     use_keyring = service.get("keyring", False)
     if not isinstance(use_keyring, bool):
         raise ConfigError(f"{path}: [service] keyring must be true or false")
@@ -215,8 +219,22 @@ def check_settings(raw: dict[str, Any], path: Path) -> Config:
         annotate_late_activities=annotate,
         start_screen=start_screen or "today",
         cold_after_days=cold_after_days,
+        work_days=work_days,
         service_fields=service_fields,
     )
+
+
+def _work_days(ui: Mapping[str, Any], path: Path) -> tuple[int, ...]:
+    """`[ui] work_days`, a string such as "mon-fri" (`warmline.work_days`)."""
+    raw = ui.get("work_days")
+    if raw is None:
+        return DEFAULT_WORK_DAYS
+    if not isinstance(raw, str):
+        raise ConfigError(f'{path}: [ui] work_days must be a string such as "mon-fri"')
+    try:
+        return parse_work_days(raw)
+    except ValueError as exc:
+        raise ConfigError(f"{path}: [ui] work_days {exc}") from None
 
 
 def _service_fields(service: Mapping[str, Any], path: Path) -> dict[str, dict[str, str]]:
@@ -238,7 +256,7 @@ def _service_fields(service: Mapping[str, Any], path: Path) -> dict[str, dict[st
 KNOWN_SETTINGS: dict[str, tuple[str, ...]] = {
     "": ("data_dir", "service", "ui", "keys", "sync"),
     "service": ("base_url", "api_key", "api_key_cmd", "keyring", "fields"),
-    "ui": ("theme", "start_screen", "cold_after_days"),
+    "ui": ("theme", "start_screen", "cold_after_days", "work_days"),
     "sync": ("concurrency", "undo_seconds", "annotate_late_activities"),
 }
 """Every setting the file may hold, by table ("" the top level); [keys] holds binding ids."""
@@ -561,6 +579,9 @@ EXAMPLE_CONFIG = """\
 # start_screen = "today"
 # Today lists a warm lead as going cold after this many days without activity (1 to 365).
 # cold_after_days = 14
+# The days you work: a follow-up snoozed "a day" goes to the next one ("mon-fri", "sun-thu",
+# "mon,tue,thu").
+# work_days = "mon-fri"
 
 [keys]
 # binding id = a key, or a list of keys ["c", "x"]; press ? in the cockpit (or run

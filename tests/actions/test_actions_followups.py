@@ -118,6 +118,39 @@ def test_snooze_by_days_or_until_a_day_one_of_the_two(followups: FollowUps) -> N
         snooze_follow_up(followups, made.id + 1, days=1, today=TODAY)
 
 
+FRIDAY = date(2026, 11, 27)
+
+
+def test_snoozing_a_day_on_a_friday_goes_to_monday(followups: FollowUps) -> None:
+    """Issue 23: "a day" is the next working day of `[ui] work_days` (Mon-Fri by default);
+    a week stays a week."""
+    made = add_follow_up(followups, 3, "Acme", "Send", FRIDAY, today=FRIDAY)
+    assert snooze_follow_up(followups, made.id, days=1, today=FRIDAY).due_on == date(2026, 11, 30)
+    assert snooze_follow_up(followups, made.id, days=7, today=FRIDAY).due_on == date(2026, 12, 4)
+    saturday = date(2026, 11, 28)
+    sun_thu = (6, 0, 1, 2, 3)
+    assert snooze_follow_up(
+        followups, made.id, days=1, today=FRIDAY, work_days=sun_thu
+    ).due_on == date(2026, 11, 29)
+    assert snooze_follow_up(
+        followups, made.id, days=1, today=saturday, work_days=(5,)
+    ).due_on == date(2026, 12, 5)
+
+
+def test_a_snooze_keeps_the_time_typed_with_its_day(followups: FollowUps) -> None:
+    """Issue 23: "tomorrow at 10" in snooze kept the day and dropped the time; a snooze
+    without a time keeps the one the follow-up had."""
+    made = add_follow_up(followups, 3, "Acme", "Send", TODAY, time(15, 0), today=TODAY)
+    day, at, _ = read_due("tomorrow at 10", NOW)
+    snoozed = snooze_follow_up(followups, made.id, until=day, at=at, today=TODAY)
+    assert (snoozed.due_on, snoozed.at) == (date(2026, 11, 25), time(10, 0))
+    day, at, _ = read_due("next monday 9am", NOW)
+    snoozed = snooze_follow_up(followups, made.id, until=day, at=at, today=TODAY)
+    assert (snoozed.due_on, snoozed.at) == (date(2026, 11, 30), time(9, 0))
+    snoozed = snooze_follow_up(followups, made.id, days=1, today=TODAY)
+    assert (snoozed.due_on, snoozed.at) == (date(2026, 11, 25), time(9, 0))
+
+
 def test_done_and_delete_name_an_unknown_id(followups: FollowUps) -> None:
     made = add_follow_up(followups, 3, "Acme", "Send", TODAY, today=TODAY)
     assert done_follow_up(followups, made.id).done_at is not None
@@ -147,7 +180,7 @@ def test_a_typed_due_day_is_a_date_or_words_read_whole(
 
 
 @pytest.mark.parametrize(
-    "typed", ["someday", "Friday-ish", "call me friday", "3 Dexember", "2026-13-01", ""]
+    "typed", ["someday", "Friday-ish", "friday or so", "3 Dexember", "2026-13-01", ""]
 )
 def test_a_due_day_that_cannot_be_read_whole_is_refused(typed: str) -> None:
     with pytest.raises(InputError) as refused:

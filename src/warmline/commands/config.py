@@ -50,6 +50,7 @@ from warmline.config import (
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR
 from warmline.numbers import decimal_number, whole_number
 from warmline.textsafe import redact_url, terminal_line
+from warmline.work_days import describe_work_days, parse_work_days
 
 WHERE = """\b
 Where the file lives (WARMLINE_CONFIG names another):
@@ -92,6 +93,11 @@ def _days(text: str) -> int:
     return value
 
 
+def _work_days(text: str) -> str:
+    parse_work_days(text)  # its ValueError says what is wrong
+    return text.strip().lower()
+
+
 def _number(text: str) -> float | int:
     value = decimal_number(text)
     if value is None:
@@ -131,6 +137,7 @@ SETTABLE: dict[str, tuple[str, Any, str]] = {
     "ui.theme": ("ui", _text, "warmline-dark, warmline-light or yours"),
     "ui.start_screen": ("ui", _text, "the cockpit opens on: today or leads (today)"),
     "ui.cold_after_days": ("ui", _days, "days without activity a warm lead goes cold, 1-365 (14)"),
+    "ui.work_days": ("ui", _work_days, 'days a snooze of "a day" may land on (mon-fri)'),
     "sync.concurrency": ("sync", _whole, "actions sent at once, 1-16 (4)"),
     "sync.undo_seconds": ("sync", _number, "seconds to undo a decision, 0-60 (5)"),
     "sync.annotate_late_activities": ("sync", _boolean, "true: time on late activities"),
@@ -303,6 +310,7 @@ def config_show(as_json: bool) -> None:
             str(config.cold_after_days),
             origin(None, ui.get("cold_after_days")),
         ),
+        ("ui.work_days", describe_work_days(config.work_days), origin(None, ui.get("work_days"))),
         ("sync.concurrency", str(config.flush_concurrency), origin(None, sync.get("concurrency"))),
         ("sync.undo_seconds", f"{config.undo_seconds:g}", origin(None, sync.get("undo_seconds"))),
         (

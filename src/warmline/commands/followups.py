@@ -213,19 +213,25 @@ def followups_done(followup_id: int, as_json: bool) -> None:
 
 @followups_group.command("snooze", epilog=EXIT_CODES_HELP)
 @click.argument("followup_id", metavar="ID", type=ID)
-@click.option("--days", type=NumberType(), default=None, help="Due this many days from today (1 to 366).")
+@click.option(
+    "--days",
+    type=NumberType(),
+    default=None,
+    help="Due this many days from today (1 to 366; 1 is the next working day).",
+)
 @click.option(
     "--until",
     "until_text",
     metavar="DATE",
     default=None,
-    help="Due on this day: 2026-12-03, or words such as 'monday', 'next week', '3 Dec'.",
+    help="Due on this day: 2026-12-03, or words such as 'monday 9am', 'tomorrow at 10', '3 Dec'.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the follow-up as JSON.")
 def followups_snooze(
     followup_id: int, days: int | None, until_text: str | None, as_json: bool
 ) -> None:
-    """Move a follow-up to a later day (1 day: --days 1; a week: --days 7; a day: --until)."""
+    """Move a follow-up to a later day (a day: --days 1, the next working day of [ui]
+    work_days; a week: --days 7; a day: --until, with its time if it says one)."""
     from warmline.actions.followups import (  # deferred: command line
         read_due,
         rep_now,
@@ -236,12 +242,16 @@ def followups_snooze(
         raise CommandError("give --days N or --until DATE (one of the two)", EXIT_BAD_INPUT)
     now = rep_now()
     today = now.date()
-    until = None
+    until, at = None, None
     if until_text is not None:
-        until = _acting(lambda: read_due(until_text, now)[0])
-    with open_followups(open_config()) as followups:
+        until, at, _words = _acting(lambda: read_due(until_text, now))
+    config = open_config()
+    with open_followups(config) as followups:
         followup = _acting(
-            lambda: snooze_follow_up(followups, followup_id, days=days, until=until, today=today)
+            lambda: snooze_follow_up(
+                followups, followup_id, days=days, until=until, at=at, today=today,
+                work_days=config.work_days,
+            )  # fmt: skip
         )
     _echo(followup, today, as_json, f"Snoozed: {_line(followup, today)}")
 

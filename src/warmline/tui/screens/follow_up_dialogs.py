@@ -17,8 +17,8 @@ through `warmline.actions`) load inside the functions that change a follow-up.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
-from datetime import date, datetime, time, timedelta
+from collections.abc import Callable, Collection
+from datetime import date, datetime, time
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -32,6 +32,7 @@ from warmline.store.database import CacheUnusable
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import DialogScreen
 from warmline.tui.widgets.key_bar import KeyBar
+from warmline.work_days import DEFAULT_WORK_DAYS, snooze_day
 
 if TYPE_CHECKING:
     from warmline.store.followups import FollowUp, FollowUps, Source
@@ -60,6 +61,8 @@ and `action_add_follow_up` (usually with `mark_done`, `snooze`, `ask_snooze` and
 
 LOCAL_ONLY = "kept on this computer only"
 DAY_HINT = "friday, tomorrow at 10, in two weeks, 3 Dec or 2026-12-03"
+SNOOZE_HINT = "monday 9am, tomorrow at 10, in 2 weeks, 3 Dec"
+"""The snooze dialog's placeholder: short enough to show whole at 80 columns."""
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -139,36 +142,42 @@ def mark_done(cockpit: Cockpit, follow_up: FollowUp) -> bool:
     return changed is not None
 
 
-def snooze(cockpit: Cockpit, follow_up: FollowUp, until: date) -> bool:
-    """Make `follow_up` due on `until` and say so; False when it could not be."""
+def snooze(cockpit: Cockpit, follow_up: FollowUp, until: date, at: time | None = None) -> bool:
+    """Make `follow_up` due on `until` (at `at`, when the rep typed a time; else at the time
+    it had) and say so; False when it could not be."""
     # deferred: first frame (Today is the first screen; the actions load the HTTP stack)
     from warmline.actions.followups import snooze_follow_up
 
     today = rep_now(cockpit).date()
     changed = _change(
         cockpit,
-        lambda followups: snooze_follow_up(followups, follow_up.id, until=until, today=today),
+        lambda followups: snooze_follow_up(
+            followups, follow_up.id, until=until, at=at, today=today
+        ),
     )
     if changed is not None:
         cockpit.notify_plain(
-            f"Follow-up snoozed to {day_text(until, None, today)}: {_cut(follow_up.text)}"
+            f"Follow-up snoozed to {day_text(until, changed.at, today)}: {_cut(follow_up.text)}"
         )
     return changed is not None
 
 
 def snooze_days(cockpit: Cockpit, follow_up: FollowUp, days: int) -> bool:
-    """Snooze `follow_up` to `days` days after today (the `z` key: a day)."""
-    return snooze(cockpit, follow_up, rep_now(cockpit).date() + timedelta(days=days))
+    """Snooze `follow_up` by `days` (the `z` key: a day, which is the next of the rep's
+    `[ui] work_days`: on a Friday, Monday)."""
+    today = rep_now(cockpit).date()
+    return snooze(cockpit, follow_up, snooze_day(today, days, cockpit.config.work_days))
 
 
 def ask_snooze(cockpit: Cockpit, follow_up: FollowUp, snoozed: Callable[[], None]) -> None:
     """The snooze dialog (a day, a week, a day picked); `snoozed` runs once it is moved."""
 
-    def picked(until: date | None) -> None:
-        if until is not None and snooze(cockpit, follow_up, until):
+    def picked(until: tuple[date, time | None] | None) -> None:
+        if until is not None and snooze(cockpit, follow_up, *until):
             snoozed()
 
-    cockpit.push_screen(SnoozeDialog(follow_up.text, rep_now(cockpit)), picked)
+    dialog = SnoozeDialog(follow_up.text, rep_now(cockpit), cockpit.config.work_days)
+    cockpit.push_screen(dialog, picked)
 
 
 class FollowUpActions:
@@ -276,10 +285,11 @@ def _cut(text: str, width: int = 60) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
-class SnoozeDialog(DialogScreen[date | None]):
-    """When a follow-up is due instead: `1` a day, `2` a week, `3` type a day (the parser's
-    words or ISO 8601, enter to keep it); escape leaves it as it was. Dismisses with the
-    new day, or None."""
+class SnoozeDialog(DialogScreen[tuple[date, time | None] | None]):
+    """When a follow-up is due instead: `1` a day (the next working day), `2` a week, `3`
+    type a day (the parser's words or ISO 8601, read live under the field as the log form
+    reads its text; enter keeps it); escape leaves it as it was. Dismisses with the new
+    day and the time typed with it (None: the follow-up keeps its own), or None."""
 
     DEFAULT_CSS = """
     SnoozeDialog > Vertical { max-width: 70; }
@@ -294,10 +304,13 @@ class SnoozeDialog(DialogScreen[date | None]):
         Binding("escape", "cancel", "Cancel", priority=True, id="snooze.cancel"),
     ]
 
-    def __init__(self, text: str, now: datetime) -> None:
+    def __init__(
+        self, text: str, now: datetime, work_days: Collection[int] = DEFAULT_WORK_DAYS
+    ) -> None:
         super().__init__()
         self._text = text
         self._now = now
+        self._work_days = work_days
 
     @property
     def today(self) -> date:
@@ -309,25 +322,25 @@ class SnoozeDialog(DialogScreen[date | None]):
             yield Static(Text("Snooze: ") + plain(_cut(self._text)), classes="dialog-title")
             choices = Text()
             choices.append("1", style="bold")
-            choices.append(
-                f"  a day ({day_text(today + timedelta(days=SNOOZE_DAY), None, today)})\n"
-            )
+            choices.append(f"  a day ({day_text(self._day(SNOOZE_DAY), None, today)})\n")
             choices.append("2", style="bold")
-            choices.append(
-                f"  a week ({day_text(today + timedelta(days=SNOOZE_WEEK), None, today)})\n"
-            )
+            choices.append(f"  a week ({day_text(self._day(SNOOZE_WEEK), None, today)})\n")
             choices.append("3", style="bold")
             choices.append("  pick a date:")
             yield Static(choices)
-            yield Input(placeholder=DAY_HINT, id="snooze-day")
+            yield Input(placeholder=SNOOZE_HINT, id="snooze-day")
+            yield Static(Text("-", style="dim"), id="snooze-read", classes="dialog-hint")
             yield Static("", classes="dialog-error", id="snooze-error")
             yield Static(
                 Text("1 · 2 · 3 then enter · escape leaves it as it is"), classes="dialog-hint"
             )
         yield KeyBar()
 
+    def _day(self, days: int) -> date:
+        return snooze_day(self.today, days, self._work_days)
+
     def action_pick(self, days: int) -> None:
-        self.dismiss(self.today + timedelta(days=days))
+        self.dismiss((self._day(days), None))
 
     def action_type_day(self) -> None:
         self.query_one("#snooze-day", Input).focus()
@@ -335,14 +348,35 @@ class SnoozeDialog(DialogScreen[date | None]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    @on(Input.Changed, "#snooze-day")
+    def _changed(self, event: Input.Changed) -> None:
+        self.query_one("#snooze-error", Static).update("")
+        self.query_one("#snooze-read", Static).update(read_line(event.value, self._now))
+
     @on(Input.Submitted, "#snooze-day")
     def _typed(self, event: Input.Submitted) -> None:
         try:
-            day, _, _ = read_day(event.value, self._now)
+            day, at, _ = read_day(event.value, self._now)
         except ValueError as problem:
             self.query_one("#snooze-error", Static).update(plain(str(problem)))
             return
-        self.dismiss(day)
+        self.dismiss((day, at))
+
+
+def read_line(typed: str, now: datetime) -> Text:
+    """What a typed day means, for the line under a day field: "due Mon 30 Nov 09:00",
+    "not a day yet", or a dim "-" while it is empty."""
+    line = Text()
+    if not typed.strip():
+        line.append("-", style="dim")
+        return line
+    try:
+        day, at, _ = read_day(typed, now)
+    except ValueError:
+        line.append("not a day yet", style="dim")
+    else:
+        line.append(f"due {day_text(day, at, now.date())}", style="bold")
+    return line
 
 
 class AddFollowUpDialog(DialogScreen[bool]):
@@ -390,17 +424,7 @@ class AddFollowUpDialog(DialogScreen[bool]):
 
     @on(Input.Changed, "#follow-up-due")
     def _due_changed(self, event: Input.Changed) -> None:
-        line = Text()
-        if event.value.strip():
-            try:
-                day, at, _ = read_day(event.value, self._now)
-            except ValueError:
-                line.append("not a day yet", style="dim")
-            else:
-                line.append(f"due {day_text(day, at, self._now.date())}", style="bold")
-        else:
-            line.append("-", style="dim")
-        self.query_one("#follow-up-read", Static).update(line)
+        self.query_one("#follow-up-read", Static).update(read_line(event.value, self._now))
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
