@@ -31,7 +31,7 @@ from warmline.store import Store
 from warmline.tui.screens.dialogs import ConfirmDialog, LineDialog
 from warmline.tui.screens.prospecting.company import CompanyScreen, ContactScreen
 from warmline.tui.screens.prospecting.directory import CompaniesScreen, ContactsScreen
-from warmline.tui.screens.prospecting.export import ExportDialog
+from warmline.tui.screens.prospecting.export import ExportDialog, default_path
 from warmline.tui.screens.prospecting.hub import ProspectingScreen
 from warmline.tui.screens.prospecting.lookup import LookupScreen
 from warmline.tui.screens.prospecting.people import FoundContactsScreen
@@ -558,6 +558,8 @@ async def test_export_from_the_palette_writes_the_file(prospect_store: Store, tm
         await pilot.press("X")
         await pilot.pause()
         dialog = app.screen
+        assert app.focused is dialog.query_one("#export-path")  # the path first (issue 23)
+        dialog.query_one("#export-kind").focus()
         await pilot.press("tab", "right", "enter", "tab", "right", "right", "enter")  # json, warm
         await pilot.pause()
         assert dialog.query_one("#export-path").value.endswith("warm-leads.json")
@@ -571,6 +573,15 @@ async def test_export_from_the_palette_writes_the_file(prospect_store: Store, tm
         await pilot.pause()
     rows = json.loads(target.read_text())
     assert rows and {row["lead_status"] for row in rows} == {"warm"}
+
+
+def test_the_export_goes_to_documents_else_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / ".config"))
+    monkeypatch.chdir("/")
+    assert default_path("leads", "csv", "warm") == str(tmp_path / "warm-leads.csv")
+    (tmp_path / "Documents").mkdir()
+    assert default_path("companies", "json", "all") == str(tmp_path / "Documents" / "companies.json")
 
 
 async def test_contact_search_job_for_the_unsearched_company_is_explained(prospect_store: Store) -> None:

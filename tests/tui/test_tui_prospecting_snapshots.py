@@ -210,5 +210,6 @@ def test_lookup_offline_lists_cached_lookups(snap_compare, offline_store: Store,
 
 @pytest.mark.parametrize("size", SIZES)
 def test_export_dialog(snap_compare, prospect_store: Store, monkeypatch: pytest.MonkeyPatch, size) -> None:
-    monkeypatch.chdir("/")
+    monkeypatch.setenv("HOME", "/home/rep")  # no Documents folder there: the home folder
+    monkeypatch.setenv("XDG_CONFIG_HOME", "/home/rep/.config")
     assert snap_compare(cockpit(prospect_store), terminal_size=size, press=["X"])

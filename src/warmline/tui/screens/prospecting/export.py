@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from platformdirs import user_documents_dir
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -24,10 +25,17 @@ FORMATS = ("csv", "json")
 STATUSES = ("all", "cold", "warm")
 
 
+def export_folder() -> Path:
+    """The rep's Documents folder if there is one, else the home folder: where a rep looks
+    for a file, not the directory the cockpit happened to be started in."""
+    documents = Path(user_documents_dir())
+    return documents if documents.is_dir() else Path.home()
+
+
 def default_path(kind: str, fmt: str, status: str) -> str:
-    """`warm-leads.csv` in the working directory: where the rep ran `warmline`."""
+    """`warm-leads.csv` in the rep's Documents folder (`export_folder`)."""
     prefix = f"{status}-" if kind == "leads" and status != "all" else ""
-    return str(Path.cwd() / f"{prefix}{kind}.{fmt}")
+    return str(export_folder() / f"{prefix}{kind}.{fmt}")
 
 
 def radio_set(options: tuple[str, ...], widget_id: str) -> RadioSet:
@@ -55,10 +63,11 @@ class ExportDialog(FormDialog):
             yield radio_set(FORMATS, "export-format")
             yield radio_set(STATUSES, "export-status")
         yield Label("File")
-        yield Input(self._default, id="export-path")
+        yield Input(self._default, id="export-path", select_on_focus=False)  # typing edits, never replaces
 
     def on_mount(self) -> None:
-        self.query_one("#export-kind", RadioSet).focus()
+        """The path first: the choices above are already right for the usual export."""
+        self.query_one("#export-path", Input).focus()
 
     def _chosen(self, widget_id: str, options: tuple[str, ...]) -> str:
         index = self.query_one(f"#{widget_id}", RadioSet).pressed_index
