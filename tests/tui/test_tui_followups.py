@@ -7,19 +7,21 @@ Friday" is Friday 27 Nov."""
 
 from __future__ import annotations
 
-from datetime import date, time
+from datetime import UTC, date, datetime, time
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from textual.widgets import Input, TextArea
+from textual.widgets import Input, Static, TextArea
 
 import support.tui_wire_data as W
-from support.cockpit import cockpit, text_of
+from support.cockpit import Clipboard, Opened, cockpit, settings, text_of
 from support.tui_wire_data import KESTREL
 from support.waiting import until
 from warmline.store import Store
 from warmline.store.followups import FollowUps
+from warmline.tui.app import WarmlineApp
 from warmline.tui.screens.dialogs import ActivityDialog, TextDialog
 from warmline.tui.screens.follow_up_dialogs import AddFollowUpDialog, SnoozeDialog
 from warmline.tui.screens.lead_detail import LeadDetailScreen
@@ -361,3 +363,116 @@ async def test_a_note_longer_than_a_follow_ups_text_keeps_its_follow_up_cut(stor
         (kept,) = open_ones(store)
         assert kept.due == FRIDAY and kept.text == note[:5000]
         assert store.outbox_rows()[0].payload["content"] == note
+
+
+# -- issue 23: snoozing on a Friday, the snooze dialog's live reading, a time kept
+
+FRIDAY_MORNING = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
+
+
+def friday_cockpit(store: Store, **fields: Any) -> WarmlineApp:
+    """The cockpit on Friday 27 Nov, with one follow-up due that day (on Kestrel)."""
+    with follow_ups_of(store) as followups:
+        followups.add(KESTREL, "Kestrel", "Call Dana back", FRIDAY, source="manual")
+    return WarmlineApp(
+        store, clock=lambda: FRIDAY_MORNING, zone=UTC, config=settings(**fields),
+        opener=Opened(), clipboard=Clipboard(),
+    )  # fmt: skip
+
+
+def open_on(store: Store, today: date) -> list:
+    with follow_ups_of(store) as followups:
+        return followups.list("open", KESTREL, today=today)
+
+
+@pytest.mark.parametrize(
+    ("work_days", "monday"),
+    [((0, 1, 2, 3, 4), date(2026, 11, 30)), ((0, 1, 2, 3, 4, 5), date(2026, 11, 28))],
+)
+async def test_z_on_a_friday_snoozes_to_the_next_working_day(
+    store: Store, work_days: tuple[int, ...], monday: date
+) -> None:
+    app = friday_cockpit(store, work_days=work_days)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_detail(app, pilot)
+        await pilot.press("z")
+        await until(lambda: open_on(store, FRIDAY)[0].due_on == monday, pilot=pilot)
+
+
+async def test_the_snooze_dialog_reads_live_and_keeps_the_time(store: Store) -> None:
+    app = friday_cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_detail(app, pilot)
+        await pilot.press("Z")
+        await until(lambda: isinstance(app.screen, SnoozeDialog), pilot=pilot)
+        dialog = app.screen
+        assert "a day (Mon 30 Nov)" in " ".join(  # not Saturday
+            str(s.render()) for s in dialog.query(Static)
+        )
+        assert text_of(dialog, "#snooze-read") == "-"
+        await pilot.press("3", *"tomorrow at 1")
+        await until(lambda: "due Sat 28 Nov 13:00" in text_of(dialog, "#snooze-read"), pilot=pilot)
+        await pilot.press("0")
+        await until(lambda: "due Sat 28 Nov 10:00" in text_of(dialog, "#snooze-read"), pilot=pilot)
+        await pilot.press("x")
+        await until(lambda: text_of(dialog, "#snooze-read") == "not a day yet", pilot=pilot)
+        await pilot.press("backspace", "enter")
+        await until(lambda: app.screen is screen, pilot=pilot)
+        (moved,) = open_on(store, FRIDAY)
+        assert (moved.due_on, moved.at) == (date(2026, 11, 28), time(10, 0))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snooze_dialog_with_preview(snap_compare, store: Store, size) -> None:
+    """At 80 columns the placeholder shows whole (issue 23 item 10), and the live line."""
+    app = friday_cockpit(store)
+
+    async def run_before(pilot) -> None:
+        await open_detail(app, pilot)
+        await pilot.press("Z")
+        await until(lambda: isinstance(app.screen, SnoozeDialog), pilot=pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snooze_dialog_reading_a_day(snap_compare, store: Store, size) -> None:
+    app = friday_cockpit(store)
+
+    async def run_before(pilot) -> None:
+        await open_detail(app, pilot)
+        await pilot.press("Z")
+        await until(lambda: isinstance(app.screen, SnoozeDialog), pilot=pilot)
+        await pilot.press("3", *"next monday 9am")
+        await until(lambda: "Mon 30 Nov 09:00" in text_of(app, "#snooze-read"), pilot=pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+async def test_the_log_form_reads_a_rep_on_friday_and_keeps_the_time(store: Store) -> None:
+    """ "call back Friday 10am" written on a Friday: next Friday at 10, kept on send; a day
+    typed in the field below with a time keeps it too."""
+    app = friday_cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_detail(app, pilot)
+        await pilot.press("a")
+        await until(lambda: isinstance(app.screen, ActivityDialog), pilot=pilot)
+        dialog = app.screen
+        await type_text(pilot, dialog, "Good chat, call back Friday 10am")
+        assert "Follow-up: Fri 4 Dec 10:00 (call back Friday 10am)" in text_of(
+            dialog, "#follow-up-line"
+        )
+        await pilot.press("ctrl+s")
+        await until(lambda: isinstance(app.screen, LeadDetailScreen), pilot=pilot)
+        kept = [f for f in open_on(store, FRIDAY) if f.source == "activity"]
+        assert [(f.due_on, f.at) for f in kept] == [(date(2026, 12, 4), time(10, 0))]
+        await pilot.press("n")
+        await until(lambda: isinstance(app.screen, TextDialog), pilot=pilot)
+        note = app.screen
+        await type_text(pilot, note, "Sent the deck")
+        note.query_one("#follow-up-day", Input).value = "next monday 9am"
+        await until(lambda: "Mon 30 Nov 09:00" in text_of(note, "#follow-up-line"), pilot=pilot)
+        await pilot.press("ctrl+s")
+        await until(lambda: isinstance(app.screen, LeadDetailScreen), pilot=pilot)
+        kept = [f for f in open_on(store, FRIDAY) if f.source == "note"]
+        assert [(f.due_on, f.at) for f in kept] == [(date(2026, 11, 30), time(9, 0))]
