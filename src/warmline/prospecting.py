@@ -13,6 +13,7 @@ Shared by the headless commands and the cockpit; never imports Textual or Rich.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -23,6 +24,7 @@ from warmline.api import limits
 from warmline.api.errors import ApiError, AuthError, OfflineError, PlanLimitError
 from warmline.records import save_record
 from warmline.store import FAILED, Job, Store
+from warmline.store.lookup_values import FIELDS, LookupValues
 from warmline.store.people_found import NO_ROLE, role_order
 from warmline.sync.jobs import POLL_MAX
 from warmline.textsafe import terminal_line
@@ -133,6 +135,44 @@ def lookup_criteria(
     if limit is not None:
         criteria["limit"] = limit
     return criteria
+
+
+def unknown_keyword(criteria: Mapping[str, Any], known: LookupValues) -> str | None:
+    """The line for the first filter keyword the cache has never seen, with the closest
+    known name; None when every keyword is known.
+
+    A mistyped industry made the service answer as if there were no industry filter (a
+    silent broad search, a lookup spent), so the form asks first. The service may accept
+    synonyms the cache has not seen, so this is a question, not a refusal: the form sends
+    the same criteria as typed when asked again. A filter with no known names is not
+    checked (there is nothing to compare with).
+    """
+    for name, field in FIELDS:
+        names = known.of(name)
+        folded = {value.casefold(): value for value in names}
+        for keyword in criteria.get(name) or []:
+            if not folded or keyword.casefold() in folded:
+                continue
+            close = difflib.get_close_matches(keyword.casefold(), list(folded), n=1, cutoff=0.6)
+            said = f"no {field} named {keyword!r}"
+            if close:
+                return f"{said}; did you mean {folded[close[0]]}? (enter again looks up as typed)"
+            return f"{said} among those the cache has seen (enter again looks up as typed)"
+    return None
+
+
+def complete_keyword(value: str, names: Sequence[str]) -> str | None:
+    """`value` with its last comma-separated keyword completed to the first known name it
+    begins (case-insensitively); None when there is nothing to add."""
+    head, comma, last = value.rpartition(",")
+    typed = last.lstrip()
+    if not typed:
+        return None
+    lead = head + comma + last[: len(last) - len(typed)]
+    for name in names:
+        if name.casefold().startswith(typed.casefold()) and len(name) > len(typed):
+            return lead + name
+    return None
 
 
 async def run_lookup(store: Store, client: ServiceClient, criteria: Mapping[str, Any], save: bool) -> dict[str, Any]:

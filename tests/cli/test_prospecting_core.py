@@ -22,6 +22,7 @@ from warmline.api.errors import InputError, OfflineError
 from warmline.prospecting import (
     StartRefused,
     cached_lookup,
+    complete_keyword,
     cost_notice,
     deliver_start,
     explain_skips,
@@ -30,9 +31,11 @@ from warmline.prospecting import (
     run_lookup,
     save_notice,
     save_results,
+    unknown_keyword,
     wait_for_job,
 )
 from warmline.store import Store
+from warmline.store.lookup_values import LookupValues, lookup_values
 from warmline.sync import SyncEngine
 from warmline.sync.blocking import run_inline
 from warmline.sync.jobs import POLL_MAX, POLL_MIN
@@ -129,6 +132,47 @@ async def test_a_lookup_is_kept_for_offline_rereading_whether_saved_or_not(store
     assert again is not None and again["cached"] is True and again["fetched_at"]
     assert [c["name"] for c in again["companies"]] == [c["name"] for c in live["companies"]]
     assert {store.get_company(c["saved_company_id"]).name for c in live["companies"]} == {c["name"] for c in live["companies"]}
+
+
+KNOWN = LookupValues(industries=("Food & Beverage", "Logistics", "Software"), countries=("Germany", "Sweden"))
+
+
+def test_an_unknown_keyword_is_named_with_the_closest_known_one() -> None:
+    criteria = lookup_criteria(None, ["logistics", "Fod & Beverage"], ["germany"])
+    assert unknown_keyword(criteria, KNOWN) == (
+        "no industry named 'Fod & Beverage'; did you mean Food & Beverage? (enter again looks up as typed)"
+    )
+    assert unknown_keyword(lookup_criteria(None, countries=["Narnia"]), KNOWN) == (
+        "no country named 'Narnia' among those the cache has seen (enter again looks up as typed)"
+    )
+    assert unknown_keyword(lookup_criteria(None, ["software"], ["Sweden"]), KNOWN) is None
+    # No region is known: nothing to compare with, so nothing is refused.
+    assert unknown_keyword(lookup_criteria(None, regions=["Bavaria"]), KNOWN) is None
+    assert unknown_keyword(lookup_criteria(None, ["Fod"]), LookupValues()) is None
+
+
+def test_the_keyword_after_the_last_comma_is_completed() -> None:
+    names = KNOWN.industries
+    assert complete_keyword("fo", names) == "Food & Beverage"
+    assert complete_keyword("Logistics, so", names) == "Logistics, Software"
+    assert complete_keyword("Logistics,so", names) == "Logistics,Software"
+    assert complete_keyword("Logistics, ", names) is None
+    assert complete_keyword("xyz", names) is None
+    assert complete_keyword("Software", names) is None  # already whole
+
+
+async def test_the_known_values_come_from_cached_companies_and_answers(store: Store) -> None:
+    assert lookup_values(store) == LookupValues()
+    store.upsert_companies([{"id": 1, "name": "A", "industry": "Logistics", "country": "Sweden", "region": None}])
+    store.save_lookup(lookup_criteria(None, ["Dental"], ["germany"]), {"companies": [
+        {"name": "B", "industry": "Health care", "country": "Germany", "region": "Bavaria", "saved_company_id": None},
+        {"name": "C", "industry": "logistics", "country": None},
+    ], "total": 2})
+    store.save_lookup(lookup_criteria(None, ["Nothing found"]), {"companies": [], "total": 0})
+    values = lookup_values(store)
+    assert values.industries == ("Dental", "Health care", "Logistics")
+    assert values.countries == ("Germany", "Sweden")
+    assert values.regions == ("Bavaria",)
 
 
 def test_save_notice_says_the_slots_and_what_the_list_holds() -> None:
