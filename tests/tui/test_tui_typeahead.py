@@ -10,12 +10,9 @@ widget), and `a fast-1 ctrl+s a fast-2 ctrl+s` queued nothing or one merged acti
 
 from __future__ import annotations
 
-import unicodedata
-
-from textual import events
-from textual.app import REPLACED_KEYS, App, _character_to_key, _get_unicode_name_from_key
 from textual.widgets import TextArea
 
+from support.bursts import type_fast
 from support.cockpit import cockpit
 from support.waiting import until
 from warmline.store import Store
@@ -23,26 +20,6 @@ from warmline.tui.screens.dialogs import ActivityDialog, TextDialog
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 
 LEAD = 100
-
-
-def key_event(key: str) -> events.Key:
-    """The event Textual's own `press` builds for `key`."""
-    if len(key) == 1 and not key.isalnum():
-        key = _character_to_key(key)
-    try:
-        char: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
-    except KeyError:
-        char = key if len(key) == 1 else None
-    return events.Key(key, char)
-
-
-def type_fast(app: App[object], *keys: str) -> None:
-    """Every key to the driver in one go, nothing awaited in between."""
-    assert app._driver is not None
-    for key in keys:
-        event = key_event(key)
-        event.set_sender(app)
-        app._driver.send_message(event)
 
 
 def queued(store: Store, kind: str) -> list[str]:

@@ -71,6 +71,27 @@ def _order(sort: str, by_status: bool) -> Order:
     return Order(_TERMS[sort], _INDEX[(sort, by_status)])
 
 
+def _before(order: Order, values: tuple[SqlValue, ...]) -> tuple[str, list[SqlValue]]:
+    """A condition true of the rows `order` puts before the row holding `values` (one per
+    term, the last term unique): ahead on a term, or level with it and ahead on the next."""
+    clauses: list[str] = []
+    params: list[SqlValue] = []
+    level: list[str] = []
+    level_params: list[SqlValue] = []
+    for (name, way), value in zip(order.terms, values, strict=True):
+        if value is None:  # NULL is lowest: nothing is ahead ascending, every value descending
+            ahead, ahead_params = ("0", []) if way == "ASC" else (f"{name} IS NOT NULL", [])
+        elif way == "ASC":
+            ahead, ahead_params = f"({name} IS NULL OR {name} < ?)", [value]
+        else:
+            ahead, ahead_params = f"{name} > ?", [value]
+        clauses.append(" AND ".join([*level, ahead]))
+        params.extend([*level_params, *ahead_params])
+        level.append(f"{name} IS ?")
+        level_params.append(value)
+    return "(" + " OR ".join(f"({clause})" for clause in clauses) + ")", params
+
+
 def _check_status(status: str | None) -> None:
     if status not in STATUSES:
         raise ValueError(f"status must be cold, warm or None (got {status!r})")
@@ -137,6 +158,40 @@ class LeadsStore(Database):
                 return count_rows(conn, LEADS, where, params, flt, index)
 
         return self._count_cached(("leads", status, text.strip().lower()), compute)
+
+    def leads_listed(self, lead_ids: Sequence[int]) -> list[LeadRow]:
+        """The list's rows for `lead_ids`, in that order, leaving out leads no longer listed:
+        how the list refreshes the rows on screen without re-sorting them."""
+        with self.read() as conn:
+            if not lead_ids:
+                return []
+            marks = ", ".join("?" for _ in lead_ids)
+            listed = {row[0] for row in conn.execute(f"SELECT id FROM leads WHERE hidden = 0 AND id IN ({marks})", list(lead_ids))}
+            return self._lead_rows(conn, [lead_id for lead_id in lead_ids if lead_id in listed])
+
+    def lead_index(self, lead_id: int, status: str | None = None, text: str = "", sort: str = "score") -> int | None:
+        """The row `lead_id` is on in `lead_page`'s order (None when the view leaves it out),
+        so the list can keep its cursor on a lead that a re-sort moved pages away.
+
+        Counts the rows before it through the sort's index: NULLs sort first ascending and
+        last descending, as SQLite orders them."""
+        _check_status(status)
+        order = _order(sort, status is not None)
+        where, params = self._lead_where(status)
+        with self.read() as conn:
+            columns = ", ".join(column for column, _ in order.terms)
+            found = conn.execute(
+                f"SELECT {columns} FROM leads WHERE id = ? AND {' AND '.join(where)}", (lead_id, *params)
+            ).fetchone()
+            if found is None:
+                return None
+            flt = text_filter(conn, LEADS, text, self._has_fts("leads"))
+            if flt is not None:
+                clause = f"leads.id = ? AND {flt.clause}"
+                if conn.execute(f"SELECT 1 FROM leads WHERE {clause}", (lead_id, *flt.params)).fetchone() is None:
+                    return None
+            before, values = _before(order, tuple(found))
+            return count_rows(conn, LEADS, [*where, before], [*params, *values], flt, order.index)
 
     @staticmethod
     def _lead_where(status: str | None) -> tuple[list[str], list[SqlValue]]:

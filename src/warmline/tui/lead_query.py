@@ -37,6 +37,16 @@ class LeadQuery:
             status=self.status, text=self.text, sort=self.sort, offset=offset, limit=limit
         )
 
+    def fresh(self, rows: Sequence[LeadRow]) -> Sequence[LeadRow]:
+        """`rows` as the cache has them now, in the same order; a lead that left this view
+        (removed, or moved to another tab) is left out."""
+        found = self.store.leads_listed([row.id for row in rows])
+        return [row for row in found if self.status is None or row.lead_status == self.status]
+
+    def index_of(self, row: LeadRow) -> int | None:
+        """The row `row`'s lead is on now (None when it left this view)."""
+        return self.store.lead_index(row.id, status=self.status, text=self.text, sort=self.sort)
+
 
 def next_sort(sort: str) -> str:
     """The sort after `sort` in the `s` key's cycle."""

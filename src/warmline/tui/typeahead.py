@@ -16,6 +16,13 @@ the form is pushed when the app reads that key, before it reads the next one.
 
 A hold never outlasts `HOLD_LIMIT` seconds (a form that never mounts): the keys are then
 replayed to whatever has the focus, as before.
+
+The same line keeps a burst in order with no form at all. Textual runs a priority binding
+(Today's `enter`) when the app reads the key, but hands other keys to the focused widget's
+queue: `j j enter` typed at once opened the row under the cursor before the table had
+handled the two moves (a widget's own bindings run only when the key has bubbled up to
+the app). So a key read while the one before is still on its way from the widget up to the
+app waits its turn too.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from typing import Any
 
 from textual import events
 from textual.app import App
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -80,10 +88,18 @@ class TypeaheadApp(App[Any]):
             self.call_later(self._replay)
 
     async def on_event(self, event: events.Event) -> None:
-        if self._typeahead is not None and isinstance(event, Held) and not event.is_forwarded:
+        if not isinstance(event, Held) or event.is_forwarded:
+            await super().on_event(event)
+        elif self._typeahead is not None:
             self._typeahead.append(event)  # read while a form opens, or before earlier keys were replayed
-            return
-        await super().on_event(event)
+        elif self._stepping:
+            self._typeahead = deque([event])  # the widget has not handled the key before: wait
+            self.set_timer(HOLD_LIMIT, partial(self._handled, self._stepping))
+        else:
+            target: Widget = self.focused or self.screen
+            await super().on_event(event)
+            if event.is_forwarded:  # not taken by a priority binding: in the widget's queue
+                self._track(target)
 
     async def _replay(self) -> None:
         """Hand the held keys on, one at a time; stop while a form opens or a key is being
@@ -94,13 +110,32 @@ class TypeaheadApp(App[Any]):
                 continue  # ctrl+s, escape, or a key that pushed another form (then _opening is set)
             target: Widget = self.focused or self.screen
             target._forward_event(event)
-            if target.is_attached:
-                step = self._step = self._step + 1
-                self._stepping = step
-                target.call_later(self._handled, step)
-                self.set_timer(HOLD_LIMIT, partial(self._handled, step))  # a widget closed meanwhile
+            if self._track(target):
+                self.set_timer(HOLD_LIMIT, partial(self._handled, self._stepping))  # a widget closed meanwhile
         if not self._typeahead and self._opening is None and not self._stepping:
             self._typeahead = None
+
+    def _track(self, target: Widget) -> bool:
+        """Note that `target` has a key to handle: `_handled` runs once the key has been
+        through `target` and each node it bubbles to, the app's bindings last."""
+        if not target.is_attached:
+            return False
+        step = self._step = self._step + 1
+        self._stepping = step
+        self._after(target, step, first=True)
+        return True
+
+    def _after(self, node: MessagePump, step: int, first: bool = False) -> None:
+        """Follow key `step` up the DOM: a callback queued at each node runs after the node
+        has handled the key (and passed it on), so the app's callback runs after its own
+        handling of the key: its bindings."""
+        parent = node if first else node._parent
+        if parent is None or self._stepping != step:
+            self._handled(step)
+        elif parent is self:
+            self.call_later(self._handled, step)
+        elif not parent.call_later(self._after, parent, step):
+            self._handled(step)  # a node closing: it will pass nothing on
 
     def _handled(self, step: int) -> None:
         """Run by the widget that took key `step`, once it has: on to the next one."""

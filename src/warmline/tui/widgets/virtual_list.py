@@ -4,13 +4,19 @@ A `DataTable` holding every row needs seconds at 100,000 leads; this widget foll
 toolong's Line-API approach instead: its virtual height is the row count, each visible
 line asks a small page cache for its row, and a page is read from SQLite only when a
 line on it is first drawn. The first line is a fixed column header that does not scroll.
+
+A reload (the cache changed: a score, a status, a last activity) never moves the cursor to
+another row's item. Over a `StableSource` it holds the order the rep sees and refreshes
+the rows in place, until the rep moves: the move goes by that order, then the list is read
+again in its sort with the cursor on the row it moved to, on the same screen line where the
+sort allows. So `esc` back from a lead and `↓` opens the lead the rep saw under it.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rich.segment import Segment
 from rich.style import Style
@@ -34,6 +40,24 @@ class RowSource(Protocol[T_co]):
     def count(self) -> int: ...
 
     def rows(self, offset: int, limit: int) -> Sequence[T_co]: ...
+
+
+@runtime_checkable
+class StableSource(Protocol[T]):
+    """A source that can refresh rows in place and find a row after a re-sort; a list over
+    one keeps its order under the cursor until the rep moves (see the module's docstring)."""
+
+    def count(self) -> int: ...
+
+    def rows(self, offset: int, limit: int) -> Sequence[T]: ...
+
+    def fresh(self, rows: Sequence[T]) -> Sequence[T]:
+        """`rows` re-read, in the same order, leaving out rows no longer in the query."""
+        ...
+
+    def index_of(self, row: T) -> int | None:
+        """Where `row` is in the query's order now (None when it left the query)."""
+        ...
 
 
 Line = Text | list[Segment]
@@ -159,6 +183,8 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         self._exact = True
         self._loaded = False
         self._generation = 0
+        self._held = False
+        """Whether the pages hold the order the rep saw, not the query's order now."""
         self._frame_styles: dict[str, Style] = {}
 
     # -- data ---------------------------------------------------------------------------
@@ -182,7 +208,8 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
     def set_source(self, source: RowSource[T], *, keep_cursor: bool = False) -> None:
         """Show another query (a new filter, sort or tab); the cursor goes to the top."""
         self._source = source
-        self.reload(keep_cursor=keep_cursor)
+        self._held = False
+        self._read_again(keep_cursor=keep_cursor)
 
     def set_empty_text(self, text: Text | str) -> None:
         self._empty_text = text if isinstance(text, Text) else Text(text)
@@ -194,31 +221,82 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         The first page is all a paint needs; counting a long filtered result can take
         longer than a keystroke should, so a full page paints at once with a provisional
         count and the exact count follows from a thread (`Counted` is posted).
+
+        Keeping the cursor over a `StableSource` holds the order on screen instead (the
+        rows refresh in place) until the rep moves; a row gone from the query ends the hold.
         """
-        previous = self._key_of(self.current) if keep_cursor and self._loaded else None
+        if keep_cursor and self._loaded and self._hold():
+            self.refresh()
+            self._post_highlight()
+            return
+        self._read_again(keep_cursor=keep_cursor)
+
+    def _read_again(self, *, keep_cursor: bool) -> None:
+        """Read the query in its order now, the cursor on the row it was on (if kept)."""
+        previous = self.current if keep_cursor and self._loaded else None
+        line = self.cursor - int(self.scroll_offset.y)
+        self._held = False
         self._load(keep_cursor=keep_cursor)
         if previous is not None:
-            self._follow(previous)
+            self._follow(previous, line)
         if not keep_cursor:
             self.scroll_to(y=0, animate=False, immediate=True)
         self._scroll_cursor_into_view()
         self.refresh()
         self._post_highlight()
 
-    def _follow(self, key: Hashable) -> None:
-        """Keep the cursor on the same row when a reload moved it (its score changed and
-        the list is sorted by score, say), looking in the page around the cursor."""
-        if self._key_of(self.current) == key:
+    def _hold(self) -> bool:
+        """Refresh the pages on screen and the cursor's in place, keeping their order; the
+        others are dropped (read again when drawn). False when the source cannot, or a
+        row has left the query (a removed lead): then the list is read again in order."""
+        source = self._source
+        if self._key is None or not isinstance(source, StableSource):
+            return False
+        size = self._page_size
+        top = int(self.scroll_offset.y)
+        shown = range(top // size, (top + self._visible_rows) // size + 1)
+        kept: OrderedDict[int, Sequence[T]] = OrderedDict()
+        for number in sorted({*shown, self.cursor // size}):
+            page = self._pages.get(number)
+            if page is None:
+                continue
+            rows = source.fresh(page)
+            if len(rows) != len(page):
+                return False
+            kept[number] = rows
+        self._pages = kept
+        self._held = True
+        return True
+
+    def _follow(self, item: T, line: int) -> None:
+        """Put the cursor on `item` after a re-read moved it (its score changed and the
+        list is sorted by score, say), on screen line `line` where the order allows."""
+        key = self._key_of(item)
+        if key is None or self._key_of(self.current) == key:
             return
+        index = self._index_of(item, key)
+        if index is None:
+            return
+        if index >= self._count:  # the provisional count of a long list is short of it
+            self._set_count(index + 1, False)
+        self.set_reactive(VirtualList.cursor, index)
+        self.scroll_to(y=max(0, index - line), animate=False, immediate=True)
+
+    def _index_of(self, item: T, key: Hashable) -> int | None:
+        """Where `item` is now: asked of a `StableSource`, else looked for in the page
+        around the cursor and its neighbours."""
+        if isinstance(self._source, StableSource):
+            index: int | None = self._source.index_of(item)
+            return index
         page_number = self.cursor // self._page_size
         for number in (page_number, page_number - 1, page_number + 1):
             if number < 0:
                 continue
             self.item_at(number * self._page_size)  # reads the page if it is not cached
-            for position, item in enumerate(self._pages.get(number, ())):
-                if self._key_of(item) == key:
-                    self.set_reactive(VirtualList.cursor, number * self._page_size + position)
-                    return
+            for position, row in enumerate(self._pages.get(number, ())):
+                if self._key_of(row) == key:
+                    return number * self._page_size + position
+        return None
 
     def _load(self, *, keep_cursor: bool) -> None:
         self._generation += 1
@@ -361,23 +439,41 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
     def _post_highlight(self) -> None:
         self.post_message(self.Highlighted(self, self.cursor, self.current))
 
+    def move_to(self, index: int) -> None:
+        """The rep moves the cursor to row `index` as shown. A held order ends here: the row
+        is taken from the order the rep saw, then the list re-sorts and follows it."""
+        if not self._held:
+            self.cursor = index
+            return
+        index = self.validate_cursor(index)
+        target = self.item_at(index)
+        line = index - int(self.scroll_offset.y)
+        self._held = False
+        self._load(keep_cursor=True)
+        self.set_reactive(VirtualList.cursor, self.validate_cursor(index))
+        if target is not None:
+            self._follow(target, line)
+        self._scroll_cursor_into_view()
+        self.refresh()
+        self._post_highlight()
+
     def action_cursor_down(self) -> None:
-        self.cursor += 1
+        self.move_to(self.cursor + 1)
 
     def action_cursor_up(self) -> None:
-        self.cursor -= 1
+        self.move_to(self.cursor - 1)
 
     def action_first(self) -> None:
-        self.cursor = 0
+        self.move_to(0)
 
     def action_last(self) -> None:
-        self.cursor = self.row_count - 1
+        self.move_to(self.row_count - 1)
 
     def action_page_down(self) -> None:
-        self.cursor += self._visible_rows
+        self.move_to(self.cursor + self._visible_rows)
 
     def action_page_up(self) -> None:
-        self.cursor -= self._visible_rows
+        self.move_to(self.cursor - self._visible_rows)
 
     def action_select(self) -> None:
         item = self.current
@@ -391,4 +487,4 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         if 0 <= index < self.row_count:
             if index == self.cursor and event.chain >= 2:
                 self.action_select()
-            self.cursor = index
+            self.move_to(index)
