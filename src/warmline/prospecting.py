@@ -22,9 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 from warmline.api import limits
 from warmline.api.errors import ApiError, AuthError, OfflineError, PlanLimitError
+from warmline.ops.kinds import OpKind
 from warmline.records import save_record
-from warmline.store import FAILED, Job, Store
+from warmline.store import FAILED, QUEUE_STATES, Job, Store
 from warmline.store.lookup_values import FIELDS, LookupValues
+from warmline.store.outreach import outreach_status
 from warmline.store.people_found import NO_ROLE, role_order
 from warmline.sync.jobs import POLL_MAX
 from warmline.textsafe import terminal_line
@@ -198,6 +200,22 @@ def cached_lookup(store: Store, criteria: Mapping[str, Any]) -> dict[str, Any] |
     """The answer an earlier identical lookup got, with when it was fetched; None if none."""
     found = store.cached_lookup(dict(criteria))
     return None if found is None else {**found, "cached": True}
+
+
+def lead_statuses(store: Store, company_ids: Iterable[int]) -> dict[int, str]:
+    """The Lead column of a prospecting table: each company's lead status, or the status
+    it is queued to get ("cold (queued)"), so a company just put into outreach shows at
+    once, not only after the service has made its lead."""
+    wanted = {int(company_id) for company_id in company_ids}
+    statuses = outreach_status(store, wanted)
+    for op in store.outbox_rows(QUEUE_STATES):
+        if op.kind != OpKind.ADD_TO_OUTREACH:
+            continue
+        status = str(op.payload.get("lead_status") or "cold")
+        for company_id in op.payload.get("company_ids") or []:
+            if isinstance(company_id, int) and company_id in wanted:
+                statuses.setdefault(company_id, f"{status} (queued)")
+    return statuses
 
 
 # The fields of a lookup result that make a company record (the rest is the answer's own).

@@ -551,6 +551,102 @@ async def test_an_earlier_lookup_is_picked_from_the_cache_without_spending_one(s
     assert op.payload == {"company_ids": [501], "lead_status": "cold"}
 
 
+def _known_names(store: Store) -> None:
+    store.upsert_companies([
+        {"id": 701, "name": "Brew Co", "industry": "Food & Beverage", "country": "Germany", "region": "Bavaria"},
+        {"id": 702, "name": "Haul AB", "industry": "Logistics", "country": "Sweden", "region": "Stockholm"},
+    ])
+
+
+async def test_filters_complete_the_keyword_after_the_last_comma(store: Store) -> None:
+    _known_names(store)
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I")
+        await pilot.pause()
+        industries = app.screen.query_one("#lookup-industries")
+        industries.focus()
+        await pilot.press(*"Logistics, fo")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert industries._suggestion == "Logistics, Food & Beverage"
+        await pilot.press("right")
+        assert industries.value == "Logistics, Food & Beverage"
+        regions = app.screen.query_one("#lookup-regions")
+        regions.focus()
+        await pilot.press(*"bav")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert regions._suggestion == "Bavaria"
+
+
+async def test_an_unknown_keyword_is_asked_about_before_a_lookup_is_spent(store: Store, service: ServiceClient) -> None:
+    _known_names(store)
+    app = cockpit(store, sync=LookupSync(service))
+    async with service, app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I")
+        await pilot.pause()
+        app.screen.query_one("#lookup-industries").focus()
+        await pilot.press(*"Fod & Beverage", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert text_of(app, "#lookup-summary") == (
+            "no industry named 'Fod & Beverage'; did you mean Food & Beverage? (enter again looks up as typed)"
+        )
+        assert app.screen.answer is None and store.cached_lookup(app.screen._form_criteria()) is None
+        await pilot.press("enter")  # the same criteria again: sent as typed
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen.answer is not None
+        assert store.cached_lookup(app.screen._form_criteria()) is not None
+
+
+def _cached_answer(store: Store) -> None:
+    criteria = {"query": None, "industries": ["Dental"], "countries": ["Germany"], "regions": [], "broaden_search": False}
+    store.save_lookup(criteria, {"companies": [{"name": "Isar Dental", "domain": "isar.example", "saved_company_id": 9501},
+                                               {"name": "Elbe Dental", "domain": "elbe.example", "saved_company_id": 9502}],
+                                 "total": 2, "saved_count": 0, "quota_limited": 0})
+
+
+async def test_the_lead_column_shows_a_queued_add_at_once(store: Store) -> None:
+    _cached_answer(store)
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I", "ctrl+r", "enter")
+        await pilot.pause()
+        table = app.screen.query_one("#lookup-table")
+        table.focus()
+        assert table.get_row_at(0)[3].plain == ""
+        await pilot.press("c", "y")
+        await pilot.pause()
+        assert table.get_row_at(0)[3].plain == "cold (queued)"
+        assert table.get_row_at(1)[3].plain == ""
+
+
+async def test_marking_says_it_moves_down(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I")
+        await pilot.pause()
+        (binding,) = [b for b in app.screen.BINDINGS if getattr(b, "id", None) == "lookup.mark"]
+        assert binding.description == "Mark and move down"
+
+
+async def test_the_header_counts_the_saved_rows_and_says_what_save_results_does(store: Store) -> None:
+    _cached_answer(store)
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I", "ctrl+r", "enter")
+        await pilot.pause()
+        summary = text_of(app, "#lookup-summary")
+        assert "2 results · 2 saved" in summary and "0 saved" not in summary
+        app.screen.query_one("#lookup-save").focus()
+        await pilot.press("space")
+        await pilot.pause()
+        assert app.screen.query_one("#lookup-save").value is True
+        assert "Save results is ticked: the next lookup saves what it finds" in text_of(app, "#lookup-summary")
+
+
 async def test_export_from_the_palette_writes_the_file(prospect_store: Store, tmp_path: Path) -> None:
     target = tmp_path / "warm.json"
     app = cockpit(prospect_store)

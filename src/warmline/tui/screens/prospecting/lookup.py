@@ -8,6 +8,10 @@ The service saves a whole lookup or nothing (its `save` flag): `S` re-runs the l
 saving on, for one more instant lookup. A selection is saved company by company instead
 (`s` the rows marked with space, `N` the top N), one saved-company slot each and no
 lookup; the cost is said and confirmed first.
+
+The keyword filters complete from the names the cache has seen (the service publishes no
+list), and a keyword the cache has never seen is asked about once before a lookup is
+spent: a mistyped industry used to become a silent search of every industry.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.suggester import Suggester
 from textual.widgets import Checkbox, Input, Label, Static
 
 from warmline.api.errors import ApiError, OfflineError, PlanLimitError
@@ -30,15 +35,18 @@ from warmline.prospecting import (
     SavedResults,
     cached_lookup,
     companies_word,
+    complete_keyword,
     cost_notice,
+    lead_statuses,
     lookup_criteria,
     run_lookup,
     save_notice,
     save_results,
+    unknown_keyword,
     unsaved,
 )
 from warmline.store.lookup_history import EarlierLookup, earlier_lookups
-from warmline.store.outreach import outreach_status
+from warmline.store.lookup_values import LookupValues, lookup_values
 from warmline.tui.columns import Column
 from warmline.tui.refusals import refusals
 from warmline.tui.safe import plain
@@ -79,9 +87,15 @@ def describe_criteria(criteria: Mapping[str, Any]) -> str:
 
 
 def summary_text(answer: Mapping[str, Any], now: datetime, zone: tzinfo) -> Text:
-    """total, saved_count and quota_limited as the service counted them."""
+    """total and quota_limited as the service counted them, and how many results are in
+    the company list: the rows the Saved column ticks, so the two agree. The service's
+    saved_count (saved by this lookup) is 0 for a lookup sent without saving, even when
+    every result was saved before."""
+    companies = answer.get("companies") or []
     text = Text().append(f"{answer.get('total', 0)} results", style="bold")
-    text.append(f" · {answer.get('saved_count', 0)} saved")
+    text.append(f" · {sum(1 for c in companies if c.get('saved_company_id') is not None)} saved")
+    if answer.get("saved_count"):
+        text.append(f" ({answer['saved_count']} by this lookup)")
     limited = answer.get("quota_limited", 0)
     if limited:
         text.append(f" · {limited} not saved: plan limit of saved companies reached", style="bold red")
@@ -107,6 +121,19 @@ class FormCheckbox(Checkbox):
         self.post_message(self.Submitted())
 
 
+class KeywordSuggester(Suggester):
+    """Completes the keyword after the last comma of a filter field from the known names."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        # Case-sensitive here so the keywords before the last comma keep their case;
+        # `complete_keyword` compares case-insensitively itself.
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.names = names
+
+    async def get_suggestion(self, value: str) -> str | None:
+        return complete_keyword(value, self.names)
+
+
 class LookupScreen(CockpitScreen):
     """The lookup form above its results; enter in a field looks up."""
 
@@ -124,7 +151,7 @@ class LookupScreen(CockpitScreen):
 
     BINDINGS = [
         Binding("ctrl+s", "look_up", "Look up", id="lookup.send"),
-        Binding("space", "toggle_mark", "Mark", id="lookup.mark"),
+        Binding("space", "toggle_mark", "Mark and move down", id="lookup.mark"),
         Binding("c", "add('cold')", "Add as cold", id="lookup.cold"),
         Binding("w", "add('warm')", "Add as warm", id="lookup.warm"),
         Binding("s", "save_marked", "Save marked", id="lookup.save_marked"),
@@ -138,6 +165,9 @@ class LookupScreen(CockpitScreen):
         self.answer: dict[str, Any] | None = None
         self.criteria: dict[str, Any] | None = None
         self.selection = Selection()
+        self.values = LookupValues()
+        self.answer_saving = False  # whether the answer shown came from a lookup with saving on
+        self._asked: dict[str, Any] | None = None  # criteria whose unknown keyword was said
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(classes="lookup-row"):
@@ -146,7 +176,10 @@ class LookupScreen(CockpitScreen):
         with Horizontal(classes="lookup-row"):
             for name, label in FILTERS:
                 yield Label(f"{label} ", classes="lookup-label")
-                yield Input(placeholder="several, comma-separated", id=f"lookup-{name}", compact=True)
+                yield Input(
+                    placeholder="several, comma-separated", id=f"lookup-{name}", compact=True,
+                    suggester=KeywordSuggester(()),
+                )
         with Horizontal(classes="lookup-row"):
             yield FormCheckbox("Broaden search", id="lookup-broaden", compact=True)
             yield FormCheckbox("Save results", id="lookup-save", compact=True)
@@ -158,9 +191,24 @@ class LookupScreen(CockpitScreen):
         )
 
     def on_mount(self) -> None:
+        self._load_values()
         self._show_cost()
         self._show_answer()
         self.query_one("#lookup-query", Input).focus()
+
+    def reload(self) -> None:
+        """The cache changed (a lead made or delivered, companies saved): the Lead column
+        and the known names follow."""
+        self._load_values()
+        if self.answer is not None:
+            self._show_answer()
+
+    def _load_values(self) -> None:
+        self.values = lookup_values(self.cockpit.store)
+        for name, _ in FILTERS:
+            suggester = self.query_one(f"#lookup-{name}", Input).suggester
+            if isinstance(suggester, KeywordSuggester):
+                suggester.names = self.values.of(name)
 
     # -- the form -------------------------------------------------------------------------
 
@@ -206,6 +254,8 @@ class LookupScreen(CockpitScreen):
     @on(Checkbox.Changed, "#lookup-save")
     def _save_changed(self) -> None:
         self._show_cost()
+        if self.answer is not None:
+            self._show_answer()
 
     @on(Input.Submitted)
     @on(FormCheckbox.Submitted)
@@ -218,6 +268,12 @@ class LookupScreen(CockpitScreen):
         except refusals() as exc:
             self._show_problem(Text(str(exc), style="bold red"))
             return
+        if criteria != self._asked and cached_lookup(self.cockpit.store, criteria) is None:
+            line = unknown_keyword(criteria, self.values)
+            if line is not None:
+                self._asked = criteria  # asked once: enter again sends it as typed
+                self._show_problem(plain(line, "bold yellow"))
+                return
         self._look_up(criteria, self.query_one("#lookup-save", Checkbox).value)
 
     def action_save_all(self) -> None:
@@ -321,11 +377,12 @@ class LookupScreen(CockpitScreen):
         except ApiError as exc:
             self._show_problem(Text("The service refused the lookup: ", style="bold red").append_text(plain(str(exc))))
             return
-        self._show_result(criteria, answer)
+        self._show_result(criteria, answer, saving=save)
+        self._load_values()
         self.cockpit.poll_status()
 
-    def _show_result(self, criteria: dict[str, Any], answer: dict[str, Any]) -> None:
-        self.criteria, self.answer = criteria, answer
+    def _show_result(self, criteria: dict[str, Any], answer: dict[str, Any], *, saving: bool = False) -> None:
+        self.criteria, self.answer, self.answer_saving = criteria, answer, saving
         self.selection.clear()
         self._show_answer()
 
@@ -360,7 +417,7 @@ class LookupScreen(CockpitScreen):
             ))
             return
         semantic = bool(self.criteria and self.criteria.get("query"))
-        leads = outreach_status(self.cockpit.store, (
+        leads = lead_statuses(self.cockpit.store, (
             int(c["saved_company_id"]) for c in answer.get("companies") or [] if isinstance(c.get("saved_company_id"), int)
         ))
         rows = []
@@ -379,6 +436,8 @@ class LookupScreen(CockpitScreen):
             ]))
         table.fill(rows)
         summary = summary_text(answer, self.cockpit.clock(), self.cockpit.zone)
+        if self.query_one("#lookup-save", Checkbox).value and not self.answer_saving:
+            summary.append(" · Save results is ticked: the next lookup saves what it finds", style="bold")
         if len(self.selection):
             summary.append(f" · {len(self.selection)} marked")
             waiting = len(unsaved(answer, (int(key) for key in self.selection.keys)))
