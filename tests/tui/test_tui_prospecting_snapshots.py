@@ -187,6 +187,31 @@ def test_lookup_form(snap_compare, prospect_store: Store, size) -> None:
     assert snap_compare(cockpit(prospect_store), terminal_size=size, press=["I"])
 
 
+def typing_in(field: str, *keys: str):  # type: ignore[no-untyped-def]
+    """A `run_before` that opens the lookup and types `keys` into one of its fields."""
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("I")
+        pilot.app.screen.query_one(field).focus()
+        await pilot.press(*keys)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    return run_before
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lookup_completes_a_filter(snap_compare, prospect_store: Store, size) -> None:
+    app = cockpit(prospect_store)
+    assert snap_compare(app, terminal_size=size, run_before=typing_in("#lookup-industries", *"Fin"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lookup_asks_about_an_unknown_keyword(snap_compare, prospect_store: Store, size) -> None:
+    app = cockpit(prospect_store)
+    assert snap_compare(app, terminal_size=size, run_before=typing_in("#lookup-countries", *"Swedn", "enter"))
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_lookup_results(snap_compare, store: Store, service: ServiceClient, size) -> None:
     app = cockpit(store, sync=LookupSync(service))
