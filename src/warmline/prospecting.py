@@ -139,6 +139,22 @@ def lookup_criteria(
     return criteria
 
 
+def _closest(keyword: str, names: Sequence[str]) -> str | None:
+    """The known name a mistyped keyword most likely meant: one containing it, else the
+    closest whole name, else the name with the closest word ("Fod": "Agriculture & Food")."""
+    typed = keyword.casefold()
+    folded = {name.casefold(): name for name in names}
+    containing = [name for key, name in folded.items() if typed in key]
+    if containing:
+        return containing[0]
+    close = difflib.get_close_matches(typed, list(folded), n=1, cutoff=0.6)
+    if close:
+        return folded[close[0]]
+    words = {word: name for key, name in folded.items() for word in re.findall(r"\w+", key)}
+    close = difflib.get_close_matches(typed, list(words), n=1, cutoff=0.6)
+    return words[close[0]] if close else None
+
+
 def unknown_keyword(criteria: Mapping[str, Any], known: LookupValues) -> str | None:
     """The line for the first filter keyword the cache has never seen, with the closest
     known name; None when every keyword is known.
@@ -155,10 +171,10 @@ def unknown_keyword(criteria: Mapping[str, Any], known: LookupValues) -> str | N
         for keyword in criteria.get(name) or []:
             if not folded or keyword.casefold() in folded:
                 continue
-            close = difflib.get_close_matches(keyword.casefold(), list(folded), n=1, cutoff=0.6)
+            close = _closest(keyword, names)
             said = f"no {field} named {keyword!r}"
             if close:
-                return f"{said}; did you mean {folded[close[0]]}? (enter again looks up as typed)"
+                return f"{said}; did you mean {close}? (enter again looks up as typed)"
             return f"{said} among those the cache has seen (enter again looks up as typed)"
     return None
 

@@ -134,13 +134,24 @@ async def test_a_lookup_is_kept_for_offline_rereading_whether_saved_or_not(store
     assert {store.get_company(c["saved_company_id"]).name for c in live["companies"]} == {c["name"] for c in live["companies"]}
 
 
-KNOWN = LookupValues(industries=("Food & Beverage", "Logistics", "Software"), countries=("Germany", "Sweden"))
+KNOWN = LookupValues(
+    industries=("Agriculture & Forestry", "Food & Beverage", "Logistics", "Software"), countries=("Germany", "Sweden")
+)
 
 
 def test_an_unknown_keyword_is_named_with_the_closest_known_one() -> None:
     criteria = lookup_criteria(None, ["logistics", "Fod & Beverage"], ["germany"])
     assert unknown_keyword(criteria, KNOWN) == (
         "no industry named 'Fod & Beverage'; did you mean Food & Beverage? (enter again looks up as typed)"
+    )
+    assert unknown_keyword(lookup_criteria(None, ["Beverage"]), KNOWN) == (  # a word of a known name
+        "no industry named 'Beverage'; did you mean Food & Beverage? (enter again looks up as typed)"
+    )
+    assert unknown_keyword(lookup_criteria(None, ["Softwre", "Bevrage"]), KNOWN) == (  # the first unknown one
+        "no industry named 'Softwre'; did you mean Software? (enter again looks up as typed)"
+    )
+    assert unknown_keyword(lookup_criteria(None, ["Bevrage"]), KNOWN) == (  # close to a word of a name
+        "no industry named 'Bevrage'; did you mean Food & Beverage? (enter again looks up as typed)"
     )
     assert unknown_keyword(lookup_criteria(None, countries=["Narnia"]), KNOWN) == (
         "no country named 'Narnia' among those the cache has seen (enter again looks up as typed)"
@@ -154,6 +165,7 @@ def test_an_unknown_keyword_is_named_with_the_closest_known_one() -> None:
 def test_the_keyword_after_the_last_comma_is_completed() -> None:
     names = KNOWN.industries
     assert complete_keyword("fo", names) == "Food & Beverage"
+    assert complete_keyword("ag", names) == "Agriculture & Forestry"
     assert complete_keyword("Logistics, so", names) == "Logistics, Software"
     assert complete_keyword("Logistics,so", names) == "Logistics,Software"
     assert complete_keyword("Logistics, ", names) is None

@@ -88,14 +88,11 @@ def describe_criteria(criteria: Mapping[str, Any]) -> str:
 
 def summary_text(answer: Mapping[str, Any], now: datetime, zone: tzinfo) -> Text:
     """total and quota_limited as the service counted them, and how many results are in
-    the company list: the rows the Saved column ticks, so the two agree. The service's
-    saved_count (saved by this lookup) is 0 for a lookup sent without saving, even when
-    every result was saved before."""
+    the company list: the rows the Saved column ticks, so the two agree. (The service's
+    saved_count, saved by that lookup, said "0 saved" over rows saved before or since.)"""
     companies = answer.get("companies") or []
     text = Text().append(f"{answer.get('total', 0)} results", style="bold")
     text.append(f" · {sum(1 for c in companies if c.get('saved_company_id') is not None)} saved")
-    if answer.get("saved_count"):
-        text.append(f" ({answer['saved_count']} by this lookup)")
     limited = answer.get("quota_limited", 0)
     if limited:
         text.append(f" · {limited} not saved: plan limit of saved companies reached", style="bold red")
