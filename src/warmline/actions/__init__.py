@@ -7,6 +7,7 @@ delivers it exactly once. Never imports Textual or Rich.
 """
 
 from warmline.actions.activity_type import ACTIVITY_KINDS, guess_activity_type
+from warmline.actions.contacts import QueuedContact, create_contact
 from warmline.actions.leads import (
     add_competitor,
     add_note,
@@ -39,12 +40,14 @@ from warmline.api.errors import InputError
 __all__ = [
     "ACTIVITY_KINDS",
     "InputError",
+    "QueuedContact",
     "add_competitor",
     "add_found_contacts",
     "add_note",
     "add_to_outreach",
     "change_lead_status",
     "complete_recommendation",
+    "create_contact",
     "discard",
     "discard_all",
     "dismiss_recommendation",

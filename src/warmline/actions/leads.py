@@ -14,6 +14,7 @@ from warmline.actions.queue import queue, require_lead
 from warmline.api import limits
 from warmline.api.errors import InputError
 from warmline.ops.kinds import OpKind
+from warmline.ops.validation import record_id
 from warmline.store import Store
 
 # --- activity and notes ------------------------------------------------------------------
@@ -101,7 +102,7 @@ def pin_company_contact(store: Store, lead_id: int, contact_id: int, *, hold_sec
     is made one of the lead's in the cache first (`Store.adopt_lead_contact`: what the next
     refresh brings anyway), then pinned like any key contact (`pin_contact`, queued)."""
     lead_id = require_lead(store, lead_id)
-    contact_id = limits.check_id("contact_id", contact_id)
+    contact_id = record_id(store, "contact_id", contact_id)
     if not store.adopt_lead_contact(lead_id, contact_id):
         raise InputError(
             "contact_id", f"contact {contact_id} is not a cached contact of lead {lead_id}'s company"

@@ -27,7 +27,7 @@ from warmline.ops.matching import claimed, oldest_match, since
 from warmline.ops.op import Answer, Op
 from warmline.ops.parts import dump, probe_of, request_of
 from warmline.ops.spec import OpSpec
-from warmline.ops.validation import optional_id, require_lead
+from warmline.ops.validation import optional_record_id, require_lead
 from warmline.timestamps import LATE_SECONDS, epoch_of
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def valid_activity(cache: CacheFacts, p: dict[str, Any]) -> dict[str, Any]:
     return {
         "lead_id": require_lead(cache, p.get("lead_id")),
         "description": limits.check_activity_description(p.get("description")),
-        "contact_id": optional_id("contact_id", p.get("contact_id")),
+        "contact_id": optional_record_id(cache, "contact_id", p.get("contact_id")),
     }
 
 

@@ -21,7 +21,7 @@ from warmline.ops.matching import by_id
 from warmline.ops.op import Answer, Op
 from warmline.ops.parts import dump, probe_of, request_of
 from warmline.ops.spec import OpSpec
-from warmline.ops.validation import check_flag, require_child, require_lead
+from warmline.ops.validation import check_flag, record_id, require_child, require_lead
 
 if TYPE_CHECKING:
     from warmline.api.client import ServiceClient
@@ -60,7 +60,7 @@ class PinCompetitor(TypedDict):
 
 def valid_pin_contact(cache: CacheFacts, p: dict[str, Any]) -> dict[str, Any]:
     lead_id = require_lead(cache, p.get("lead_id"))
-    contact_id = limits.check_id("contact_id", p.get("contact_id"))
+    contact_id = record_id(cache, "contact_id", p.get("contact_id"))
     require_child(cache, "contact", lead_id, "contact_id", contact_id)
     return {"lead_id": lead_id, "contact_id": contact_id, "is_selected": check_flag("is_selected", p.get("is_selected"))}
 

@@ -8,7 +8,8 @@ restore). A new operation whose effect is one of these kinds needs no change in 
 How the sync engine settles an ambiguous attempt (sent, answer lost) of each kind is the
 spec's `reconcile`: APPEND looks for the record among the lead's recent ones before
 sending again; SET reads the current state and skips when it already holds; KEYED relies
-on the Idempotency-Key (creating jobs and leads: nothing readable to match).
+on the Idempotency-Key (creating jobs and leads: nothing readable to match), with a probe
+where there is something to find (a contact made offline: by its email, else its name).
 """
 
 from __future__ import annotations
@@ -81,6 +82,18 @@ class CreatedByService(NamedTuple):
     records: Literal["leads", "contacts"]
 
 
+class LocalRecord(NamedTuple):
+    """A record made offline: it shows at once under a local id (negative, so it can never
+    be a service id), and ops may name it. When the create is delivered, the store writes
+    the service's record and puts its id for the local one wherever the local one stands
+    (queued payloads, the lead's contacts, activities), in the transaction that marks the
+    create done. Ops naming a local id are not due before that (`Store.due_ops`)."""
+
+    table: Literal["contacts"]
+    id_field: Literal["contact_id"]  # the name ops give the record in their payloads
+    answer_key: str  # where the answer carries the record
+
+
 class StartJob(NamedTuple):
     """A queued job shows at once; the answer gives it its remote id (`id_field` of the
     answer, or the lead's id when None) and, with `lead_field`, the lead's status of it."""
@@ -91,6 +104,7 @@ class StartJob(NamedTuple):
 
 
 Effect = (
-    AppendRow | SetLeadField | SetDeal | HideLead | CloseRecommendation | ChildFlag | CreatedByService | StartJob
+    AppendRow | SetLeadField | SetDeal | HideLead | CloseRecommendation | ChildFlag | CreatedByService | LocalRecord
+    | StartJob
 )
 """Every kind of local effect (`warmline.store.effects` matches on it)."""

@@ -36,6 +36,7 @@ class OpKind(StrEnum):
     ADD_FOUND_CONTACTS = "add_found_contacts"
     START_RESEARCH_RUN = "start_research_run"
     START_COMPANY_RESEARCH = "start_company_research"
+    CREATE_CONTACT = "create_contact"
 
 
 class JobKind(StrEnum):

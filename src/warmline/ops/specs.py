@@ -26,13 +26,14 @@ The kinds at a glance (payload fields, and the local effect the rep sees at once
 | add_found_contacts | job_id, contact_ids | none until the server answers with the contacts |
 | start_research_run | template_id or template_name, company_ids | queued job |
 | start_company_research | company_id, focus? | queued job |
+| create_contact | local_id (< 0, never sent), first_name/last_name, email?, title?, role?, company_id? | the contact, pending, under its local id; on delivery the service's id replaces it everywhere |
 
 Adding an operation:
 
 1. The spec: name it in `OpKind` (`warmline.ops.kinds`), write its payload `TypedDict`,
    its validator, sender and probe, and its `OpSpec` (with one of the effects of
    `warmline.ops.effects`) in its family's module (`appends`, `lead_fields`, `children`,
-   `recommendations`, `starts`); then its case in `_spec` and its row in the table above.
+   `recommendations`, `starts`, `creates`); then its case in `_spec` and its row in the table above.
    Only a new kind of effect needs the store: its case in `warmline.store.effects`.
 2. Add the client method that sends it (`warmline.api.client.ServiceClient`); a body
    field the service's spec does not show goes in `warmline.api.request_fields.NAMED`.
@@ -45,7 +46,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from warmline.ops import appends, children, lead_fields, recommendations, starts
+from warmline.ops import appends, children, creates, lead_fields, recommendations, starts
 from warmline.ops.kinds import OpKind
 from warmline.ops.spec import OpSpec
 
@@ -94,6 +95,8 @@ def _spec(kind: OpKind) -> OpSpec:
             return starts.START_RESEARCH_RUN_SPEC
         case OpKind.START_COMPANY_RESEARCH:
             return starts.START_COMPANY_RESEARCH_SPEC
+        case OpKind.CREATE_CONTACT:
+            return creates.CREATE_CONTACT_SPEC
         case _:
             assert_never(kind)
 

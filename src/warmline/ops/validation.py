@@ -36,6 +36,19 @@ def optional_id(field: str, value: object) -> int | None:
     return None if value is None else check_id(field, value)
 
 
+def record_id(cache: CacheFacts, field: str, value: object) -> int:
+    """A service id, or the local id of a record made offline whose create is still queued
+    (`warmline.ops.creates`): an op naming it waits for the create, and gets the service's
+    id in its place when the create is delivered."""
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0 and cache.made_offline(value):
+        return value
+    return check_id(field, value)
+
+
+def optional_record_id(cache: CacheFacts, field: str, value: object) -> int | None:
+    return None if value is None else record_id(cache, field, value)
+
+
 def require_child(cache: CacheFacts, part: str, lead_id: int, field: str, value: int) -> None:
     """The contact, page or competitor must be one the cache knows on this lead."""
     if not cache.lead_has(part, lead_id, value):

@@ -37,6 +37,7 @@ from warmline.ops.effects import (
     CreatedByService,
     Effect,
     HideLead,
+    LocalRecord,
     SetDeal,
     SetLeadField,
     StartJob,
@@ -497,6 +498,83 @@ def _contacts_added(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: f
     upsert(conn, "contacts", [contact_columns(c) for c in contacts])
 
 
+# --- records made offline, under a local id ----------------------------------------------------
+
+LOCAL_ID = "local_id"  # the payload's field (`warmline.ops.creates.LOCAL_FIELD`)
+
+
+def _make_local(record: LocalRecord) -> Applier:
+    """The record as the rep typed it, under its local id (shown as pending: id < 0)."""
+
+    def apply(conn: sqlite3.Connection, op: Op) -> None:
+        fields = {key: value for key, value in op.payload.items() if key != LOCAL_ID}
+        upsert(conn, record.table, [contact_columns({**fields, "id": op.payload[LOCAL_ID]})])
+
+    return apply
+
+
+def _local_done(record: LocalRecord) -> Folder:
+    """The service's record takes the local one's place, and its id the local id's, in the
+    same transaction that marks the create done (`OutboxStore.mark_done_many`)."""
+
+    def fold(conn: sqlite3.Connection, op: Op, answer: JsonObject, now: float) -> None:
+        found = answer.get(record.answer_key)
+        remote = found.get("id") if isinstance(found, Mapping) else None
+        if not isinstance(found, Mapping) or not isinstance(remote, int) or remote < 1:
+            return  # the spec's check keeps such an answer from being marked done
+        local = op.payload[LOCAL_ID]
+        conn.execute(f"DELETE FROM {record.table} WHERE id = ?", (local,))
+        upsert(conn, record.table, [contact_columns(found)])
+        for lead_id in substitute_id(conn, record.id_field, local, remote, found):
+            rebase(conn, lead_id)
+
+    return fold
+
+
+def substitute_id(
+    conn: sqlite3.Connection, field: str, local: int, remote: int, record: JsonMap
+) -> set[int]:
+    """Put `remote` for `local` wherever the cache names the local contact: the payloads of
+    ops not yet done (which may then be sent), the leads' contacts and activities. Returns
+    the leads touched, for the caller to rebase."""
+    path = f"$.{field}"
+    leads = {
+        row[0]
+        for row in conn.execute(
+            "SELECT lead_id FROM outbox WHERE lead_id IS NOT NULL AND state != 'done' AND json_extract(payload, ?) = ?"
+            " UNION SELECT lead_id FROM lead_contacts WHERE contact_id = ?"
+            " UNION SELECT lead_id FROM touchpoints WHERE contact_id = ?",
+            (path, local, local, local),
+        )
+    }
+    conn.execute(
+        "UPDATE outbox SET payload = json_set(payload, ?, ?) WHERE state != 'done' AND json_extract(payload, ?) = ?",
+        (path, remote, path, local),
+    )
+    conn.execute("UPDATE touchpoints SET contact_id = ? WHERE contact_id = ?", (remote, local))
+    for (lead_id,) in conn.execute("SELECT lead_id FROM lead_contacts WHERE contact_id = ?", (local,)).fetchall():
+        conn.execute("DELETE FROM lead_contacts WHERE lead_id = ? AND contact_id = ?", (lead_id, local))
+        # The service lists the company's contacts on the lead, unpinned until a pin says so
+        # (a refresh may have brought the row already: it is kept).
+        fields = {key: record.get(key) for key in ("first_name", "last_name", "title", "role", "email", "social_url")}
+        row = lead_contact_columns(lead_id, {**fields, "id": remote, "is_selected": False})
+        names = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        conn.execute(f"INSERT OR IGNORE INTO lead_contacts ({names}) VALUES ({marks})", tuple(row.values()))
+    return leads
+
+
+def _drop_local_records(conn: sqlite3.Connection) -> None:
+    """Records made offline whose create is no longer live (undone, discarded): gone, and
+    the leads' rows naming them too."""
+    live = (
+        f"SELECT json_extract(payload, '$.{LOCAL_ID}') FROM outbox WHERE state IN {_LIVE}"
+        f" AND json_extract(payload, '$.{LOCAL_ID}') IS NOT NULL"
+    )
+    conn.execute(f"DELETE FROM contacts WHERE id < 0 AND id NOT IN ({live})")
+    conn.execute(f"DELETE FROM lead_contacts WHERE contact_id < 0 AND contact_id NOT IN ({live})")
+
+
 # --- job starts ------------------------------------------------------------------------------
 
 
@@ -541,6 +619,8 @@ def _behaviour(kind: str, effect: Effect) -> Behaviour:
             return Behaviour(_nothing, _leads_added, None)
         case CreatedByService():
             return Behaviour(_nothing, _contacts_added, None)
+        case LocalRecord():
+            return Behaviour(_make_local(effect), _local_done(effect), None)
         case StartJob(job=job, id_field=id_field, lead_field=lead_field):
             return Behaviour(_start_job(job, lead_field), _job_started(job, id_field, lead_field), None)
         case _:
@@ -648,6 +728,8 @@ def rebase(conn: sqlite3.Connection, lead_id: int | None) -> None:
             if behaviour.apply_all is not None and name in live_kinds:
                 behaviour.apply_all(conn, lead_id, None)
     _drop_queued_jobs(conn, lead_id)
+    if lead_id is None:
+        _drop_local_records(conn)
     if any(behaviours[name].apply_all is None for name in live_kinds):
         for op in live_ops(conn, lead_id, bulk=False):
             behaviours[op.kind].apply(conn, op)

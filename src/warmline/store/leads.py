@@ -460,7 +460,7 @@ class LeadsStore(Database):
                 )
             ]
             contacts = [
-                build(KeyContact, {**r, "is_selected": bool(r["is_selected"]), "pending": r["contact_id"] in touched["lead_contacts"]})
+                build(KeyContact, {**r, "is_selected": bool(r["is_selected"]), "pending": r["contact_id"] in touched["lead_contacts"] or column(r["contact_id"], int) < 0})
                 for r in self._select(
                     conn,
                     "SELECT * FROM lead_contacts WHERE lead_id = ? ORDER BY is_selected DESC, last_name, first_name, contact_id",

@@ -62,6 +62,7 @@ from warmline.store.values import JsonMap, JsonObject, SqlValue, column, nullabl
 
 # What the rep may discard: an op that is not being sent or delivered.
 DISCARDABLE = (PENDING, AMBIGUOUS, FAILED)
+_LIVE_STATES = "(" + ", ".join(f"'{state}'" for state in EFFECT_STATES) + ")"
 
 # Lead records an op makes before the server has them (they carry its op id).
 OP_MADE_TABLES = ("touchpoints", "notes", "competitors")
@@ -167,6 +168,14 @@ class Claim(NamedTuple):
         return _start_ticks(self.pid) == start
 
 
+# An op naming a record made offline (a negative id in its payload, other than the create's
+# own `local_id`) waits for the create: delivering it puts the service's id in the payload
+# (`store.effects.substitute_id`), in the transaction that marks the create done.
+_NAMES_NO_LOCAL_ID = (
+    "NOT EXISTS (SELECT 1 FROM json_each(o.payload) j"
+    " WHERE j.type = 'integer' AND j.value < 0 AND j.key != 'local_id')"
+)
+
 # The wait of an op made due now (`?`: now) whose Retry-After still stands.
 _WAIT_FOR_NOT_BEFORE = "max(0.0, coalesce(not_before, 0) - ?)"
 
@@ -230,6 +239,23 @@ class OutboxStore(Database):
         with self.write() as conn:
             return self.enqueue_in(conn, kind, payload, lead_id, meta, hold_seconds)
 
+    def next_local_id(self, conn: sqlite3.Connection) -> int:
+        """A local id for a record made offline, inside the caller's write transaction:
+        below every id the contacts and the outbox hold, so never one in use or queued."""
+        lowest = conn.execute(
+            "SELECT min(-1, coalesce((SELECT min(id) FROM contacts), 0) - 1,"
+            " coalesce((SELECT min(json_extract(payload, '$.local_id')) FROM outbox), 0) - 1)"
+        ).fetchone()[0]
+        return int(lowest)
+
+    def made_offline(self, local_id: int) -> bool:
+        """Whether `local_id` names a record made offline whose create is still live."""
+        return bool(self.scalar(
+            f"SELECT EXISTS (SELECT 1 FROM outbox WHERE state IN {_LIVE_STATES}"
+            " AND json_extract(payload, '$.local_id') = ?)",
+            (local_id,),
+        ))
+
     def _offline(self, conn: sqlite3.Connection) -> bool:
         found = conn.execute("SELECT value FROM sync_state WHERE key = 'online'").fetchone()
         return found is not None and found[0] == "false"
@@ -271,7 +297,7 @@ class OutboxStore(Database):
     def other_done_results(self, lead_id: int | None, kind: str, op_id: str) -> list[JsonObject]:
         """The answers the service gave the lead's other delivered ops of `kind`."""
         found = self.rows(
-            "SELECT result FROM outbox WHERE lead_id = ? AND kind = ? AND state = 'done' AND op_id != ?",
+            "SELECT result FROM outbox WHERE lead_id IS ? AND kind = ? AND state = 'done' AND op_id != ?",
             (lead_id, kind, op_id),
         )
         results = [loads(row["result"], {}) for row in found]
@@ -324,6 +350,7 @@ class OutboxStore(Database):
             " AND (? OR o.next_attempt_at <= ?) AND coalesce(o.not_before, 0) <= ?"
             " AND (coalesce(o.hold_until, 0) <= ? OR o.op_id IN (SELECT value FROM json_each(?)))"
             " AND o.op_id NOT IN (SELECT value FROM json_each(?))"
+            f" AND {_NAMES_NO_LOCAL_ID}"
             " AND (o.lead_id IS NULL OR o.seq = ("
             "   SELECT min(x.seq) FROM outbox x WHERE x.lead_id = o.lead_id"
             "   AND x.state IN ('pending', 'in_flight', 'ambiguous')))"
@@ -689,8 +716,27 @@ class OutboxStore(Database):
                 raise OpStateError(f"cannot remove this action: it {why}")
             conn.execute("DELETE FROM outbox WHERE op_id = ?", (op_id,))
             rebase(conn, op.lead_id)
-        self._forget_holds([op_id])
+            dependents = self._dependents(conn, op)
+            for lead_id in {lead for _, lead in dependents}:
+                rebase(conn, lead_id)
+        self._forget_holds([op_id, *(dependent for dependent, _ in dependents)])
         return op
+
+    def _dependents(self, conn: sqlite3.Connection, op: Op) -> list[tuple[str, int | None]]:
+        """Removing a create of a record made offline removes the ops that name it too:
+        they can never be sent without it (none is in flight: they wait for the create)."""
+        local = op.payload.get("local_id")
+        if not isinstance(local, int) or local >= 0:
+            return []
+        found = conn.execute(
+            f"SELECT DISTINCT o.op_id, o.lead_id FROM outbox o, json_each(o.payload) j WHERE o.state IN {_LIVE_STATES}"
+            " AND j.type = 'integer' AND j.key != 'local_id' AND j.value = ?",
+            (local,),
+        ).fetchall()
+        conn.execute(
+            "DELETE FROM outbox WHERE op_id IN (SELECT value FROM json_each(?))", (json.dumps([f[0] for f in found]),)
+        )
+        return [(str(f[0]), f[1]) for f in found]
 
     def edit_in(self, conn: sqlite3.Connection, op_id: str, payload: JsonMap, meta: JsonMap | None = None) -> str:
         """Replace a pending or failed op's payload (already validated); returns its op id.

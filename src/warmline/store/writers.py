@@ -181,11 +181,11 @@ def _replace_children(
     conflict: Sequence[str],
 ) -> None:
     """Make the lead's server rows of `table` exactly `rows` (each with its `key`; local
-    pending rows are kept)."""
+    pending rows are kept, and so are rows under a local id: a contact made offline)."""
     keep = [r[key] for r in rows]
     marks = ", ".join("?" for _ in keep) or "NULL"
     conn.execute(
-        f"DELETE FROM {table} WHERE lead_id = ? AND {key} IS NOT NULL AND {key} NOT IN ({marks})",
+        f"DELETE FROM {table} WHERE lead_id = ? AND {key} > 0 AND {key} NOT IN ({marks})",
         (lead_id, *keep),
     )
     upsert(conn, table, rows, conflict)
