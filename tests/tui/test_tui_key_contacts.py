@@ -20,7 +20,7 @@ from warmline import actions
 from warmline.api import ServiceClient
 from warmline.api.errors import InputError
 from warmline.store import Store
-from warmline.tui.screens.contact_pick import OFFLINE_CREATE, ContactPickDialog
+from warmline.tui.screens.contact_pick import ContactPickDialog
 from warmline.tui.screens.dialogs import ActivityDialog, LineDialog
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 
@@ -129,16 +129,17 @@ async def test_arrows_choose_among_the_lead_contacts_and_a_pinned_one_is_not_pin
         assert pinned(store, KESTREL) == {DANA, OLA}
 
 
-async def test_a_new_contact_offline_is_refused_in_its_form_and_nothing_is_queued(
+async def test_a_new_contact_offline_is_queued_and_pinned_under_a_local_id(
     store: Store,
 ) -> None:
+    """Issue 23 (item 6): offline, the new contact is queued (no longer refused)."""
     store.set_state("online", False)
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_picker(app, pilot)
         await pilot.press(*"Dana Kim, VP Ops")
         await pilot.pause()
-        assert "+ New contact: Dana Kim, VP Ops (offline: needs a connection)" in options_of(app)
+        assert "+ New contact: Dana Kim, VP Ops (offline: queued, sent at the next sync)" in options_of(app)
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, LineDialog)
@@ -149,9 +150,11 @@ async def test_a_new_contact_offline_is_refused_in_its_form_and_nothing_is_queue
         assert shown == {"first_name": "Dana", "last_name": "Kim", "title": "VP Ops"}
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert isinstance(app.screen, LineDialog)
-        assert text_of(app, "#dialog-error") == OFFLINE_CREATE
-        assert store.outbox_rows() == []
+        assert isinstance(app.screen, LeadDetailScreen)
+        create, pin = store.outbox_rows()
+        assert (create.kind, pin.kind) == ("create_contact", "pin_contact")
+        assert pin.payload["contact_id"] == create.payload["local_id"] < 0
+        assert any("★ Dana Kim (pendin" in row for row in contact_rows(app)), contact_rows(app)
 
 
 async def test_a_new_contact_is_created_on_the_service_for_the_company_and_pinned(
@@ -172,9 +175,8 @@ async def test_a_new_contact_is_created_on_the_service_for_the_company_and_pinne
             await pilot.press(*"Dana Kim, VP Ops", "enter")
             await pilot.pause()
             assert isinstance(app.screen, LineDialog)
-            await pilot.press(
-                "tab", "tab", "tab", *"decision maker", "tab", *"dana.kim@kestrel.example", "ctrl+s"
-            )
+            # Names and title typed: the form starts on role (issue 23, item 7).
+            await pilot.press(*"decision maker", "tab", "tab", *"dana.kim@kestrel.example", "ctrl+s")
             await until(lambda: store.outbox_rows(), pilot=pilot, what="the pin queued")
             (op,) = store.outbox_rows()
             new_id = op.payload["contact_id"]

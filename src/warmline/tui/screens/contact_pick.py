@@ -2,8 +2,11 @@
 a new person, then pin them on the lead.
 
 Picking needs nothing but the cache: the pin is queued like every change and works offline.
-Creating a contact is a direct call (the service gives it its id, `warmline.records`), so it
-needs a connection; offline the form says so and keeps what was typed.
+Creating a contact online is a direct call (the service gives it its id at once,
+`warmline.records`); offline, or when the service turns out to be out of reach, the
+contact is queued instead (`actions.create_contact`): it shows at once as pending under a
+local id, is pinned at once, and the pin goes out with the service's id once the contact
+is delivered.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.events import Mount
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -48,10 +52,7 @@ NEW = "new"
 Done = Callable[[], None]
 """What runs once a pin is queued (the lead's page redraws)."""
 
-OFFLINE_CREATE = (
-    "Offline: creating a contact needs the service (it gives the contact its id), which is out of "
-    "reach now. Pick a contact already cached, or send this again once you are back online."
-)
+QUEUED_CREATE = "{name} added offline (pending): pinned on {lead}; both reach the service at the next sync."
 
 
 def choice_line(choice: ContactChoice) -> Text:
@@ -121,9 +122,7 @@ class ContactPickDialog(DialogScreen[ContactChoice | str | None]):
             new.append(": ")
             new.append_text(plain(text))
         new.append(
-            " (saved on the service at once; needs a connection)"
-            if self._online
-            else " (offline: needs a connection)",
+            " (saved on the service at once)" if self._online else " (offline: queued, sent at the next sync)",
             style="dim",
         )
         options.append(Option(new, id=NEW))
@@ -191,17 +190,51 @@ def add_key_contact(
     )
 
 
-def _pin(cockpit: Cockpit, lead_id: int, contact_id: int, name: str, lead_name: str) -> bool:
+def _pin(
+    cockpit: Cockpit, lead_id: int, contact_id: int, name: str, lead_name: str, *, quiet: bool = False
+) -> bool:
     """Pin the contact on the lead; False (and a warning) when the action is refused."""
     try:
         cockpit.decide(f"pin {name}", actions.pin_company_contact, lead_id, contact_id)
     except ActionRefused as refused:
         cockpit.notify_plain(f"Could not pin {name}: {refused}", severity="warning")
         return False
+    if quiet:
+        return True
     cockpit.notify_plain(
         f"{name} pinned as a key contact of {lead_name}; the service is told at the next sync."
     )
     return True
+
+
+class NewContactDialog(LineDialog):
+    """The new contact's form: the cursor starts on the first empty field, and a prefilled
+    field's text is never selected (typing into it would replace the name); role comes
+    right after the names, so it is one Tab from where the cursor starts."""
+
+    @on(Mount)
+    def _start_on_an_empty_field(self) -> None:
+        # Runs before the form's own focus on its first field, which then selects nothing;
+        # the first empty field takes the focus once the form is drawn.
+        for field in self.query(Input):
+            field.select_on_focus = False
+        self.call_after_refresh(self._focus_first_empty)
+
+    def _focus_first_empty(self) -> None:
+        inputs = list(self.query(Input))
+        next((field for field in inputs if not field.value), inputs[0]).focus()
+
+
+def new_contact_form_fields(typed: str) -> list[tuple[str, str, str]]:
+    """The form's fields (name, label, value), prefilled from what was typed in the picker."""
+    prefill = new_contact_prefill(typed)
+    return [
+        ("first_name", "First name", prefill["first_name"]),
+        ("last_name", "Last name", prefill["last_name"]),
+        ("role", f"Role (optional: {', '.join(CONTACT_ROLES)})", ""),
+        ("title", "Title (e.g. VP Operations)", prefill["title"]),
+        ("email", "Email (optional)", ""),
+    ]
 
 
 def _new_contact_form(
@@ -213,14 +246,6 @@ def _new_contact_form(
     done: Done,
 ) -> None:
     """The new contact's form, prefilled from what was typed in the picker."""
-    prefill = new_contact_prefill(typed)
-    fields = [
-        ("first_name", "First name", prefill["first_name"]),
-        ("last_name", "Last name", prefill["last_name"]),
-        ("title", "Title (e.g. VP Operations)", prefill["title"]),
-        ("role", f"Role (optional: {', '.join(CONTACT_ROLES)})", ""),
-        ("email", "Email (optional)", ""),
-    ]
 
     def submit(values: dict[str, str]) -> str | None:
         try:
@@ -229,7 +254,7 @@ def _new_contact_form(
             return str(exc)
         client = service_client(cockpit)
         if client is None:
-            return OFFLINE_CREATE
+            return _queue_and_pin(cockpit, lead_id, lead_name, body, done)
         cockpit.run_worker(
             _create_and_pin(cockpit, client, lead_id, lead_name, body, done),
             group="records",
@@ -237,12 +262,33 @@ def _new_contact_form(
         )
         return None
 
+    online = service_client(cockpit) is not None
     title = (
         Text("New contact at ")
         + plain(lead_name)
-        + Text(" (saved on the service at once; needs a connection)")
+        + Text(" (saved on the service at once)" if online else " (offline: queued, sent at the next sync)")
     )
-    cockpit.push_screen(LineDialog(title, submit, fields))
+    cockpit.push_screen(NewContactDialog(title, submit, new_contact_form_fields(typed)))
+
+
+def _name_of(fields: dict[str, Any]) -> str:
+    return safe_text(" ".join(str(p) for p in (fields.get("first_name"), fields.get("last_name")) if p))
+
+
+def _queue_and_pin(
+    cockpit: Cockpit, lead_id: int, lead_name: str, body: dict[str, Any], done: Done
+) -> str | None:
+    """Queue the contact (a local id, pending) and pin it on the lead; the form's error
+    line when the action is refused, else None."""
+    try:
+        made = cockpit.perform(actions.create_contact, body)
+    except ActionRefused as refused:
+        return str(refused)
+    name = _name_of(body)
+    if _pin(cockpit, lead_id, made.local_id, name, lead_name, quiet=True):
+        cockpit.notify_plain(QUEUED_CREATE.format(name=name, lead=lead_name))
+        done()
+    return None
 
 
 async def _create_and_pin(
@@ -253,20 +299,19 @@ async def _create_and_pin(
     body: dict[str, Any],
     done: Done,
 ) -> None:
-    """Create the contact on the service (into the cache too), then pin it on the lead."""
+    """Create the contact on the service (into the cache too), then pin it on the lead;
+    when the service is out of reach after all, queue it as offline."""
     try:
         saved = await save_record(cockpit.store, client, "contacts", body)
-    except ApiError as exc:
-        message = (
-            OFFLINE_CREATE
-            if isinstance(exc, OfflineError)
-            else record_problem(exc, "creating the contact")
-        )
-        cockpit.notify_plain(message, severity="warning")
+    except OfflineError:
+        problem = _queue_and_pin(cockpit, lead_id, lead_name, body, done)
+        if problem is not None:
+            cockpit.notify_plain(problem, severity="warning")
         return
-    name = safe_text(
-        " ".join(str(p) for p in (saved.get("first_name"), saved.get("last_name")) if p)
-    )
+    except ApiError as exc:
+        cockpit.notify_plain(record_problem(exc, "creating the contact"), severity="warning")
+        return
+    name = _name_of(saved)
     cockpit.notify_plain(f"Created contact {name} ({saved['id']}).")
     if _pin(cockpit, lead_id, int(saved["id"]), name, lead_name):
         done()
