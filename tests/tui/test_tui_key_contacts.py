@@ -12,7 +12,7 @@ import pytest
 from textual.widgets import Input, Select
 
 import support.tui_wire_data as W
-from support.cockpit import LookupSync, cockpit, text_of
+from support.cockpit import LookupSync, cockpit
 from support.prospecting import sandbox_client
 from support.tui_wire_data import KESTREL, KESTREL_COMPANY
 from support.waiting import until

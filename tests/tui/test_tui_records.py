@@ -147,3 +147,28 @@ async def test_deleting_a_company_in_outreach_is_refused_in_plain_words(store: S
         refusal = next(n for n in notes(app) if n.startswith("The service refused deleting Lead Co"))
         assert "remove" in refusal.lower() and "outreach" in refusal
         assert store.get_company(created.id) is not None
+
+
+async def test_offline_a_new_contact_is_queued_and_listed_pending(store: Store) -> None:
+    """Issue 23 (item 6): a contact made offline from the contacts list is queued under a
+    local id, listed as pending, and changed only through the outbox until delivered."""
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("K")
+        await pilot.pause()
+        assert isinstance(app.screen, ContactsScreen)
+        await pilot.press("n", *"Lukas", "tab", *"Brandt", "ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ContactsScreen)
+        (op,) = store.outbox_rows()
+        assert op.kind == "create_contact" and op.payload["local_id"] < 0
+        assert any("Offline: contact Lukas Brandt added (pending)" in n for n in notes(app))
+        app.screen.query_one("#record-filter").value = "Lukas"
+        await pilot.pause()
+        assert app.screen.record_list.current.id == op.payload["local_id"]
+        name_cell = app.screen.formatter().cells(app.screen.record_list.current)[0]
+        assert "".join(segment.text for segment in name_cell) == "Lukas Brandt (pending)"
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, ContactsScreen)
+        assert any("is still queued (pending)" in n for n in notes(app))

@@ -18,6 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input
 
+from warmline import actions
 from warmline.api.errors import (
     ApiError,
     ConflictError,
@@ -38,6 +39,7 @@ from warmline.records import (
 from warmline.store.outreach import outreach_status
 from warmline.store.rows import CompanyRow, ContactRow
 from warmline.tui.columns import Column, cell, header, line, measure
+from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import LINE_HINT, LineDialog
@@ -164,12 +166,16 @@ class CompanyRowFormatter(MeasuredFormatter[CompanyRow]):
         ]
 
 
+PENDING_MARK = " (pending)"
+"""After the name of a contact made offline, until the service has it (its id is local)."""
+
+
 class ContactRowFormatter(MeasuredFormatter[ContactRow]):
     columns = CONTACT_COLUMNS
 
     def cells(self, contact: ContactRow) -> list[list[Segment]]:
         return [
-            cell(safe_text(contact.name or "(no name)")),
+            cell(safe_text(contact.name or "(no name)") + (PENDING_MARK if contact.id < 0 else "")),
             cell(safe_text(contact.title or "")),
             cell(safe_text(contact.role or ""), DIM),
             cell(safe_text(contact.email or ""), DIM),
@@ -327,6 +333,8 @@ class RecordEditing(Generic[Row, Model]):
         if record is None:
             self.cockpit.notify_plain(f"No {self._noun} to edit here.")
             return
+        if not self._on_service(record):
+            return
         self._open_form(record)
 
     def action_delete_record(self) -> None:
@@ -334,10 +342,23 @@ class RecordEditing(Generic[Row, Model]):
         if record is None:
             self.cockpit.notify_plain(f"No {self._noun} to delete here.")
             return
+        if not self._on_service(record):
+            return
         label = record_label(self._noun, record)
         question = Text("Delete ").append_text(plain(label, "bold"))
         question.append(" on the service?\nThis cannot be undone.")
         confirm(self.cockpit, question, lambda: self._delete(record.id, label))
+
+    def _on_service(self, record: Row) -> bool:
+        """A record made offline (a local id) is changed or dropped in the outbox until the
+        service has it: the service knows no such id yet."""
+        if record.id > 0:
+            return True
+        self.cockpit.notify_plain(
+            f"{record_label(self._noun, record)} is still queued (pending): change or discard its create "
+            "in the outbox (o); it can be edited here once the service has it."
+        )
+        return False
 
     def _open_form(self, record: Row | None) -> None:
         entity = self.KIND.entity
@@ -355,7 +376,9 @@ class RecordEditing(Generic[Row, Model]):
             self._save(fields, record)
             return None
 
-        if record is None:
+        if record is None and self.KIND.entity == "contacts":
+            title = Text(f"New {self._noun} (saved on the service at once; queued when offline)")
+        elif record is None:
             title = Text(f"New {self._noun} (saved on the service at once; needs a connection)")
         else:
             title = Text("Edit ").append_text(plain(record_label(self._noun, record), "bold"))
@@ -366,17 +389,37 @@ class RecordEditing(Generic[Row, Model]):
     async def _save(self, fields: dict[str, Any], record: Row | None) -> None:
         cockpit = self.cockpit
         doing = f"creating the {self._noun}" if record is None else f"saving {record_label(self._noun, record)}"
+        queues = record is None and self.KIND.entity == "contacts"
         try:
             client = service_client(cockpit)
             if client is None:
                 raise OfflineError("the service is out of reach")
             saved = await save_record(cockpit.store, client, self.KIND.entity, fields, None if record is None else record.id)
+        except OfflineError as exc:
+            if queues:
+                self._queue_contact(fields)
+            else:
+                cockpit.notify_plain(record_problem(exc, doing), severity="warning")
+            return
         except ApiError as exc:
             cockpit.notify_plain(record_problem(exc, doing), severity="warning")
             return
         name = saved.get("name") or " ".join(p for p in (saved.get("first_name"), saved.get("last_name")) if p)
         cockpit.notify_plain(f"{'Created' if record is None else 'Saved'} {self._noun} {name} ({saved['id']}).")
         self.records_changed(saved["id"], deleted=False)
+
+    def _queue_contact(self, fields: dict[str, Any]) -> None:
+        """Offline: the contact is queued under a local id (`actions.create_contact`) and
+        listed as pending until the service has it."""
+        cockpit = self.cockpit
+        try:
+            made = cockpit.perform(actions.create_contact, fields)
+        except ActionRefused as refused:
+            cockpit.notify_plain(f"Could not add the contact: {refused}", severity="warning")
+            return
+        name = " ".join(str(p) for p in (fields.get("first_name"), fields.get("last_name")) if p)
+        cockpit.notify_plain(f"Offline: contact {name} added (pending); the service gets it at the next sync.")
+        self.records_changed(made.local_id, deleted=False)
 
     @work(exclusive=True, group="records", exit_on_error=False)
     async def _delete(self, record_id: int, label: str) -> None:
