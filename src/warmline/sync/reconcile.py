@@ -19,6 +19,8 @@ supports keys also deduplicates).
   Deep searches, contact searches, research runs, company research and adding found
   contacts have nothing readable to match, so they are resent under the same key: against
   a server without idempotency support that is at-least-once (docs/sync.md says so).
+- A contact made offline: a contact of the same company with the same names and email,
+  made at or after our first send and owned by no other of our creates, is ours.
 
 Each kind's probe is a part of its spec (`warmline.ops.specs`, next to its request); the
 record matching they share is `warmline.ops.matching`.
