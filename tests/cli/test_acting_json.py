@@ -287,3 +287,19 @@ def test_delete_with_json_needs_yes_and_queues_nothing(online: Path) -> None:
         "jobs": [],
         "deleted": {"kind": "company", "id": company},
     }
+
+
+def test_a_contact_created_offline_is_queued_under_a_local_id(synced: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: a contact met at a trade show is not lost for want of wifi."""
+    serve(monkeypatch, None)
+    result = run("contacts", "create", "--set", "first_name=Lukas", "--set", "title=CFO", "--json")
+    assert result.exit_code == 0, result.output
+    data = acted(result)
+    op = only_op(data)
+    assert (op["state"], op["outbox_state"], op["kind"]) == ("queued", "pending", "create_contact")
+    assert data["local_id"] < 0
+    with open_store(synced) as store:
+        pending = store.get_contact(data["local_id"])
+        assert pending is not None and pending.first_name == "Lukas"
+    text = run("contacts", "create", "--set", "first_name=Dana")
+    assert text.exit_code == 0 and "Offline: queued contact -" in text.output

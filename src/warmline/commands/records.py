@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Generic
 
 import click
 
-from warmline.commands.acted import acted_json, no_prompt
+from warmline.commands.acted import acted_json, echo_acted, no_prompt
 from warmline.commands.common import (
     ID_MAX,
     CommandError,
@@ -37,6 +37,7 @@ from warmline.commands.common import (
     pad,
     plain,
     print_table,
+    queue_action,
 )
 from warmline.commands.direct import direct_request
 from warmline.exit_codes import (
@@ -416,8 +417,29 @@ def save_record(
     with open_store(config) as store:
         body = _record_body(sets, tags, custom, store.field_schemas(records.plural))
         record_id = None if ref is None else records.resolve(store, ref)
-        record = direct_request(config, lambda client: save(store, client, records.kind.entity, body, record_id))
+        try:
+            record = direct_request(config, lambda client: save(store, client, records.kind.entity, body, record_id))
+        except CommandError as exc:
+            if ref is not None or records.kind.entity != "contacts" or exc.exit_code != EXIT_OFFLINE:
+                raise
+            _queue_contact(store, body, as_json)  # a contact met offline is queued, not lost
+            return
         _saved(records, store, record, as_json, "Created" if ref is None else "Updated")
+
+
+def _queue_contact(store: Store, body: dict[str, Any], as_json: bool) -> None:
+    """Offline: the contact is queued under a local id (`actions.create_contact`), shown
+    pending, and created on the service at the next sync."""
+    from warmline.actions.contacts import create_contact  # deferred: command line
+
+    queued = queue_action(lambda: create_contact(store, body))
+    if as_json:
+        echo_acted(store, [queued.op_id], local_id=queued.local_id)
+        return
+    click.echo(
+        f"Offline: queued contact {queued.local_id} (pending); it is created on the service at the next"
+        " sync (`warmline outbox` shows it)."
+    )
 
 
 def _saved(records: Records[Row, Model], store: Store, record: dict[str, Any], as_json: bool, verb: str) -> None:

@@ -44,7 +44,7 @@ TEXT_FIELDS = ("description", "content")
 
 
 RECOMMENDATION_KINDS = (OpKind.COMPLETE_RECOMMENDATION, OpKind.DISMISS_RECOMMENDATION)
-HIDDEN_FIELDS = ("lead_id", "recommendation_id")  # the Lead column and the card say them
+HIDDEN_FIELDS = ("lead_id", "recommendation_id", "local_id")  # the Lead column and the card say them; a local id is ours
 FIRST_WORDS = 60
 
 
