@@ -25,6 +25,16 @@ LEAVE_TERMINAL_MODES = (
 """What Textual's driver writes when it stops, written again after a signal (harmless twice)."""
 
 
+_signalled: list[int] = []
+"""The termination signals received in this process (`exit_on_termination`)."""
+
+
+def signalled() -> bool:
+    """Whether SIGTERM or SIGHUP has started unwinding this process: the cockpit's screens
+    may then meet their widgets already taken down (`WarmlineApp._handle_exception`)."""
+    return bool(_signalled)
+
+
 @contextmanager
 def exit_on_termination() -> Iterator[None]:
     """While the cockpit (or `warmline demo`) runs, SIGTERM and SIGHUP raise SystemExit
@@ -49,6 +59,7 @@ def exit_on_termination() -> Iterator[None]:
         for handled in previous:
             signal.signal(handled, signal.SIG_IGN)
         told.append(number)
+        _signalled.append(number)
         raise SystemExit(128 + number)
 
     previous = {}

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, TypeVarTuple
 
 from textual.app import App
+from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
@@ -32,6 +33,7 @@ from warmline.startup import release_collection
 from warmline.store.database import CacheUnusable
 from warmline.store.followups import FollowUps
 from warmline.store.sync_vocabulary import StateKey, SyncState
+from warmline.termination import TERMINATION_SIGNALS, signalled
 from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.bindings import screen_bindings
 from warmline.tui.clipboard import OSC52_NOTE, Copier, clipboard_text, system_copy
@@ -63,8 +65,6 @@ Ts = TypeVarTuple("Ts")
 Opener = Callable[[str], object]
 SYNC_OFF_NOTICE_SECONDS = 60.0
 
-TERMINATION_SIGNALS = ("SIGTERM", "SIGHUP")
-"""What ends the cockpit from outside as `q` would (`WarmlineApp._terminated`)."""
 
 
 class WarmlineApp(TypeaheadApp):
@@ -76,6 +76,8 @@ class WarmlineApp(TypeaheadApp):
     BINDINGS = APP_BINDINGS
     cache_error: Exception | None = None
     """A damaged cache met by a query (see `_handle_exception`), for `run_cockpit`."""
+    _told_to_stop = False
+    """SIGTERM or SIGHUP arrived (`_terminated`)."""
     cache_checked = False
     """The check for damaged pages has run (`check_cache`)."""
 
@@ -86,6 +88,11 @@ class WarmlineApp(TypeaheadApp):
         if isinstance(error, sqlite3.DatabaseError) and self.cache_error is None:
             self.cache_error = error
             self.exit(return_code=1)
+            return
+        if isinstance(error, NoMatches) and (self._told_to_stop or signalled()):
+            # SIGTERM/SIGHUP while the first screen was still mounting (by our handler or,
+            # before it was set, `termination`'s): its late events find its widgets already
+            # taken down. The exit goes on; a traceback would be noise on the rep's terminal.
             return
         super()._handle_exception(error)
 
@@ -235,6 +242,7 @@ class WarmlineApp(TypeaheadApp):
     def _terminated(self) -> None:
         """Told to stop: release this process's holds (its decisions go with the next sync,
         by any process), then exit, which restores the terminal."""
+        self._told_to_stop = True
         self._held.clear()
         with contextlib.suppress(sqlite3.Error):  # not writable now: the holds end with their window
             self.store.release_own_holds()
