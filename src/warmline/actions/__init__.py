@@ -7,6 +7,7 @@ delivers it exactly once. Never imports Textual or Rich.
 """
 
 from warmline.actions.activity_type import ACTIVITY_KINDS, guess_activity_type
+from warmline.actions.companies import QueuedCompany, create_company
 from warmline.actions.contacts import QueuedContact, create_contact
 from warmline.actions.leads import (
     add_competitor,
@@ -40,6 +41,7 @@ from warmline.api.errors import InputError
 __all__ = [
     "ACTIVITY_KINDS",
     "InputError",
+    "QueuedCompany",
     "QueuedContact",
     "add_competitor",
     "add_found_contacts",
@@ -47,6 +49,7 @@ __all__ = [
     "add_to_outreach",
     "change_lead_status",
     "complete_recommendation",
+    "create_company",
     "create_contact",
     "discard",
     "discard_all",

@@ -86,11 +86,12 @@ class LocalRecord(NamedTuple):
     """A record made offline: it shows at once under a local id (negative, so it can never
     be a service id), and ops may name it. When the create is delivered, the store writes
     the service's record and puts its id for the local one wherever the local one stands
-    (queued payloads, the lead's contacts, activities), in the transaction that marks the
+    (queued payloads, the lead's contacts, activities; for a company, the `company_id` and
+    `company_ids` of queued payloads and pending contacts), in the transaction that marks the
     create done. Ops naming a local id are not due before that (`Store.due_ops`)."""
 
-    table: Literal["contacts"]
-    id_field: Literal["contact_id"]  # the name ops give the record in their payloads
+    table: Literal["contacts", "companies"]
+    id_field: Literal["contact_id", "company_id"]  # the name ops give the record in their payloads
     answer_key: str  # where the answer carries the record
 
 

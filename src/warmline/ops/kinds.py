@@ -37,6 +37,7 @@ class OpKind(StrEnum):
     START_RESEARCH_RUN = "start_research_run"
     START_COMPANY_RESEARCH = "start_company_research"
     CREATE_CONTACT = "create_contact"
+    CREATE_COMPANY = "create_company"
 
 
 class JobKind(StrEnum):

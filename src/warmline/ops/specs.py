@@ -26,7 +26,8 @@ The kinds at a glance (payload fields, and the local effect the rep sees at once
 | add_found_contacts | job_id, contact_ids | none until the server answers with the contacts |
 | start_research_run | template_id or template_name, company_ids | queued job |
 | start_company_research | company_id, focus? | queued job |
-| create_contact | local_id (< 0, never sent), first_name/last_name, email?, title?, role?, company_id? | the contact, pending, under its local id; on delivery the service's id replaces it everywhere |
+| create_contact | local_id (< 0, never sent), first_name/last_name, email?, title?, role?, company_id? (a service id or a company made offline) | the contact, pending, under its local id; on delivery the service's id replaces it everywhere |
+| create_company | local_id (< 0, never sent), name, domain?, industry?, country?, region?, size?, description? | the company, pending, under its local id; on delivery the service's id replaces it in queued payloads (`company_id`, `company_ids`) and pending contacts |
 
 Adding an operation:
 
@@ -97,6 +98,8 @@ def _spec(kind: OpKind) -> OpSpec:
             return starts.START_COMPANY_RESEARCH_SPEC
         case OpKind.CREATE_CONTACT:
             return creates.CREATE_CONTACT_SPEC
+        case OpKind.CREATE_COMPANY:
+            return creates.CREATE_COMPANY_SPEC
         case _:
             assert_never(kind)
 

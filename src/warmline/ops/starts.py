@@ -25,7 +25,7 @@ from warmline.ops.kinds import JobKind
 from warmline.ops.op import Answer, Op
 from warmline.ops.parts import dump, probe_of, request_of
 from warmline.ops.spec import OpSpec, job_start
-from warmline.ops.validation import require_lead
+from warmline.ops.validation import record_id, record_ids, require_lead
 
 if TYPE_CHECKING:
     from warmline.api.client import ServiceClient
@@ -98,7 +98,7 @@ async def probe_signal_scan(client: ServiceClient, cache: CacheFacts, op: Op, p:
 
 def valid_outreach(cache: CacheFacts, p: dict[str, Any]) -> dict[str, Any]:
     return {
-        "company_ids": list(dict.fromkeys(limits.check_id_list("company_ids", p.get("company_ids")))),
+        "company_ids": list(dict.fromkeys(record_ids(cache, "company_ids", p.get("company_ids"), limits.check_id_list))),
         "lead_status": limits.check_lead_status(p.get("lead_status")),
     }
 
@@ -141,7 +141,7 @@ async def send_deep_search(client: ServiceClient, p: StartDeepSearch, key: str) 
 
 
 def valid_contact_search(cache: CacheFacts, p: dict[str, Any]) -> dict[str, Any]:
-    payload: dict[str, Any] = {"company_id": limits.check_id("company_id", p.get("company_id"))}
+    payload: dict[str, Any] = {"company_id": record_id(cache, "company_id", p.get("company_id"))}
     if p.get("roles") is not None:
         payload["roles"] = limits.check_contact_roles(p["roles"])
     return payload
@@ -169,7 +169,9 @@ async def send_found_contacts(client: ServiceClient, p: AddFoundContacts, key: s
 
 def valid_research_run(cache: CacheFacts, p: dict[str, Any]) -> dict[str, Any]:
     template_id, template_name = p.get("template_id"), p.get("template_name")
-    company_ids = limits.check_research_run(template_id, template_name, p.get("company_ids"))
+    company_ids = record_ids(
+        cache, "company_ids", p.get("company_ids"), lambda _f, ids: limits.check_research_run(template_id, template_name, ids)
+    )
     payload: dict[str, Any] = {"company_ids": list(dict.fromkeys(company_ids))}
     if isinstance(template_id, str) and template_id.strip():
         payload["template_id"] = template_id.strip()
@@ -189,7 +191,7 @@ async def send_research_run(client: ServiceClient, p: StartResearchRun, key: str
 
 
 def valid_company_research(cache: CacheFacts, p: dict[str, Any]) -> dict[str, Any]:
-    payload: dict[str, Any] = {"company_id": limits.check_id("company_id", p.get("company_id"))}
+    payload: dict[str, Any] = {"company_id": record_id(cache, "company_id", p.get("company_id"))}
     focus = p.get("focus")
     focus = limits.check_focus(focus.strip() if isinstance(focus, str) else focus)
     if focus:

@@ -7,6 +7,8 @@ the local cache (`CacheFacts`). Bad input raises `InputError` naming the field.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from warmline.api.errors import InputError
 from warmline.api.limits import check_id
 from warmline.ops.facts import CacheFacts
@@ -43,6 +45,20 @@ def record_id(cache: CacheFacts, field: str, value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and value < 0 and cache.made_offline(value):
         return value
     return check_id(field, value)
+
+
+def record_ids(
+    cache: CacheFacts, field: str, values: object, check: Callable[[str, object], list[int]]
+) -> list[int]:
+    """A list of ids as `check` (a list checker of `warmline.api.limits`) wants them, where
+    the local id of a record made offline whose create is still queued stands for a service
+    id: the op waits for the create and gets the service's id in its place."""
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        return check(field, values)
+    given = list(values)
+    local = {v for v in given if isinstance(v, int) and not isinstance(v, bool) and v < 0 and cache.made_offline(v)}
+    check(field, [1 if v in local else v for v in given])  # a local id passes as any valid id
+    return [int(v) for v in given]
 
 
 def optional_record_id(cache: CacheFacts, field: str, value: object) -> int | None:

@@ -44,6 +44,7 @@ from warmline.ops.effects import (
 )
 from warmline.store.clock import iso
 from warmline.store.mapping import (
+    company_columns,
     competitor_columns,
     contact_columns,
     dumps,
@@ -508,7 +509,7 @@ def _make_local(record: LocalRecord) -> Applier:
 
     def apply(conn: sqlite3.Connection, op: Op) -> None:
         fields = {key: value for key, value in op.payload.items() if key != LOCAL_ID}
-        upsert(conn, record.table, [contact_columns({**fields, "id": op.payload[LOCAL_ID]})])
+        upsert(conn, record.table, [_columns(record)({**fields, "id": op.payload[LOCAL_ID]})])
 
     return apply
 
@@ -524,11 +525,47 @@ def _local_done(record: LocalRecord) -> Folder:
             return  # the spec's check keeps such an answer from being marked done
         local = op.payload[LOCAL_ID]
         conn.execute(f"DELETE FROM {record.table} WHERE id = ?", (local,))
-        upsert(conn, record.table, [contact_columns(found)])
-        for lead_id in substitute_id(conn, record.id_field, local, remote, found):
+        upsert(conn, record.table, [_columns(record)(found)])
+        if record.table == "companies":
+            leads = substitute_company_id(conn, local, remote)
+        else:
+            leads = substitute_id(conn, record.id_field, local, remote, found)
+        for lead_id in leads:
             rebase(conn, lead_id)
 
     return fold
+
+
+def _columns(record: LocalRecord) -> Callable[[JsonMap], SqlRow]:
+    return company_columns if record.table == "companies" else contact_columns
+
+
+def substitute_company_id(conn: sqlite3.Connection, local: int, remote: int) -> set[int]:
+    """Put `remote` for `local` wherever the cache names the local company: the `company_id`
+    and `company_ids` of ops not yet done (which may then be sent), and the contacts made
+    offline on it. Returns the leads of the ops touched, for the caller to rebase."""
+    in_list = "EXISTS (SELECT 1 FROM json_each(payload, '$.company_ids') WHERE value = ?)"
+    leads = {
+        row[0]
+        for row in conn.execute(
+            "SELECT lead_id FROM outbox WHERE lead_id IS NOT NULL AND state != 'done'"
+            f" AND (json_extract(payload, '$.company_id') = ? OR {in_list})",
+            (local, local),
+        )
+    }
+    conn.execute(
+        "UPDATE outbox SET payload = json_set(payload, '$.company_id', ?)"
+        " WHERE state != 'done' AND json_extract(payload, '$.company_id') = ?",
+        (remote, local),
+    )
+    conn.execute(
+        "UPDATE outbox SET payload = json_set(payload, '$.company_ids', json((SELECT json_group_array("
+        " CASE WHEN value = ? THEN ? ELSE value END) FROM json_each(payload, '$.company_ids'))))"
+        f" WHERE state != 'done' AND {in_list}",
+        (local, remote, local),
+    )
+    conn.execute("UPDATE contacts SET company_id = ? WHERE company_id = ?", (remote, local))
+    return leads
 
 
 def substitute_id(
@@ -572,6 +609,7 @@ def _drop_local_records(conn: sqlite3.Connection) -> None:
         f" AND json_extract(payload, '$.{LOCAL_ID}') IS NOT NULL"
     )
     conn.execute(f"DELETE FROM contacts WHERE id < 0 AND id NOT IN ({live})")
+    conn.execute(f"DELETE FROM companies WHERE id < 0 AND id NOT IN ({live})")
     conn.execute(f"DELETE FROM lead_contacts WHERE contact_id < 0 AND contact_id NOT IN ({live})")
 
 

@@ -168,11 +168,11 @@ class Claim(NamedTuple):
         return _start_ticks(self.pid) == start
 
 
-# An op naming a record made offline (a negative id in its payload, other than the create's
-# own `local_id`) waits for the create: delivering it puts the service's id in the payload
+# An op naming a record made offline (a negative id anywhere in its payload, a list of
+# company ids included, other than the create's own `local_id`) waits for the create: delivering it puts the service's id in the payload
 # (`store.effects.substitute_id`), in the transaction that marks the create done.
 _NAMES_NO_LOCAL_ID = (
-    "NOT EXISTS (SELECT 1 FROM json_each(o.payload) j"
+    "NOT EXISTS (SELECT 1 FROM json_tree(o.payload) j"
     " WHERE j.type = 'integer' AND j.value < 0 AND j.key != 'local_id')"
 )
 
@@ -241,9 +241,11 @@ class OutboxStore(Database):
 
     def next_local_id(self, conn: sqlite3.Connection) -> int:
         """A local id for a record made offline, inside the caller's write transaction:
-        below every id the contacts and the outbox hold, so never one in use or queued."""
+        below every id the contacts, the companies and the outbox hold, so never one in use
+        or queued (contacts and companies draw from one sequence: a local id names one record)."""
         lowest = conn.execute(
             "SELECT min(-1, coalesce((SELECT min(id) FROM contacts), 0) - 1,"
+            " coalesce((SELECT min(id) FROM companies), 0) - 1,"
             " coalesce((SELECT min(json_extract(payload, '$.local_id')) FROM outbox), 0) - 1)"
         ).fetchone()[0]
         return int(lowest)
@@ -724,19 +726,28 @@ class OutboxStore(Database):
 
     def _dependents(self, conn: sqlite3.Connection, op: Op) -> list[tuple[str, int | None]]:
         """Removing a create of a record made offline removes the ops that name it too:
-        they can never be sent without it (none is in flight: they wait for the create)."""
+        they can never be sent without it (none is in flight: they wait for the create).
+        A create among them (a contact on a company made offline) takes its own along."""
         local = op.payload.get("local_id")
         if not isinstance(local, int) or local >= 0:
             return []
+        return self._naming(conn, local)
+
+    def _naming(self, conn: sqlite3.Connection, local: int) -> list[tuple[str, int | None]]:
         found = conn.execute(
-            f"SELECT DISTINCT o.op_id, o.lead_id FROM outbox o, json_each(o.payload) j WHERE o.state IN {_LIVE_STATES}"
-            " AND j.type = 'integer' AND j.key != 'local_id' AND j.value = ?",
+            f"SELECT DISTINCT o.op_id, o.lead_id, json_extract(o.payload, '$.local_id')"
+            f" FROM outbox o, json_tree(o.payload) j WHERE o.state IN {_LIVE_STATES}"
+            " AND j.type = 'integer' AND j.key IS NOT 'local_id' AND j.value = ?",
             (local,),
         ).fetchall()
         conn.execute(
             "DELETE FROM outbox WHERE op_id IN (SELECT value FROM json_each(?))", (json.dumps([f[0] for f in found]),)
         )
-        return [(str(f[0]), f[1]) for f in found]
+        removed = [(str(f[0]), f[1]) for f in found]
+        for _op_id, _lead_id, made in found:
+            if isinstance(made, int) and made < 0:
+                removed += self._naming(conn, made)
+        return removed
 
     def edit_in(self, conn: sqlite3.Connection, op_id: str, payload: JsonMap, meta: JsonMap | None = None) -> str:
         """Replace a pending or failed op's payload (already validated); returns its op id.
