@@ -303,3 +303,19 @@ def test_a_contact_created_offline_is_queued_under_a_local_id(synced: Path, monk
         assert pending is not None and pending.first_name == "Lukas"
     text = run("contacts", "create", "--set", "first_name=Dana")
     assert text.exit_code == 0 and "Offline: queued contact -" in text.output
+
+
+def test_a_company_created_offline_is_queued_under_a_local_id(synced: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: a company made by hand offline is queued like a contact, pending."""
+    serve(monkeypatch, None)
+    result = run("companies", "create", "--set", "name=Brandt Maschinenbau", "--set", "domain=brandt.example",
+                 "--json")
+    assert result.exit_code == 0, result.output
+    data = acted(result)
+    op = only_op(data)
+    assert (op["state"], op["outbox_state"], op["kind"]) == ("queued", "pending", "create_company")
+    assert data["local_id"] < 0
+    with open_store(synced) as store:
+        assert store.scalar("SELECT name FROM companies WHERE id = ?", (data["local_id"],)) == "Brandt Maschinenbau"
+    text = run("companies", "create", "--set", "name=Vogel GmbH")
+    assert text.exit_code == 0 and "Offline: queued company -" in text.output

@@ -83,17 +83,38 @@ async def test_a_missing_name_keeps_the_form_open_and_sends_nothing(store: Store
     assert store.company_count() == 0
 
 
-async def test_offline_says_so_and_changes_nothing(store: Store) -> None:
+async def test_offline_a_delete_says_so_and_changes_nothing(store: Store) -> None:
+    store.upsert_companies([{"id": 41, "name": "Cached Co"}])
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("C", "D", "y")
+        await settle(app, pilot)
+        assert any(n.startswith("Offline: deleting Cached Co (company 41)") for n in notes(app))
+    assert store.company_count() == 1 and store.get_company(41) is not None
+
+
+async def test_offline_a_new_company_is_queued_and_listed_pending(store: Store) -> None:
+    """Issue 23 (item 6): a company made by hand offline is queued under a local id,
+    listed as pending, and changed only through the outbox until delivered."""
     store.upsert_companies([{"id": 41, "name": "Cached Co"}])
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("C", "n", *"Offline Co", "ctrl+s")
         await settle(app, pilot)
-        assert any(n.startswith("Offline: creating the company needs the service") for n in notes(app))
-        await pilot.press("D", "y")
-        await settle(app, pilot)
-        assert any(n.startswith("Offline: deleting Cached Co (company 41)") for n in notes(app))
-    assert store.company_count() == 1 and store.get_company(41) is not None
+        assert isinstance(app.screen, CompaniesScreen)
+        (op,) = store.outbox_rows()
+        assert op.kind == "create_company" and op.payload["local_id"] < 0
+        assert op.payload["name"] == "Offline Co"
+        assert any("Offline: company Offline Co added (pending)" in n for n in notes(app))
+        app.screen.query_one("#record-filter").value = "Offline"
+        await pilot.pause()
+        assert app.screen.record_list.current.id == op.payload["local_id"]
+        cells = app.screen.formatter().cells(app.screen.record_list.current)
+        assert "Offline Co (pending)" in ["".join(segment.text for segment in cell) for cell in cells]
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, CompaniesScreen)
+        assert any("is still queued (pending)" in n for n in notes(app))
 
 
 async def test_a_company_page_edits_and_deletes_its_company(store: Store, online: ServiceClient) -> None:

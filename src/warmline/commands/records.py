@@ -420,24 +420,27 @@ def save_record(
         try:
             record = direct_request(config, lambda client: save(store, client, records.kind.entity, body, record_id))
         except CommandError as exc:
-            if ref is not None or records.kind.entity != "contacts" or exc.exit_code != EXIT_OFFLINE:
+            if ref is not None or records.kind.entity not in ("contacts", "companies") or exc.exit_code != EXIT_OFFLINE:
                 raise
-            _queue_contact(store, body, as_json)  # a contact met offline is queued, not lost
+            _queue_record(store, records.kind.entity, body, as_json)  # a record made offline is queued, not lost
             return
         _saved(records, store, record, as_json, "Created" if ref is None else "Updated")
 
 
-def _queue_contact(store: Store, body: dict[str, Any], as_json: bool) -> None:
-    """Offline: the contact is queued under a local id (`actions.create_contact`), shown
-    pending, and created on the service at the next sync."""
+def _queue_record(store: Store, entity: str, body: dict[str, Any], as_json: bool) -> None:
+    """Offline: the contact or company is queued under a local id (`actions.create_contact`,
+    `actions.create_company`), shown pending, and created on the service at the next sync."""
+    from warmline.actions.companies import create_company  # deferred: command line
     from warmline.actions.contacts import create_contact  # deferred: command line
 
-    queued = queue_action(lambda: create_contact(store, body))
+    create = create_company if entity == "companies" else create_contact
+    noun = "company" if entity == "companies" else "contact"
+    queued = queue_action(lambda: create(store, body))
     if as_json:
         echo_acted(store, [queued.op_id], local_id=queued.local_id)
         return
     click.echo(
-        f"Offline: queued contact {queued.local_id} (pending); it is created on the service at the next"
+        f"Offline: queued {noun} {queued.local_id} (pending); it is created on the service at the next"
         " sync (`warmline outbox` shows it)."
     )
 

@@ -159,6 +159,8 @@ class CreateCompany(TypedDict):
     region: NotRequired[str]
     size: NotRequired[str]
     description: NotRequired[str]
+    tags: NotRequired[list[str]]
+    custom_fields: NotRequired[dict[str, Any]]
 
 
 def valid_create_company(cache: CacheFacts, p: dict[str, Any]) -> dict[str, Any]:

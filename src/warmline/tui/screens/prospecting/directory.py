@@ -158,7 +158,7 @@ class CompanyRowFormatter(MeasuredFormatter[CompanyRow]):
         return [
             cell(SELECTED_MARK if marked else " ", MARKED),
             cell(self._leads.get(company.id, ""), LEAD),
-            cell(safe_text(company.name), MARKED if marked else None),
+            cell(safe_text(company.name) + (PENDING_MARK if company.id < 0 else ""), MARKED if marked else None),
             cell(safe_text(company.domain or ""), DIM),
             cell(safe_text(company.industry or "")),
             cell(safe_text(company.country or "")),
@@ -167,7 +167,7 @@ class CompanyRowFormatter(MeasuredFormatter[CompanyRow]):
 
 
 PENDING_MARK = " (pending)"
-"""After the name of a contact made offline, until the service has it (its id is local)."""
+"""After the name of a contact or company made offline, until the service has it (its id is local)."""
 
 
 class ContactRowFormatter(MeasuredFormatter[ContactRow]):
@@ -376,10 +376,8 @@ class RecordEditing(Generic[Row, Model]):
             self._save(fields, record)
             return None
 
-        if record is None and self.KIND.entity == "contacts":
+        if record is None:
             title = Text(f"New {self._noun} (saved on the service at once; queued when offline)")
-        elif record is None:
-            title = Text(f"New {self._noun} (saved on the service at once; needs a connection)")
         else:
             title = Text("Edit ").append_text(plain(record_label(self._noun, record), "bold"))
         hint = CUSTOM_FIELDS_HINT if schema else LINE_HINT
@@ -389,7 +387,7 @@ class RecordEditing(Generic[Row, Model]):
     async def _save(self, fields: dict[str, Any], record: Row | None) -> None:
         cockpit = self.cockpit
         doing = f"creating the {self._noun}" if record is None else f"saving {record_label(self._noun, record)}"
-        queues = record is None and self.KIND.entity == "contacts"
+        queues = record is None
         try:
             client = service_client(cockpit)
             if client is None:
@@ -397,7 +395,7 @@ class RecordEditing(Generic[Row, Model]):
             saved = await save_record(cockpit.store, client, self.KIND.entity, fields, None if record is None else record.id)
         except OfflineError as exc:
             if queues:
-                self._queue_contact(fields)
+                self._queue_record(fields)
             else:
                 cockpit.notify_plain(record_problem(exc, doing), severity="warning")
             return
@@ -408,18 +406,23 @@ class RecordEditing(Generic[Row, Model]):
         cockpit.notify_plain(f"{'Created' if record is None else 'Saved'} {self._noun} {name} ({saved['id']}).")
         self.records_changed(saved["id"], deleted=False)
 
-    def _queue_contact(self, fields: dict[str, Any]) -> None:
-        """Offline: the contact is queued under a local id (`actions.create_contact`) and
-        listed as pending until the service has it."""
+    def _queue_record(self, fields: dict[str, Any]) -> None:
+        """Offline: the contact or company is queued under a local id
+        (`actions.create_contact`, `actions.create_company`) and listed as pending until
+        the service has it."""
         cockpit = self.cockpit
         try:
-            made = cockpit.perform(actions.create_contact, fields)
+            if self.KIND.entity == "companies":
+                local_id = cockpit.perform(actions.create_company, fields).local_id
+            else:
+                local_id = cockpit.perform(actions.create_contact, fields).local_id
         except ActionRefused as refused:
-            cockpit.notify_plain(f"Could not add the contact: {refused}", severity="warning")
+            cockpit.notify_plain(f"Could not add the {self._noun}: {refused}", severity="warning")
             return
-        name = " ".join(str(p) for p in (fields.get("first_name"), fields.get("last_name")) if p)
-        cockpit.notify_plain(f"Offline: contact {name} added (pending); the service gets it at the next sync.")
-        self.records_changed(made.local_id, deleted=False)
+        parts = (fields.get("name"),) if self.KIND.entity == "companies" else (fields.get("first_name"), fields.get("last_name"))
+        name = " ".join(str(p) for p in parts if p)
+        cockpit.notify_plain(f"Offline: {self._noun} {name} added (pending); the service gets it at the next sync.")
+        self.records_changed(local_id, deleted=False)
 
     @work(exclusive=True, group="records", exit_on_error=False)
     async def _delete(self, record_id: int, label: str) -> None:
