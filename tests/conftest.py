@@ -20,6 +20,9 @@ from pathlib import Path
 
 import pytest
 
+# The `chromium` fixture (a real headless browser, or a skip that says why).
+pytest_plugins = ["support.browser"]
+
 XDG_DIRS = ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
 
 
