@@ -149,3 +149,42 @@ def test_a_reset_of_minus_1e400_is_now(clock) -> None:
     limiter = RateLimiter(clock=clock, sleep=clock.sleep)
     limiter.update({"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "-1e400"}, 200)
     assert limiter.state().reset_at == clock.now and limiter.delay() == 0
+
+
+class Clocks:
+    """A wall clock the rep (or NTP) can set, beside a monotonic one that only runs."""
+
+    def __init__(self) -> None:
+        self.wall = 1_800_000_000.0
+        self.steady = 500.0
+
+    def run(self, seconds: float) -> None:
+        self.wall += seconds
+        self.steady += seconds
+
+
+@pytest.mark.parametrize("jump", [-86_400.0, 86_400.0, -30.0, 30.0])
+def test_a_wall_clock_jump_neither_stretches_nor_ends_a_hold(jump: float) -> None:
+    """A 429 asked for 60 s. The wall clock is then set back or forward a day (or 30 s):
+    the hold still ends 60 s after it began, as the service asked, not a day later (the
+    old wall-clock hold kept every request back for the jump, an hour at a time) and not
+    at once; the state shows the hold's end on the new wall clock."""
+    clocks = Clocks()
+    limiter = RateLimiter(clock=lambda: clocks.wall, monotonic=lambda: clocks.steady)
+    limiter.update({"Retry-After": "60"}, 429)
+    clocks.run(20)
+    clocks.wall += jump
+    assert limiter.delay() == pytest.approx(40)
+    assert limiter.state().blocked_until == pytest.approx(clocks.wall + 40)
+    clocks.run(40)
+    assert limiter.delay() == 0
+
+
+def test_an_exhausted_window_ends_on_time_after_a_clock_jump() -> None:
+    clocks = Clocks()
+    limiter = RateLimiter(clock=lambda: clocks.wall, monotonic=lambda: clocks.steady)
+    limiter.update({"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(int(clocks.wall + 30))}, 200)
+    clocks.wall -= 3_600
+    assert limiter.delay() == pytest.approx(30)
+    clocks.run(30)
+    assert limiter.delay() == 0

@@ -29,6 +29,7 @@ from warmline.store import Store
 from warmline.sync import SyncEngine
 from warmline.sync.backoff import Backoff
 from warmline.sync.blocking import run_inline
+from warmline.sync.status import Connection, StatusBoard
 
 WARM = 2  # the seeded warm lead; its card 11 is active
 CARD = 11
@@ -308,3 +309,29 @@ def test_a_cache_of_the_version_before_gets_the_lengths_of_its_waits(tmp_path: P
         assert sorted(op.op_id for op in store.due_ops()) == ["held", "waiting"]
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("jump", [-DAY, -HOUR, YEAR])
+def test_the_offline_probe_comes_back_on_time_after_a_wall_clock_jump(
+    wall: FakeClock, mono: FakeClock, jump: float
+) -> None:
+    """Offline, the next health probe is due after its backoff (at most 30 s). The wall
+    clock is then set back a day (or an hour), or a year ahead: the probe is still due once
+    the backoff has run on the monotonic clock, not a day later, and not at once. Before,
+    the backoff was a wall-clock moment: set back a day, the cockpit stayed offline a day."""
+
+    with Store(":memory:") as store:
+        connection = Connection(
+            None,  # type: ignore[arg-type]  # no request is made
+            StatusBoard(store, wall),
+            clock=wall,
+            monotonic=mono,
+            backoff=Backoff(base=10.0, cap=10.0, rng=random.Random(1)),
+        )
+        connection.lost("connection refused")
+        assert not connection.probe_due()
+        wall.advance(jump)
+        assert not connection.probe_due()
+        mono.advance(10.0)
+        wall.advance(10.0)
+        assert connection.probe_due()

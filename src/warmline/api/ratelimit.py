@@ -8,6 +8,12 @@ tests run without waiting.
 Every wait the service can ask for is capped at `MAX_WAIT_SECONDS` (one hour): a
 `Retry-After: 99999999999` or a reset in year 5000 would otherwise hold every request for
 millennia, and `X-RateLimit-Reset: 1e400` is read as "too long" (capped), never raised.
+
+The holds run on a monotonic clock: the headers are read against the wall clock (an
+HTTP date, an epoch second), turned into "so many seconds from now", and kept as a
+moment of `time.monotonic`. A wall clock set back a day therefore neither holds every
+request for that day nor, set forward, ends a hold early; `state()` shows the holds
+as wall-clock moments for the rep.
 """
 
 from __future__ import annotations
@@ -61,13 +67,36 @@ class RateLimiter:
         self,
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        monotonic: Callable[[], float] | None = None,
     ) -> None:
         self._clock = clock
         self._sleep = sleep
+        # A clock given without a monotonic one (a test's fake time) serves as both.
+        self._monotonic = monotonic or (time.monotonic if clock is time.time else clock)
         self.limit: int | None = None
         self.remaining: int | None = None
-        self.reset_at: float | None = None
-        self.blocked_until: float | None = None
+        self._reset: float | None = None  # monotonic
+        self._blocked: float | None = None  # monotonic
+
+    @property
+    def reset_at(self) -> float | None:
+        """When the window resets, on the wall clock (epoch seconds)."""
+        return self._wall(self._reset)
+
+    @reset_at.setter
+    def reset_at(self, moment: float | None) -> None:
+        self._reset = self._steady(moment)
+
+    @property
+    def blocked_until(self) -> float | None:
+        """Until when every request is held, on the wall clock (epoch seconds)."""
+        return self._wall(self._blocked)
+
+    def _wall(self, steady: float | None) -> float | None:
+        return None if steady is None else self._clock() + (steady - self._monotonic())
+
+    def _steady(self, wall: float | None) -> float | None:
+        return None if wall is None else self._monotonic() + (wall - self._clock())
 
     def state(self) -> RateLimitState:
         """A snapshot for display."""
@@ -100,25 +129,25 @@ class RateLimiter:
     def block_for(self, seconds: float) -> None:
         """Hold every request for `seconds` from now, at most MAX_WAIT_SECONDS (never
         shortens an existing hold)."""
-        until = self._clock() + cap_wait(seconds)
-        if self.blocked_until is None or until > self.blocked_until:
-            self.blocked_until = until
+        until = self._monotonic() + cap_wait(seconds)
+        if self._blocked is None or until > self._blocked:
+            self._blocked = until
 
     def clear(self) -> None:
         """Forget every hold and the window's count: the rep asked to retry now, or the
         service (base URL or key) changed, so what the old answers said no longer binds."""
-        self.blocked_until = None
+        self._blocked = None
         self.remaining = None
-        self.reset_at = None
+        self._reset = None
 
     def delay(self) -> float:
         """Seconds to wait before the next request may go; 0 when it may go now."""
-        now = self._clock()
+        now = self._monotonic()
         wait = 0.0
-        if self.blocked_until is not None:
-            wait = max(wait, self.blocked_until - now)
-        if self.remaining is not None and self.remaining <= 0 and self.reset_at is not None:
-            wait = max(wait, self.reset_at - now)
+        if self._blocked is not None:
+            wait = max(wait, self._blocked - now)
+        if self.remaining is not None and self.remaining <= 0 and self._reset is not None:
+            wait = max(wait, self._reset - now)
         return min(wait, MAX_WAIT_SECONDS)
 
     async def wait(self) -> None:
@@ -129,8 +158,7 @@ class RateLimiter:
         """
         while (pause := self.delay()) > 0:
             await self._sleep(pause)
-        now = self._clock()
-        if self.reset_at is not None and now >= self.reset_at and self.remaining is not None:
+        if self._reset is not None and self._monotonic() >= self._reset and self.remaining is not None:
             # The window we knew about is over; the next response tells the new count.
             self.remaining = None
         if self.remaining is not None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
@@ -137,13 +138,17 @@ class Connection:
         *,
         clock: EpochClock = system_clock,
         backoff: Backoff | None = None,
+        monotonic: EpochClock | None = None,
     ) -> None:
         self.client = client
         self.board = board
-        self.clock = clock
+        # The probe's backoff runs on a monotonic clock: a wall clock set back a day would
+        # otherwise keep the cockpit offline for that day. A clock given without a
+        # monotonic one (a test's fake time) serves as both.
+        self.clock = monotonic or (time.monotonic if clock is system_clock else clock)
         self.backoff = backoff or Backoff(cap=OFFLINE_PROBE_CAP)
         self.failures = 0
-        self.next_probe_at = 0.0
+        self.next_probe_at = 0.0  # on `self.clock`
         self.idle_probe_after = IDLE_PROBE_AFTER
         self.probe_timeout = PROBE_TIMEOUT
 
