@@ -248,3 +248,21 @@ async def test_activity_lines_name_the_type_give_the_points_reason_and_hang_unde
             assert sum(url in line for line in entry) == 1  # whole, on one line
     finally:
         store.close()
+
+
+async def test_a_target_in_digits_python_cannot_read_gets_the_form_line(store: Store) -> None:
+    """"²" and "٣" pass `str.isdigit()` (and `int()` reads "٣" as 3, refuses "²"): the form
+    said nothing and tracebacked on "²", and would have set 3 for "٣". Both now get the
+    form's own line and nothing is queued."""
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_detail(app, pilot, FJORD)
+        await pilot.press("t")
+        await pilot.pause()
+        for typed in ("²", "٣"):
+            app.screen.query_one(Input).value = typed
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, LineDialog)
+            assert "whole number" in app.screen.query_one("#dialog-error").render().plain
+        assert kinds(store) == []

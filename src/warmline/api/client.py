@@ -62,6 +62,7 @@ from warmline.api.payload import (
 from warmline.api.ratelimit import RateLimiter
 from warmline.api.request_fields import RequestFields
 from warmline.api.servertime import ServerClock
+from warmline.numbers import whole_number
 
 log = logging.getLogger("warmline.api")
 
@@ -1031,8 +1032,8 @@ async def _read_body(response: httpx.Response, limit: int) -> tuple[bytes, bool]
     """The (decoded) body, at most `limit` bytes; True as second item when there was more.
 
     An answer that announces more than `limit` is not read at all."""
-    declared = response.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit and not response.headers.get("content-encoding"):
+    declared = whole_number(response.headers.get("content-length", ""))
+    if declared is not None and declared > limit and not response.headers.get("content-encoding"):
         return b"", True
     chunks: list[bytes] = []
     size = 0

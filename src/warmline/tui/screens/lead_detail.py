@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.actions.activity_type import activity_name
+from warmline.numbers import whole_number
 from warmline.store.database import CacheUnusable
 from warmline.store.sync_vocabulary import SyncState
 from warmline.tui.activity_rows import hanging_rows
@@ -587,10 +588,10 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         current = str(self.detail.lead.target_score or "") if self.detail else ""
 
         def submit(values: dict[str, str]) -> str | None:
-            raw = values["target"]
-            if not raw.lstrip("-").isdigit():
+            target = whole_number(values["target"])
+            if target is None:
                 return "target score must be a whole number between 1 and 100"
-            return self._perform(actions.set_target_score, self.lead_id, int(raw))
+            return self._perform(actions.set_target_score, self.lead_id, target)
 
         self.app.push_screen(LineDialog("Target score (1-100)", submit, [("target", "Target", current)]))
 

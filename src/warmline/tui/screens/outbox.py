@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.actions.queue import editable_fields
+from warmline.numbers import whole_number
 from warmline.ops.kinds import OpKind
 from warmline.store.outbox import DISCARDABLE
 from warmline.tui.columns import Column
@@ -298,7 +299,8 @@ def coerce(original: dict[str, Any], edited: dict[str, str]) -> dict[str, Any]:
         if before is None or isinstance(before, str):
             result[key] = text if text or isinstance(before, str) else None
         elif isinstance(before, int):
-            result[key] = int(text) if text.lstrip("-").isdigit() else text
+            number = whole_number(text)
+            result[key] = number if number is not None else text
         elif isinstance(before, float):
             try:
                 result[key] = float(text)

@@ -28,6 +28,7 @@ from warmline.api.errors import (
     ValidationFailed,
 )
 from warmline.api.models import Company, Contact
+from warmline.numbers import whole_number
 from warmline.record_kinds import COMPANY_RECORDS, CONTACT_RECORDS, Model, RecordKind, Row
 from warmline.records import (
     custom_field_format,
@@ -223,9 +224,10 @@ def form_value(name: str, raw: str) -> Any:
     if not raw:
         return None
     if name == "company_id":
-        if not raw.isdigit():
+        company_id = whole_number(raw)
+        if company_id is None:
             raise InputError("company_id", f"company_id must be a company id, a whole number (got {raw!r})")
-        return int(raw)
+        return company_id
     return raw
 
 

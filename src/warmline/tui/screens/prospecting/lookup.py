@@ -30,6 +30,7 @@ from textual.suggester import Suggester
 from textual.widgets import Checkbox, Input, Label, Static
 
 from warmline.api.errors import ApiError, OfflineError, PlanLimitError
+from warmline.numbers import whole_number
 from warmline.prospecting import (
     LOOKUP,
     SavedResults,
@@ -301,10 +302,10 @@ class LookupScreen(CockpitScreen):
         chosen: list[int] = []
 
         def submit(values: dict[str, str]) -> str | None:
-            raw = values["count"]
-            if not raw.isdigit() or not 1 <= int(raw) <= total:
+            count = whole_number(values["count"])
+            if count is None or not 1 <= count <= total:
                 return f"Give a number from 1 to {total}."
-            chosen.append(int(raw))
+            chosen.append(count)
             return None
 
         def asked(done: bool | None) -> None:

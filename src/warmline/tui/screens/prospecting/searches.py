@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.widgets import Input, Label, Static
 
 from warmline import actions
+from warmline.numbers import whole_number
 from warmline.prospecting import DEEP_SEARCH, cost_notice
 from warmline.store.outreach import outreach_status
 from warmline.tui.columns import Column
@@ -70,9 +71,10 @@ class DeepSearchDialog(FormDialog):
         }
 
     def _start(self, values: dict[str, str]) -> str | None:
-        if not values["max_results"].isdigit():
+        how_many = whole_number(values["max_results"])
+        if how_many is None:
             return "how many companies must be a whole number between 1 and 100"
-        return start_job(self.cockpit, "deep search", actions.start_deep_search, values["query"], int(values["max_results"]))
+        return start_job(self.cockpit, "deep search", actions.start_deep_search, values["query"], how_many)
 
 
 class FoundCompaniesScreen(CockpitScreen):
