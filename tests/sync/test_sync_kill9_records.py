@@ -134,6 +134,15 @@ def _server(db: Path, sql: str) -> list[tuple[object, ...]]:
         conn.close()
 
 
+def _by_text(db: Path, sql: str) -> dict[str, list[int]]:
+    """The service's rows of `sql` (a text, then a number) as text -> every number beside it:
+    a text named twice is a record made twice."""
+    grouped: dict[str, list[int]] = {}
+    for text, number in _server(db, sql):
+        grouped.setdefault(str(text), []).append(int(str(number)))
+    return grouped
+
+
 def _kill_cycles(db_path: Path, url: str, rng: random.Random, made: Made, queue: Queue) -> Store:
     """Queue RECORDS records two at a time while a flusher runs, SIGKILL it at a random
     moment, again and again (MIN_CYCLES at least); then drain what is left. Returns the
@@ -181,9 +190,7 @@ def test_kill_minus_nine_with_contacts_made_offline_and_pinned(tmp_path: Path) -
             pins = {email: store.get_op(op_id) for email, (_lead, op_id) in made.items()}
         finally:
             store.close()
-        on_server: dict[str, list[int]] = {}
-        for contact_id, email in _server(server.db, "SELECT id, email FROM contacts WHERE email LIKE 'k9-%'"):
-            on_server.setdefault(str(email), []).append(int(str(contact_id)))
+        on_server = _by_text(server.db, "SELECT email, id FROM contacts WHERE email LIKE 'k9-%'")
         key_contacts = {(int(str(a)), int(str(b))) for a, b in _server(server.db, "SELECT lead_id, contact_id FROM outreach_key_contacts")}
     # 0 lost, 0 duplicated: each contact on the service exactly once.
     assert sorted(on_server) == sorted(made) and all(len(ids) == 1 for ids in on_server.values())
@@ -206,12 +213,8 @@ def test_kill_minus_nine_with_companies_made_offline_and_a_contact_on_each(tmp_p
             contact_ops = {name: store.get_op(op_id) for name, (_lead, op_id) in made.items()}
         finally:
             store.close()
-        companies: dict[str, list[int]] = {}
-        for company_id, name in _server(server.db, "SELECT id, name FROM companies WHERE name LIKE 'K9 Werkstatt %'"):
-            companies.setdefault(str(name), []).append(int(str(company_id)))
-        contacts: dict[str, list[int]] = {}
-        for email, company_id in _server(server.db, "SELECT email, company_id FROM contacts WHERE email LIKE 'k9-%'"):
-            contacts.setdefault(str(email), []).append(int(str(company_id)))
+        companies = _by_text(server.db, "SELECT name, id FROM companies WHERE name LIKE 'K9 Werkstatt %'")
+        contacts = _by_text(server.db, "SELECT email, company_id FROM contacts WHERE email LIKE 'k9-%'")
     # 0 lost, 0 duplicated: each company and each contact on the service exactly once.
     assert sorted(companies) == sorted(made) and all(len(ids) == 1 for ids in companies.values())
     assert len(contacts) == RECORDS and all(len(ids) == 1 for ids in contacts.values())
