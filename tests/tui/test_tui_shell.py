@@ -14,7 +14,7 @@ from warmline.tui.screens.dialogs import ConfirmDialog, DealDialog
 from warmline.tui.screens.help import HelpScreen, help_sections
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.screens.prospecting.lookup import EarlierLookups
-from warmline.tui.themes import ThemeFileError, load_theme_file, load_themes
+from warmline.tui.themes import ThemeFileError, bundled_theme_dirs, load_theme_file, load_themes
 from warmline.tui.widgets.key_bar import KeyBar
 from warmline.tui.widgets.status_line import StatusLine
 
@@ -38,6 +38,15 @@ def test_bundled_themes_load_as_dark_and_light() -> None:
     themes = load_themes()
     assert themes["warmline-dark"].dark is True
     assert themes["warmline-light"].dark is False
+
+
+def test_bundled_themes_pass_every_check_a_reps_file_gets() -> None:
+    """The cockpit trusts its own themes at start-up (`load_themes` skips the CSS check):
+    this is where they are checked."""
+    paths = [path for directory in bundled_theme_dirs() for path in directory.glob("*.toml")]
+    assert len(paths) >= 2
+    for path in paths:
+        load_theme_file(path)
 
 
 def test_theme_file_with_unknown_key_is_refused(tmp_path: Path) -> None:
