@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Literal, cast, get_args
 
 from warmline.store.database import CacheUnusable, connect
-from warmline.store.schema import Migration, NewerSchemaError, migrate
+from warmline.store.schema import Migration, NewerSchemaError, add_search_index, migrate
 
 FOLLOWUPS_FILE = "followups.db"
 """The follow-ups' file name in the data dir (beside `cache.sqlite3`, never moved with it)."""
@@ -175,7 +175,15 @@ def _initial(conn: sqlite3.Connection) -> None:
             conn.execute(statement)
 
 
-MIGRATIONS: list[Migration] = [_initial]
+FOLLOWUPS_SEARCH = "followups_search"
+"""The follow-ups' word index (search everywhere: `warmline.store.search`), kept by triggers."""
+
+
+def _search(conn: sqlite3.Connection) -> None:
+    add_search_index(conn, FOLLOWUPS_SEARCH, "followups", "id", ("text", "company"))
+
+
+MIGRATIONS: list[Migration] = [_initial, _search]
 """This file's schema, a list of forward migrations (never edited once released: a change
 of schema is a new entry at the end)."""
 
@@ -383,6 +391,19 @@ class FollowUps:
                 (start.isoformat(), end.isoformat()),
             ).fetchall()
         return [(date.fromisoformat(str(day)), int(count)) for day, count in found]
+
+    def matching(self, match: str, *, window: int, limit: int) -> builtins.list[FollowUp]:
+        """Follow-ups whose text or company matches the FTS5 expression `match` (built by
+        `warmline.store.search_query`, never the rep's text), best first (bm25) among the
+        `window` newest matches, at most `limit`."""
+        with self._lock:
+            found = self.conn.execute(
+                f"SELECT {_COLUMNS} FROM (SELECT rowid AS hit, rank AS score FROM {FOLLOWUPS_SEARCH}"
+                f" WHERE {FOLLOWUPS_SEARCH} MATCH ? ORDER BY rowid DESC LIMIT ?) m"
+                " JOIN followups ON followups.id = m.hit ORDER BY m.score, m.hit DESC LIMIT ?",
+                (match, window, limit),
+            ).fetchall()
+        return [_row(row) for row in found]
 
     # --- writing -----------------------------------------------------------------------------
 

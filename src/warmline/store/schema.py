@@ -465,6 +465,79 @@ def _windows_and_leases(conn: sqlite3.Connection) -> None:
     _run_script(conn, _WINDOWS_AND_LEASES)
 
 
+# Search everywhere (store/search.py): a word index per kind of result, external content
+# (the rows themselves are the one copy: the index holds only words), kept by triggers on
+# the rows so every writer (sync, local effects, undo, cascades) keeps it without knowing
+# of it. Words as `unicode61` splits them, accents folded; prefixes of 1 to 3 letters
+# indexed, so a word being typed is one lookup.
+SEARCH_TOKENIZER = "tokenize='unicode61 remove_diacritics 2', prefix='1 2 3'"
+
+# (index, table, rowid column, indexed columns); the columns are the table's own.
+SEARCH_INDEXES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("search_leads", "leads", "id", ("company_name",)),
+    ("search_deals", "leads", "id", ("deal_text",)),
+    ("search_companies", "companies", "id", ("name", "domain", "industry", "country")),
+    ("search_contacts", "contacts", "id", ("first_name", "last_name", "title", "email")),
+    ("search_notes", "notes", "local_id", ("content",)),
+    ("search_activities", "touchpoints", "local_id", ("description",)),
+    ("search_recommendations", "recommendations", "id", ("engagement_reason", "suggested_comment")),
+)
+
+# What a deal says, in words: found by its outcome, its value, its currency and the reason
+# it was lost. Generated (never stored); NULL for a lead with no deal.
+_DEAL_TEXT = """
+ALTER TABLE leads ADD COLUMN deal_text TEXT GENERATED ALWAYS AS (
+    CASE WHEN deal_value IS NOT NULL OR won_at IS NOT NULL OR closed_at IS NOT NULL
+         OR deal_currency IS NOT NULL OR closed_reason IS NOT NULL
+    THEN trim(
+        CASE WHEN won_at IS NOT NULL THEN 'won ' WHEN closed_at IS NOT NULL THEN 'lost ' ELSE 'open ' END
+        || 'deal ' || coalesce(deal_value || ' ', '') || coalesce(deal_currency || ' ', '')
+        || coalesce(closed_reason, ''))
+    END) VIRTUAL;
+"""
+
+# The source columns each index reads (a generated column is kept through what it is made of).
+_SEARCH_SOURCES = {"deal_text": ("deal_value", "deal_currency", "won_at", "closed_at", "closed_reason")}
+
+
+def search_index_sql(
+    fts: str, table: str, rowid: str, columns: tuple[str, ...], tokenizer: str = SEARCH_TOKENIZER
+) -> str:
+    """One search index over `table` and the triggers that keep it (shared with the
+    follow-ups file, `store.followups`)."""
+    names = ", ".join(columns)
+    new = ", ".join(f"new.{c}" for c in columns)
+    old = ", ".join(f"old.{c}" for c in columns)
+    sources = [source for c in columns for source in _SEARCH_SOURCES.get(c, (c,))]
+    changed = " OR ".join(f"old.{c} IS NOT new.{c}" for c in sources)
+    return f"""
+CREATE VIRTUAL TABLE {fts} USING fts5({names}, content='{table}', content_rowid='{rowid}', {tokenizer});
+CREATE TRIGGER {fts}_insert AFTER INSERT ON {table} BEGIN
+    INSERT INTO {fts}(rowid, {names}) VALUES (new.{rowid}, {new});
+END;
+CREATE TRIGGER {fts}_delete AFTER DELETE ON {table} BEGIN
+    INSERT INTO {fts}({fts}, rowid, {names}) VALUES ('delete', old.{rowid}, {old});
+END;
+CREATE TRIGGER {fts}_update AFTER UPDATE OF {", ".join(dict.fromkeys([rowid, *sources]))} ON {table}
+WHEN old.{rowid} IS NOT new.{rowid} OR {changed} BEGIN
+    INSERT INTO {fts}({fts}, rowid, {names}) VALUES ('delete', old.{rowid}, {old});
+    INSERT INTO {fts}(rowid, {names}) VALUES (new.{rowid}, {new});
+END;
+INSERT INTO {fts}({fts}) VALUES ('rebuild');
+"""
+
+
+def add_search_index(conn: sqlite3.Connection, fts: str, table: str, rowid: str, columns: tuple[str, ...]) -> None:
+    """Create one search index, its triggers, and fill it from the rows already there."""
+    _run_script(conn, search_index_sql(fts, table, rowid, columns))
+
+
+def _search_indexes(conn: sqlite3.Connection) -> None:
+    _run_script(conn, _DEAL_TEXT)
+    for fts, table, rowid, columns in SEARCH_INDEXES:
+        add_search_index(conn, fts, table, rowid, columns)
+
+
 MIGRATIONS: list[Migration] = [
     _initial_schema,
     _trust,
@@ -472,6 +545,7 @@ MIGRATIONS: list[Migration] = [
     _today_indexes,
     _last_touched,
     _windows_and_leases,
+    _search_indexes,
 ]
 
 
