@@ -104,6 +104,7 @@ SAMPLES: dict[tuple[str, ...], list[str]] = {
     ("research", "run"): ["1", "5"],
     ("research", "show"): ["1"],
     ("research", "templates"): ["--no-refresh"],
+    ("search",): ["dana"],
     ("sync",): ["--once"],
     ("today",): [],
 }

@@ -14,6 +14,7 @@ from warmline.actions import leads as actions
 from warmline.actions.outbox import undo
 from warmline.store import Store
 from warmline.store.database import Database
+from warmline.store.followups import MIGRATIONS as FOLLOWUP_MIGRATIONS
 from warmline.store.followups import FollowUps
 from warmline.store.schema import MIGRATIONS, migrate
 from warmline.store.search import SearchResults, search_everything
@@ -40,7 +41,16 @@ def fill(store: Store) -> None:
                              "suggested_comment": "Congrats on the Gdańsk office!", "status": "active",
                              "created_at": "2026-11-11T10:00:00.000Z"}],
     })  # fmt: skip
-    store.upsert_notes(2, [{"id": 81, "content": "Their buyer prefers Wednesdays", "created_at": "2026-11-12T10:00:00.000Z"}])
+    store.upsert_notes(
+        2,
+        [
+            {
+                "id": 81,
+                "content": "Their buyer prefers Wednesdays",
+                "created_at": "2026-11-12T10:00:00.000Z",
+            }
+        ],
+    )
     store.upsert_companies([
         {"id": 501, "name": "Fjord Freight AB", "domain": "fjordfreight.example", "industry": "Logistics", "country": "Norway"},
     ])  # fmt: skip
@@ -86,7 +96,9 @@ def test_each_kind_is_found(filled: Store, query: str, expected: tuple[str, int]
 def test_a_follow_up_is_found_in_its_own_file(filled: Store, followups: FollowUps) -> None:
     made = followups.add(2, "Harbor Foods", "Send the pricing sheet", date(2026, 11, 27))
     results = search_everything(filled, followups, "pricing sheet")
-    assert [(hit.kind, hit.ref, hit.open_id) for g in results.groups for hit in g.hits] == [("followup", made.id, 2)]
+    assert [(hit.kind, hit.ref, hit.open_id) for g in results.groups for hit in g.hits] == [
+        ("followup", made.id, 2)
+    ]
     followups.update(made.id, text="Send the contract")
     assert search_everything(filled, followups, "pricing").groups == ()
     assert found(search_everything(filled, followups, "contract")) == [("followup", 2)]
@@ -95,7 +107,16 @@ def test_a_follow_up_is_found_in_its_own_file(filled: Store, followups: FollowUp
 
 
 def test_results_come_grouped_in_kind_order_with_the_words_marked(filled: Store) -> None:
-    filled.upsert_notes(1, [{"id": 82, "content": "Kestrel wants the SOC 2 report", "created_at": "2026-11-13T10:00:00.000Z"}])
+    filled.upsert_notes(
+        1,
+        [
+            {
+                "id": 82,
+                "content": "Kestrel wants the SOC 2 report",
+                "created_at": "2026-11-13T10:00:00.000Z",
+            }
+        ],
+    )
     results = search_everything(filled, None, "soc")
     assert kinds(results) == ["note", "activity"]
     note = results.groups[0].hits[0]
@@ -104,9 +125,20 @@ def test_results_come_grouped_in_kind_order_with_the_words_marked(filled: Store)
 
 
 def test_a_kind_filter_keeps_that_kind(filled: Store) -> None:
-    filled.upsert_notes(1, [{"id": 82, "content": "Kestrel wants the SOC 2 report", "created_at": "2026-11-13T10:00:00.000Z"}])
+    filled.upsert_notes(
+        1,
+        [
+            {
+                "id": 82,
+                "content": "Kestrel wants the SOC 2 report",
+                "created_at": "2026-11-13T10:00:00.000Z",
+            }
+        ],
+    )
     assert kinds(search_everything(filled, None, "soc kind:activity")) == ["activity"]
-    assert kinds(search_everything(filled, None, parse_query("kestrel", kinds=("note",)))) == ["note"]
+    assert kinds(search_everything(filled, None, parse_query("kestrel", kinds=("note",)))) == [
+        "note"
+    ]
     assert search_everything(filled, None, "soc kind:nothing").groups == ()
 
 
@@ -132,13 +164,24 @@ def test_a_queued_activity_is_found(filled: Store) -> None:
 
 
 def test_a_sync_refresh_replacing_rows_keeps_the_index_right(filled: Store) -> None:
-    filled.upsert_notes(2, [{"id": 81, "content": "Prefers Thursdays now", "created_at": "2026-11-12T10:00:00.000Z"}])
+    filled.upsert_notes(
+        2,
+        [{"id": 81, "content": "Prefers Thursdays now", "created_at": "2026-11-12T10:00:00.000Z"}],
+    )
     assert search_everything(filled, None, "wednesdays").groups == ()
     assert found(search_everything(filled, None, "thursdays")) == [("note", 2)]
-    filled.upsert_lead_detail({  # the lead's detail read again: its activity as the service now says
-        **detail_item(1, company_name="Kestrel Analytics"),
-        "touchpoints": [{"id": 91, "description": "Call with the CEO", "created_at": "2026-11-10T10:00:00.000Z"}],
-    })
+    filled.upsert_lead_detail(
+        {  # the lead's detail read again: its activity as the service now says
+            **detail_item(1, company_name="Kestrel Analytics"),
+            "touchpoints": [
+                {
+                    "id": 91,
+                    "description": "Call with the CEO",
+                    "created_at": "2026-11-10T10:00:00.000Z",
+                }
+            ],
+        }
+    )
     assert search_everything(filled, None, "cfo").groups == ()
     assert found(search_everything(filled, None, "ceo")) == [("activity", 1)]
 
@@ -190,6 +233,17 @@ def test_the_migration_builds_the_index_of_a_populated_cache(
     store.close()
 
 
+def test_the_follow_ups_file_of_the_version_before_gets_its_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, filled: Store
+) -> None:
+    monkeypatch.setattr("warmline.store.followups.MIGRATIONS", FOLLOWUP_MIGRATIONS[:1])
+    with FollowUps(tmp_path) as before:
+        before.add(2, "Harbor Foods", "Send the pricing sheet", date(2026, 11, 27))
+    monkeypatch.undo()
+    with FollowUps(tmp_path) as followups:
+        assert found(search_everything(filled, followups, "pricing")) == [("followup", 2)]
+
+
 # --- hostile queries ---------------------------------------------------------------------------
 
 HOSTILE = [
@@ -202,7 +256,9 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("query", HOSTILE)
-def test_a_hostile_query_finds_or_finds_nothing(filled: Store, followups: FollowUps, query: str) -> None:
+def test_a_hostile_query_finds_or_finds_nothing(
+    filled: Store, followups: FollowUps, query: str
+) -> None:
     results = search_everything(filled, followups, query)
     assert results.problem is None
     for group in results.groups:

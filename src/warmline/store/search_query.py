@@ -30,7 +30,9 @@ from typing import Literal, NamedTuple, get_args
 
 from warmline.textsafe import terminal_line
 
-Kind = Literal["lead", "company", "contact", "deal", "followup", "note", "activity", "recommendation"]
+Kind = Literal[
+    "lead", "company", "contact", "deal", "followup", "note", "activity", "recommendation"
+]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 """What search finds, in the order results are grouped: names first (leads, companies,
 contacts), then deals and follow-ups, then the texts (notes, activities, recommendations)."""
@@ -214,7 +216,9 @@ def _hit_spans(text: str, query: SearchQuery) -> list[tuple[int, int]]:
         for i in range(len(tokens) - size + 1):
             run = tokens[i : i + size]
             *whole, last = term.words
-            if all(run[k][2] == word for k, word in enumerate(whole)) and run[-1][2].startswith(last):
+            if all(run[k][2] == word for k, word in enumerate(whole)) and run[-1][2].startswith(
+                last
+            ):
                 spans.append((run[0][0], run[-1][1]))
     merged: list[tuple[int, int]] = []
     for low, high in sorted(spans):
