@@ -42,8 +42,9 @@ WINDOW = 1000
 """Matches of a kind ranked (the newest); see the module's docstring."""
 DEFAULT_LIMIT = 20
 """Hits shown per kind."""
-SNIPPET_CHARS = 90
-"""About how much of a long text a hit shows, around its first match."""
+SNIPPET_CHARS = 160
+"""About how much of a long text a hit shows, from just before its first match (a
+narrower column cuts it again, with an ellipsis)."""
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,9 @@ thousand characters costs no more than this."""
 MAX_TERMS = 8
 """Words (and phrases) kept; more would only narrow what is already narrow."""
 
+LEAD_IN = 16
+"""Characters a snippet keeps before its first match, at most (then back to a word's start)."""
+
 _WORD = re.compile(r"[^\W_]+")
 _PIECE = re.compile(r'"([^"]*)"?|(\S+)')
 _FILTER = re.compile(r"(?i)^(?:kind|in|type):(.*)$")
@@ -171,15 +174,16 @@ class Segment(NamedTuple):
 def marked(text: object, query: SearchQuery, width: int | None = None) -> tuple[Segment, ...]:
     """`text`, safe for one terminal line, cut into pieces with the matched words marked.
 
-    With `width`, a longer text is cut to about that many characters around its first
-    match (an ellipsis where it was cut), as a snippet.
+    With `width`, a longer text is cut to about that many characters from a little before
+    its first match (an ellipsis where it was cut), as a snippet: the match stays in
+    sight in a narrow column.
     """
     safe = terminal_line(text)
     spans = _hit_spans(safe, query)
     start, end = 0, len(safe)
     if width is not None and len(safe) > width:
         first = spans[0][0] if spans else 0
-        start = _word_start(safe, max(0, first - width // 4))
+        start = _word_start(safe, max(0, first - min(width // 4, LEAD_IN)))
         end = min(len(safe), start + width)
     pieces: list[Segment] = []
     if start > 0:

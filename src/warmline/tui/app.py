@@ -547,6 +547,7 @@ class WarmlineApp(TypeaheadApp):
         from warmline.tui.screens.prospecting.research import TemplatesScreen
         from warmline.tui.screens.prospecting.searches import DeepSearchDialog
         from warmline.tui.screens.recommendations import RecommendationsScreen
+        from warmline.tui.screens.search import SearchScreen
 
         return {
             "leads": LeadListScreen,
@@ -562,6 +563,7 @@ class WarmlineApp(TypeaheadApp):
             "deep_search": DeepSearchDialog,
             "research": TemplatesScreen,
             "export": ExportDialog,
+            "search": SearchScreen,
         }
 
     def open_lead(self, lead_id: int) -> None:

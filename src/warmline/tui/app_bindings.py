@@ -23,6 +23,7 @@ APP_BINDINGS: list[BindingType] = [
     Binding("F", "open('deep_search')", "Company deep search", show=False, id="app.deep_search"),
     Binding("T", "open('research')", "Research templates", show=False, id="app.research"),
     Binding("X", "open('export')", "Export leads, companies or contacts", show=False, id="app.export"),
+    Binding("ctrl+k,slash", "open('search')", "Search everything", show=False, id="app.search"),
     Binding("Y", "sync_now", "Sync now", show=False, id="app.sync_now"),
     Binding("u", "undo", "Undo the last decision", show=False, id="app.undo"),
     Binding("q", "quit", "Quit", id="app.quit"),

@@ -35,6 +35,7 @@ from warmline.tui.screens.prospecting.people import FoundContactsScreen
 from warmline.tui.screens.prospecting.research import RunResultsScreen, TemplatesScreen
 from warmline.tui.screens.prospecting.searches import DeepSearchDialog, FoundCompaniesScreen
 from warmline.tui.screens.recommendations import RecommendationsScreen
+from warmline.tui.screens.search import SearchScreen
 from warmline.tui.screens.today import TodayScreen
 from warmline.tui.widgets.tables import RowTable
 from warmline.tui.widgets.virtual_list import VirtualList
@@ -50,6 +51,7 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
         ("Recommendations queue", list(RecommendationsScreen.BINDINGS)),
         ("Job monitor", list(JobsScreen.BINDINGS)),
         ("Outbox", list(OutboxScreen.BINDINGS)),
+        ("Search everything (ctrl+k, or / where it does not filter a list)", list(SearchScreen.BINDINGS)),
         ("Prospecting", list(ProspectingScreen.BINDINGS)),
         ("Company lookup", [*LookupScreen.BINDINGS, *EarlierLookups.BINDINGS]),
         ("Company deep search", list(DeepSearchDialog.BINDINGS)),

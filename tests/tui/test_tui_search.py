@@ -1,0 +1,221 @@
+"""Search everywhere in the cockpit (`ctrl+k`, `/`): results as you type, grouped by kind,
+the matched words highlighted, enter opens the result's page; live when sync brings a new
+note; the empty states; hostile queries; and snapshots at 120x40 and 80x24."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+import support.tui_wire_data as W
+from support.cockpit import cockpit, settings, text_of
+from support.waiting import until
+from warmline.store import Store
+from warmline.store.followups import FollowUps
+from warmline.store.search_query import MAX_QUERY_CHARS
+from warmline.tui.app import WarmlineApp
+from warmline.tui.screens.lead_detail import LeadDetailScreen
+from warmline.tui.screens.lead_list import LeadListScreen
+from warmline.tui.screens.prospecting.company import ContactScreen
+from warmline.tui.screens.search import MATCH_STYLE, SearchScreen
+from warmline.tui.screens.today import TodayScreen
+from warmline.tui.widgets.tables import HeadingTable
+
+SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
+KESTREL = W.KESTREL
+
+
+@pytest.fixture
+def followups(tmp_path: Path) -> Iterator[FollowUps]:
+    kept = FollowUps(tmp_path / "followups")
+    yield kept
+    kept.close()
+
+
+@pytest.fixture
+def desk(store: Store, followups: FollowUps) -> Store:
+    """The filled cache, a saved contact and a follow-up."""
+    store.upsert_companies(
+        [{"id": W.KESTREL_COMPANY, "name": "Kestrel Analytics", "domain": "kestrel.example"}]
+    )
+    store.upsert_contacts([{"id": 61, "company_id": W.KESTREL_COMPANY, "first_name": "Ingrid", "last_name": "Berg",
+                            "title": "Chief Procurement Officer", "email": "ingrid@kestrel.example"}])  # fmt: skip
+    followups.add(
+        KESTREL, "Kestrel Analytics", "Send the SOC 2 summary", W.NOW.date() + timedelta(days=3)
+    )
+    return store
+
+
+def search_cockpit(store: Store, followups: FollowUps, start: str = "today") -> WarmlineApp:
+    return cockpit(store, config=settings(start_screen=start), followups=followups)
+
+
+def rows(app: WarmlineApp) -> list[str]:
+    shown = app.screen.query_one("#search-results", HeadingTable)
+    if not shown.display:
+        return []
+    return [
+        " ".join(cell.plain for cell in shown.get_row_at(i)).strip() for i in range(shown.row_count)
+    ]
+
+
+def screen(app: WarmlineApp) -> SearchScreen:
+    assert isinstance(app.screen, SearchScreen)
+    return app.screen
+
+
+async def open_search(app: WarmlineApp, pilot, key: str = "ctrl+k") -> None:
+    await pilot.press(key)
+    await until(lambda: isinstance(app.screen, SearchScreen), pilot=pilot, what="the search screen")
+
+
+async def search(app: WarmlineApp, pilot, text: str) -> None:
+    """Type `text` (as keys, into the query box) and wait for its results."""
+    await pilot.press(*text) if text else None
+    read = text[:MAX_QUERY_CHARS]  # what the parser reads of it
+    await until(
+        lambda: screen(app).query_text == read, pilot=pilot, what=f"the results of {text!r}"
+    )
+
+
+async def test_a_notes_word_is_found_highlighted_and_opened(
+    desk: Store, followups: FollowUps
+) -> None:
+    app = search_cockpit(desk, followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_search(app, pilot)
+        await search(app, pilot, "janu")
+        assert rows(app)[0] == "Notes (12)"
+        first = app.screen.query_one("#search-results", HeadingTable).get_row_at(1)
+        assert [span for span in first[2].spans if span.style == MATCH_STYLE]
+        marked = first[2].plain[first[2].spans[0].start : first[2].spans[0].end]
+        assert marked == "January"
+        await pilot.press("down", "enter")
+        await until(
+            lambda: isinstance(app.screen, LeadDetailScreen), pilot=pilot, what="the lead's page"
+        )
+        await pilot.press("escape")
+        await until(
+            lambda: isinstance(app.screen, SearchScreen), pilot=pilot, what="back on search"
+        )
+        assert rows(app)[0] == "Notes (12)"  # the query and its results kept
+
+
+async def test_a_contact_is_found_by_title_and_opened(desk: Store, followups: FollowUps) -> None:
+    app = search_cockpit(desk, followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_search(app, pilot)
+        await search(app, pilot, "procurement")
+        assert rows(app) == [
+            "Contacts (1)",
+            "• Ingrid Berg Chief Procurement Officer · ingrid@kestrel.example Kestrel Analytics",
+        ]
+        await pilot.press("enter")
+        await until(
+            lambda: isinstance(app.screen, ContactScreen), pilot=pilot, what="the contact's page"
+        )
+
+
+async def test_a_follow_up_is_found(desk: Store, followups: FollowUps) -> None:
+    app = search_cockpit(desk, followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_search(app, pilot)
+        await search(app, pilot, "soc summ")
+        assert rows(app) == [
+            "Follow-ups (1)",
+            "• Kestrel Analytics Send the SOC 2 summary due 2026-11-25",
+        ]
+        await pilot.press("enter")
+        await until(
+            lambda: isinstance(app.screen, LeadDetailScreen), pilot=pilot, what="the lead's page"
+        )
+        assert app.screen.lead_id == KESTREL
+
+
+async def test_a_note_sync_brings_shows_while_the_screen_is_open(
+    desk: Store, followups: FollowUps
+) -> None:
+    app = search_cockpit(desk, followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_search(app, pilot)
+        await search(app, pilot, "zeppelin")
+        assert rows(app) == []
+        desk.upsert_notes(KESTREL, [{"id": 4999, "content": "The zeppelin budget is approved",
+                                     "created_at": W.ts(timedelta(minutes=5))}])  # fmt: skip
+        app.poll_status()  # what the status timer does: the cache changed, the screen reloads
+        await until(lambda: rows(app) != [], pilot=pilot, what="the new note")
+        assert rows(app)[0] == "Notes (1)" and "zeppelin budget" in rows(app)[1]
+
+
+async def test_the_empty_states(desk: Store, followups: FollowUps) -> None:
+    app = search_cockpit(desk, followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_search(app, pilot)
+        assert "Type to search everything in the cache, offline" in text_of(app, "#search-empty")
+        await search(app, pilot, "qqqq")
+        assert text_of(app, "#search-empty") == "Nothing found for “qqqq”."
+        await pilot.press(*["backspace"] * 4)
+        await until(lambda: screen(app).results is None, pilot=pilot, what="the cleared query")
+        assert "kind:note keeps one kind" in text_of(app, "#search-empty")
+
+
+HOSTILE = ['" * ^ ( ) : - NEAR AND OR', "\\", '"kestrel', "kind:planet", "x" * 300]
+
+
+@pytest.mark.parametrize("query", HOSTILE)
+async def test_a_hostile_query_finds_or_finds_nothing(
+    desk: Store, followups: FollowUps, query: str
+) -> None:
+    app = search_cockpit(desk, followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_search(app, pilot)
+        await search(app, pilot, query)
+        shown = rows(app) or [text_of(app, "#search-empty")]
+        assert shown[0].startswith(("Leads", "Nothing found", "No kind")), shown
+
+
+async def test_a_pasted_10000_characters_and_escapes(desk: Store, followups: FollowUps) -> None:
+    app = search_cockpit(desk, followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_search(app, pilot)
+        box = app.screen.query_one("#search-query")
+        box.value = "kestrel \x1b\x07 " + "(*" * 5_000
+        await until(
+            lambda: screen(app).query_text.startswith("kestrel"), pilot=pilot, what="the results"
+        )
+        assert rows(app)[0] == "Leads (1)"
+
+
+async def test_slash_opens_search_where_it_filters_nothing(
+    desk: Store, followups: FollowUps
+) -> None:
+    app = search_cockpit(desk, followups, start="today")
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert isinstance(app.screen, TodayScreen)
+        await open_search(app, pilot, "slash")
+        await pilot.press("escape")
+        await until(lambda: isinstance(app.screen, TodayScreen), pilot=pilot, what="back on Today")
+    app = search_cockpit(desk, followups, start="leads")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash")
+        await pilot.pause()
+        assert isinstance(app.screen, LeadListScreen)  # `/` filters the lead list
+        await pilot.press("escape")
+        await open_search(app, pilot, "ctrl+k")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_search_with_results(snap_compare, desk: Store, followups: FollowUps, size) -> None:
+    async def type_query(pilot) -> None:
+        await open_search(pilot.app, pilot)
+        await search(pilot.app, pilot, "kestrel")
+
+    assert snap_compare(search_cockpit(desk, followups), terminal_size=size, run_before=type_query)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_search_empty(snap_compare, desk: Store, followups: FollowUps, size) -> None:
+    assert snap_compare(search_cockpit(desk, followups), terminal_size=size, press=["ctrl+k"])
