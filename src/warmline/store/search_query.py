@@ -80,6 +80,8 @@ _FILTER = re.compile(r"(?i)^(?:kind|in|type):(.*)$")
 def fold(text: str) -> str:
     """`text` as the index compares it: lower case, accents removed (the tokenizer is
     `unicode61 remove_diacritics 2`)."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
@@ -213,7 +215,11 @@ def _word_start(text: str, at: int) -> int:
 
 def _hit_spans(text: str, query: SearchQuery) -> list[tuple[int, int]]:
     """Where the query's terms match in `text` (start, end), in order and merged."""
-    tokens = [(m.start(), m.end(), fold(m.group())) for m in _WORD.finditer(text)]
+    folded = text.lower() if text.isascii() else None  # the same length: fold once
+    tokens = [
+        (m.start(), m.end(), folded[m.start() : m.end()] if folded is not None else fold(m.group()))
+        for m in _WORD.finditer(text)
+    ]
     spans: list[tuple[int, int]] = []
     for term in query.terms:
         size = len(term.words)

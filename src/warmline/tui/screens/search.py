@@ -8,16 +8,20 @@ under headings with their counts, the matched words underlined, and enter opens 
 result's page: the lead's (for a lead, a deal, a follow-up, a note, an activity or a
 recommendation), the company's or the contact's.
 
-Each keystroke waits `DEBOUNCE` seconds for the next before the query runs, on the UI
-thread: a query takes a few milliseconds at 10,000 leads and half a million activities
-(bench/bench_search.py), less than handing it to a thread. When the cache changes under
-the screen (sync brought a note, a follow-up was added elsewhere), the app calls `reload`,
-which runs the query again.
+Each keystroke waits `DEBOUNCE` seconds for the next before the query runs, in a thread
+on the cockpit's second connection (`Cockpit.reader`): a query takes tens of milliseconds
+at 10,000 leads and half a million activities (bench/bench_search.py), more on a busy
+machine, and the box must take the next key meanwhile. A newer query makes an older
+one's results stale: they are dropped. When the cache changes under the screen (sync
+brought a note, a follow-up was added elsewhere), the app calls `reload`, which runs the
+query again.
 
 Not on the first frame's path: the app imports it when the rep first opens it.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -81,6 +85,9 @@ class SearchScreen(CockpitScreen):
     def __init__(self) -> None:
         super().__init__()
         self._query: SearchQuery = parse_query("")
+        """The query whose results are shown."""
+        self._wanted: SearchQuery = self._query
+        """The query typed last (its results may be on their way)."""
         self._results: SearchResults | None = None
         self._hits: dict[str, SearchHit] = {}
         self._timer: Timer | None = None
@@ -126,17 +133,30 @@ class SearchScreen(CockpitScreen):
 
     def _search(self, text: str) -> None:
         self._timer = None
-        self._query = parse_query(text)
+        self._wanted = parse_query(text)
         self.reload()
 
     def reload(self) -> None:
         """Run the query again (typed, or the cache changed under the screen)."""
-        query = self._query
-        self._results = (
-            None
-            if query.empty
-            else search_everything(self.cockpit.store, self.cockpit.followups, query)
+        query = self._wanted
+        if query.empty:
+            self._found(query, None)
+            return
+        self.run_worker(
+            partial(self._find, query), thread=True, exclusive=True, group="search", name="search"
         )
+
+    def _find(self, query: SearchQuery) -> None:
+        """In a thread: what `query` finds, handed to the UI thread."""
+        cockpit = self.cockpit
+        results = search_everything(cockpit.reader(), cockpit.followups, query)
+        cockpit.call_from_thread(self._found, query, results)
+
+    def _found(self, query: SearchQuery, results: SearchResults | None) -> None:
+        if query is not self._wanted or not self.is_attached:
+            return  # a newer query was typed meanwhile, or the screen is gone
+        self._query = query
+        self._results = results
         self._show()
 
     def _show(self) -> None:
