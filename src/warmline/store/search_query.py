@@ -176,16 +176,17 @@ class Segment(NamedTuple):
 def marked(text: object, query: SearchQuery, width: int | None = None) -> tuple[Segment, ...]:
     """`text`, safe for one terminal line, cut into pieces with the matched words marked.
 
-    With `width`, a longer text is cut to about that many characters from a little before
-    its first match (an ellipsis where it was cut), as a snippet: the match stays in
-    sight in a narrow column.
+    With `width`, the text is a snippet: at most that many characters, from a little
+    before its first match when that is far in (an ellipsis where it was cut), so the
+    match stays in sight in a narrow column.
     """
     safe = terminal_line(text)
     spans = _hit_spans(safe, query)
     start, end = 0, len(safe)
-    if width is not None and len(safe) > width:
+    if width is not None:
         first = spans[0][0] if spans else 0
-        start = _word_start(safe, max(0, first - min(width // 4, LEAD_IN)))
+        if first > 2 * LEAD_IN:  # far in: start a little before it, so a narrow column shows it
+            start = _word_start(safe, first - LEAD_IN)
         end = min(len(safe), start + width)
     pieces: list[Segment] = []
     if start > 0:
