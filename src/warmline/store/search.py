@@ -3,11 +3,11 @@ activities and recommendations, offline, from the cache's word indexes.
 
 Each kind has its FTS5 index (`schema.SEARCH_INDEXES`, the follow-ups' in their own file):
 external content, so the rows are the one copy and the index holds only words, kept
-current by triggers on the rows. A kind's hits are ranked by bm25 among its
-`WINDOW` newest matches: a one-letter prefix may match half a million activities, and
-ranking them all would cost a keystroke hundreds of milliseconds; the newest thousand
-hold what a rep looks for. Kinds come in `KINDS` order, each with at most `limit` hits
-and whether it has more.
+current by triggers on the rows. A kind's hits are ranked by bm25 among its `WINDOW`
+newest matches: a one-letter prefix may match half a million activities, and ranking
+them all would cost a keystroke hundreds of milliseconds; the newest 500 hold what a rep
+looks for (bench/bench_search.py: 1,000 cost a keystroke a third more). Kinds come in
+`KINDS` order, each with at most `limit` hits and whether it has more.
 
 Results carry plain data: the title and the snippet as `Segment`s with the matched words
 marked (`search_query.marked`, terminal-safe), and what to open (a lead, a company or a
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 Opens = Literal["lead", "company", "contact"]
 
-WINDOW = 1000
+WINDOW = 500
 """Matches of a kind ranked (the newest); see the module's docstring."""
 DEFAULT_LIMIT = 20
 """Hits shown per kind."""
