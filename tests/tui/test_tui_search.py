@@ -17,6 +17,7 @@ from warmline.store import Store
 from warmline.store.followups import FollowUps
 from warmline.store.search_query import MAX_QUERY_CHARS
 from warmline.tui.app import WarmlineApp
+from warmline.tui.screens.help import HelpScreen
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.screens.prospecting.company import ContactScreen
@@ -187,6 +188,21 @@ async def test_a_pasted_10000_characters_and_escapes(desk: Store, followups: Fol
             lambda: screen(app).query_text.startswith("kestrel"), pilot=pilot, what="the results"
         )
         assert rows(app)[0] == "Leads (1)"
+
+
+async def test_help_from_the_box_and_from_the_results(desk: Store, followups: FollowUps) -> None:
+    app = search_cockpit(desk, followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_search(app, pilot)
+        await search(app, pilot, "kestrel")
+        await pilot.press("f1")  # `?` in the box is typed (a widget that takes text keeps its keys)
+        await until(lambda: isinstance(app.screen, HelpScreen), pilot=pilot, what="the help")
+        await pilot.press("escape")
+        await until(
+            lambda: isinstance(app.screen, SearchScreen), pilot=pilot, what="back on search"
+        )
+        await pilot.press("tab", "question_mark")  # the results have the focus: `?` is help
+        await until(lambda: isinstance(app.screen, HelpScreen), pilot=pilot, what="the help again")
 
 
 async def test_slash_opens_search_where_it_filters_nothing(
