@@ -337,6 +337,19 @@ def write_cost(store: Store, count: int) -> float:
     return statistics.median(times)
 
 
+def insert_cost(store: Store, count: int = 2_000) -> float:
+    """Microseconds per touchpoint row inserted in one transaction (no commit's fsync in
+    it): what the triggers add to the write itself."""
+    rng = random.Random(7)
+    rows = [(1 + n % 100, sentence(rng), stamp(rng)) for n in range(count)]
+    with store.write() as conn:
+        started = time.perf_counter()
+        conn.executemany(
+            "INSERT INTO touchpoints (lead_id, description, created_at) VALUES (?, ?, ?)", rows
+        )
+        return (time.perf_counter() - started) * 1e6 / count
+
+
 def write_costs(store: Store, count: int, rounds: int = 4) -> tuple[float, float]:
     """Median `log_activity` time with the activity index's triggers and without them,
     in alternating rounds (the disk's pace drifts while a bench runs)."""
@@ -346,14 +359,18 @@ def write_costs(store: Store, count: int, rounds: int = 4) -> tuple[float, float
             "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'search_activities_%'"
         )
     ]
-    with_index, without = [], []
+    with_index, without, rows_with, rows_without = [], [], [], []
     for _ in range(rounds):
         with_index.append(write_cost(store, count))
+        rows_with.append(insert_cost(store))
         for trigger in ("insert", "update", "delete"):
             store.conn.execute(f"DROP TRIGGER search_activities_{trigger}")
         without.append(write_cost(store, count))
+        rows_without.append(insert_cost(store))
         for sql in triggers:
             store.conn.execute(sql)
+    print(f"one touchpoint row inserted: {statistics.median(rows_with):.1f} µs with the word index,"
+          f" {statistics.median(rows_without):.1f} µs without")  # fmt: skip
     return statistics.median(with_index), statistics.median(without)
 
 
