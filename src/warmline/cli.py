@@ -38,6 +38,7 @@ from warmline.commands import (
     service,
     sync,
     today,
+    web,
 )
 from warmline.commands.line import CONTEXT_SETTINGS, CommandLine
 
@@ -63,6 +64,7 @@ COMMANDS: list[click.Command] = [
     *service.COMMANDS,
     *sync.COMMANDS,
     *today.COMMANDS,
+    *web.COMMANDS,
 ]
 """Every command of `warmline`: each module's own, listed (`--help` sorts them by name)."""
 

@@ -5,7 +5,8 @@ The file is optional; a missing one is not an error, a malformed one is (we woul
 say so than run against the wrong service).
 
 The API key comes from the first of these that has one (docs/cli.md, "Config and API key"):
-`WARMLINE_API_KEY`; `[service] api_key_cmd`, a command that prints it (a password manager:
+`WARMLINE_API_KEY` (or the pipe `WARMLINE_API_KEY_FD` names: how `warmline web` hands it to
+the cockpits it starts); `[service] api_key_cmd`, a command that prints it (a password manager:
 `pass show warmline`); the system keyring, when `[service] keyring = true` (written by
 `warmline key set`, with the optional `keyring` extra); `[service] api_key` in the file.
 The command and the keyring are consulted only when the config names them, so the
@@ -24,6 +25,7 @@ import stat
 import sys
 import tomllib
 from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -46,6 +48,10 @@ ENV_BASE_URL = "WARMLINE_BASE_URL"
 ENV_API_KEY = "WARMLINE_API_KEY"
 ENV_DATA_DIR = "WARMLINE_DATA_DIR"
 ENV_CONFIG = "WARMLINE_CONFIG"
+ENV_API_KEY_FD = "WARMLINE_API_KEY_FD"
+"""An inherited pipe to read the key from, once: how `warmline web` gives each cockpit it
+starts the key without putting the key in the cockpit's environment (warmline.web.session),
+where every process the cockpit starts would inherit it."""
 
 KEYRING_SERVICE = "warmline"
 KEYRING_USER = "api_key"
@@ -57,6 +63,7 @@ KEY_FROM_ENV = ENV_API_KEY
 KEY_FROM_COMMAND = "api_key_cmd"
 KEY_FROM_KEYRING = "keyring"
 KEY_FROM_FILE = "config file"
+KEY_FROM_PIPE = "warmline web"
 
 
 KEY_FIX = "run `warmline key set`"
@@ -277,6 +284,8 @@ def unknown_settings(raw: dict[str, Any]) -> list[str]:
 def _find_key(in_file: Config, path: Path, env: Mapping[str, str], fetch: bool) -> tuple[str | None, str | None]:
     """The key and where it came from, by the precedence of the module's docstring
     (`in_file`: the file's settings, from `check_settings`)."""
+    if env.get(ENV_API_KEY_FD):
+        return key_from_pipe(env[ENV_API_KEY_FD]), KEY_FROM_PIPE
     if env.get(ENV_API_KEY):
         return env[ENV_API_KEY], KEY_FROM_ENV
     if fetch and in_file.api_key_cmd:
@@ -408,6 +417,30 @@ def _first_line_key(output: bytes, shown: str) -> str:
     if len(key) > MAX_KEY_LENGTH:
         raise ConfigError(f"{shown} printed a first line of {len(key):,} characters, not a key (at most {MAX_KEY_LENGTH:,})")
     return key
+
+
+def key_from_pipe(number: str) -> str:
+    """The key written to the inherited pipe `number` (`ENV_API_KEY_FD`): read to its end,
+    then closed, and the variable taken out of this process's environment, so that no
+    process started from here meets a number that may name another file by then."""
+    os.environ.pop(ENV_API_KEY_FD, None)
+    shown = f"{ENV_API_KEY_FD}={terminal_line(number)}"
+    try:
+        fd = int(number)
+    except ValueError:
+        raise ConfigError(f"{shown} is not a file descriptor") from None
+    chunks: list[bytes] = []
+    try:
+        while chunk := os.read(fd, KEY_COMMAND_OUTPUT):
+            chunks.append(chunk)
+            if sum(map(len, chunks)) > KEY_COMMAND_OUTPUT:
+                break
+    except OSError as exc:
+        raise ConfigError(f"{shown} cannot be read ({exc.strerror})") from None
+    finally:
+        with suppress(OSError):
+            os.close(fd)
+    return _first_line_key(b"".join(chunks), shown)
 
 
 def keyring_key(path: Path) -> str | None:

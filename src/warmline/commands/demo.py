@@ -26,6 +26,7 @@ import click
 from warmline.commands.common import CommandError, NumberType, open_config, open_store
 from warmline.commands.demo_day import first_start, make_morning
 from warmline.commands.sandbox import require_demo_extra
+from warmline.commands.web import require_web_extra, serve_cockpit
 from warmline.exit_codes import EXIT_BAD_INPUT
 from warmline.startup import hold_collection
 from warmline.termination import exit_on_termination
@@ -104,12 +105,15 @@ async def _first_sync(config: Config) -> PassReport:
 @click.option("--seed", default=42, show_default=True, type=NumberType(), help="Seed of the demo data.")
 @click.option("--job-seconds", default=20.0, show_default=True, type=NumberType(0.5, 3600, whole=False),
               help="How long the server's async jobs take.")
-def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_seconds: float) -> None:
+@click.option("--web", is_flag=True, help="Serve the cockpit to a browser instead (as `warmline web` does).")
+def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_seconds: float, web: bool) -> None:
     """Run the cockpit against the bundled reference server, with seeded data and no account.
 
     Needs the optional packages of `warmline[demo]` (FastAPI, uvicorn, Faker).
     """
     require_demo_extra("demo")  # before the data dir is made: nothing to clean up
+    if web:
+        require_web_extra()
     throwaway = data_dir is None
     root = Path(tempfile.mkdtemp(prefix="warmline-demo-")) if data_dir is None else data_dir
     try:
@@ -128,7 +132,10 @@ def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_secon
                     from warmline.zone import rep_now  # deferred: command line
 
                     asyncio.run(make_morning(config, root / "sandbox.sqlite3", root, rep_now()))
-                open_cockpit(config)
+                if web:
+                    serve_cockpit(config)
+                else:
+                    open_cockpit(config)
         finally:
             if throwaway:
                 shutil.rmtree(root, ignore_errors=True)
