@@ -1,0 +1,156 @@
+"""`warmline web` in a subprocess, and a browser's side of it without a browser: the
+one-time link traded for the cookie, the WebSocket, and a terminal emulator (pyte) that
+rebuilds the screen from what the cockpit sends.
+
+Shared by tests/web (the protocol and its security) and the Chromium test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+
+import aiohttp
+import pyte
+
+from support.waiting import until
+
+LINK_PREFIX = "  http"
+
+
+class WebServer:
+    """`warmline web ARGS` started with `env`; `link` is the one-time link it printed,
+    `origin` the address it serves."""
+
+    def __init__(self, env: Mapping[str, str], *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "warmline", "web", *args],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**env, "PYTHONUNBUFFERED": "1"},
+        )
+        assert self.process.stdout is not None
+        self.printed: list[str] = []
+        for line in self.process.stdout:  # until the link; a failed start ends the output
+            self.printed.append(line)
+            if line.startswith(LINK_PREFIX):
+                break
+        else:
+            error = self.process.stderr.read() if self.process.stderr else ""
+            raise AssertionError(f"warmline web did not start: {''.join(self.printed)}{error}")
+        self.link = self.printed[-1].strip()
+        self.origin = self.link.split("/?", 1)[0]
+
+    @property
+    def websocket_url(self) -> str:
+        return "ws" + self.origin.removeprefix("http") + "/ws"
+
+    def session_pids(self) -> list[int]:
+        """The cockpits this server started (its child processes)."""
+        return children_of(self.process.pid)
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def browser_session() -> aiohttp.ClientSession:
+    """A client that keeps cookies, as a browser does (aiohttp's jar refuses cookies of an
+    IP address unless told)."""
+    return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+
+
+async def sign_in(client: aiohttp.ClientSession, server: WebServer) -> None:
+    """Follow the link: the token for the cookie."""
+    async with client.get(server.link, allow_redirects=False) as answer:
+        assert answer.status == 200, await answer.text()
+        assert 'http-equiv="refresh" content="0; url=/"' in await answer.text()
+
+
+class Terminal:
+    """One session: the WebSocket, and the screen pyte rebuilds from what arrives on it."""
+
+    def __init__(self, websocket: aiohttp.ClientWebSocketResponse, width: int, height: int) -> None:
+        self.websocket = websocket
+        self.screen = pyte.Screen(width, height)
+        self.stream = pyte.ByteStream(self.screen)
+        self.texts: list[str] = []
+        self.received = 0
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for message in self.websocket:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.received += len(message.data)
+                self.stream.feed(message.data)
+            elif message.type == aiohttp.WSMsgType.TEXT:
+                self.texts.append(message.data)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def press(self, keys: str) -> None:
+        await self.websocket.send_str(json.dumps(["stdin", keys]))
+
+    async def shows(self, *wanted: str, cap: float = 60.0) -> str:
+        await until(lambda: all(text in self.text for text in wanted) or self.websocket.closed, cap=cap,
+                    what=f"the screen showing {wanted!r}")
+        assert all(text in self.text for text in wanted), f"the session closed; the screen:\n{self.text}"
+        return self.text
+
+    async def close(self) -> None:
+        await self.websocket.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._reader
+
+
+@contextlib.asynccontextmanager
+async def terminal(client: aiohttp.ClientSession, server: WebServer, width: int = 110, height: int = 32,
+                   origin: str | None = None) -> AsyncIterator[Terminal]:
+    """A session as the page opens it: the WebSocket with the page's Origin, then its size."""
+    url = f"{server.websocket_url}?width={width}&height={height}"
+    async with client.ws_connect(url, origin=origin or server.origin) as websocket:
+        await websocket.send_str(json.dumps(["resize", {"width": width, "height": height}]))
+        session = Terminal(websocket, width, height)
+        try:
+            yield session
+        finally:
+            await session.close()
+
+
+def environ_of(pid: int) -> dict[str, str]:
+    """A process's environment as it was started (`/proc/PID/environ`)."""
+    raw = Path(f"/proc/{pid}/environ").read_bytes()
+    pairs = (item.split(b"=", 1) for item in raw.split(b"\0") if b"=" in item)
+    return {name.decode(errors="replace"): value.decode(errors="replace") for name, value in pairs}
+
+
+def service_env(base_url: str, api_key: str, data_dir: Path) -> dict[str, str]:
+    """The environment of a rep whose service, key and cache are these."""
+    return {**os.environ, "WARMLINE_BASE_URL": base_url, "WARMLINE_API_KEY": api_key,
+            "WARMLINE_DATA_DIR": str(data_dir)}

@@ -1,0 +1,88 @@
+"""The parts of `warmline web` one by one: the kept environment, the key on a pipe, the
+one-time token, and which links the page may open."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from warmline.config import ENV_API_KEY_FD, KEY_FROM_PIPE, ConfigError, key_from_pipe, load_config
+from warmline.web.access import Gate
+from warmline.web.session import CockpitSession, cockpit_environment, opens_safely
+
+
+def test_the_cockpit_environment_keeps_only_what_it_needs() -> None:
+    server = {
+        "PATH": "/usr/bin", "HOME": "/home/rep", "LANG": "en_GB.UTF-8", "LC_TIME": "de_DE.UTF-8",
+        "WARMLINE_CONFIG": "/home/rep/w.toml", "WARMLINE_LOG": "debug",
+        "WARMLINE_API_KEY": "secret", "WARMLINE_SANDBOX_API_KEY": "secret2", ENV_API_KEY_FD: "9",
+        "AWS_SECRET_ACCESS_KEY": "x", "SSH_AUTH_SOCK": "/tmp/agent", "_WARMLINE_COMPLETE": "bash_complete",
+        "WARMLINE_BASE_URL": "http://old/", "WARMLINE_DATA_DIR": "/old",
+    }
+    kept = cockpit_environment(server, base_url="http://service/", data_dir=Path("/data"))
+    assert kept == {
+        "PATH": "/usr/bin", "HOME": "/home/rep", "LANG": "en_GB.UTF-8", "LC_TIME": "de_DE.UTF-8",
+        "WARMLINE_CONFIG": "/home/rep/w.toml", "WARMLINE_LOG": "debug",
+        "WARMLINE_BASE_URL": "http://service/", "WARMLINE_DATA_DIR": "/data",
+    }
+
+
+def test_the_key_is_read_from_the_pipe_once_and_the_variable_dropped(monkeypatch, tmp_path: Path) -> None:
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"piped-key\n")
+    os.close(write_end)
+    monkeypatch.setenv(ENV_API_KEY_FD, str(read_end))
+    monkeypatch.setenv("WARMLINE_API_KEY", "the-environment's")  # the pipe wins: the server's choice
+    config = load_config(tmp_path / "none.toml")
+    assert (config.api_key, config.key_source) == ("piped-key", KEY_FROM_PIPE)
+    assert ENV_API_KEY_FD not in os.environ
+    with pytest.raises(OSError):
+        os.fstat(read_end)  # closed: nothing this process starts inherits it
+
+
+def test_a_pipe_that_cannot_be_read_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="not a file descriptor"):
+        key_from_pipe("three")
+    read_end, write_end = os.pipe()
+    os.close(write_end)
+    with pytest.raises(ConfigError, match="printed nothing"):
+        key_from_pipe(str(read_end))
+
+
+def test_the_token_is_spent_once() -> None:
+    gate = Gate("http://127.0.0.1:8123")
+    assert gate.link == f"http://127.0.0.1:8123/?token={gate.token}"
+    assert gate.websocket_url == "ws://127.0.0.1:8123/ws"
+    assert gate.cookie_name == "warmline_8123"
+    assert not gate.spend_token("guess")
+    assert gate.spend_token(gate.token)
+    assert not gate.spend_token(gate.token)
+    assert Gate("http://127.0.0.1:8123").token != gate.token
+
+
+@pytest.mark.parametrize(("url", "opens"), [
+    ("https://example.com/about", True), ("http://example.com", True), ("mailto:rep@example.com", True),
+    ("javascript:alert(1)", False), (" JavaScript:alert(1)", False), ("java\tscript:alert(1)", False),
+    ("data:text/html,<script>alert(1)</script>", False), ("file:///etc/passwd", False), ("", False), (None, False),
+])
+def test_which_links_the_page_may_open(url: object, opens: bool) -> None:
+    assert opens_safely(url) is opens
+
+
+async def test_a_link_the_page_may_not_open_never_reaches_it() -> None:
+    sent: list[str] = []
+
+    async def nothing(*args: object) -> None:
+        return None
+
+    async def write_str(text: str) -> None:
+        sent.append(text)
+
+    session = CockpitSession(environment={}, api_key=None, label="test", write_bytes=nothing, write_str=write_str,
+                             close=nothing, download_manager=None)
+    for url in ("javascript:fetch('/ws')", "https://example.com/"):
+        await session.on_meta(json.dumps({"type": "open_url", "url": url, "new_tab": True}).encode())
+    assert [json.loads(text) for text in sent] == [["open_url", {"url": "https://example.com/", "new_tab": True}]]
