@@ -8,6 +8,7 @@ Shared by tests/web (the protocol and its security) and the Chromium test.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import os
@@ -15,6 +16,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pyte
@@ -154,3 +156,88 @@ def service_env(base_url: str, api_key: str, data_dir: Path) -> dict[str, str]:
     """The environment of a rep whose service, key and cache are these."""
     return {**os.environ, "WARMLINE_BASE_URL": base_url, "WARMLINE_API_KEY": api_key,
             "WARMLINE_DATA_DIR": str(data_dir)}
+
+
+WIRE_TAP = r"""
+(() => {
+  // Installed before the page's own scripts (Page.addScriptToEvaluateOnNewDocument): keeps
+  // what the cockpit's WebSocket receives and sends, each key pressed, each link opened,
+  // with the page's clock (performance.now()); `frame` is the second animation frame after
+  // a message arrived, by when xterm.js has drawn it.
+  const tap = window.__warmlineTap = {url: null, messages: [], sent: [], keys: [], opened: []};
+  const Native = window.WebSocket;
+  function encode(buffer) {
+    const bytes = new Uint8Array(buffer);
+    let text = "";
+    for (let i = 0; i < bytes.length; i += 1) text += String.fromCharCode(bytes[i]);
+    return btoa(text);
+  }
+  function Tapped(url, protocols) {
+    const socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    tap.url = url;
+    socket.addEventListener("message", (event) => {
+      const binary = typeof event.data !== "string";
+      const entry = {at: performance.now(), frame: null, binary, data: binary ? encode(event.data) : event.data};
+      tap.messages.push(entry);
+      requestAnimationFrame(() => requestAnimationFrame((time) => { entry.frame = time; }));
+    });
+    const send = socket.send.bind(socket);
+    socket.send = (data) => { tap.sent.push([performance.now(), data]); send(data); };
+    return socket;
+  }
+  Tapped.prototype = Native.prototype;
+  for (const name of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Tapped[name] = Native[name];
+  window.WebSocket = Tapped;
+  document.addEventListener("keydown", (event) => tap.keys.push([event.timeStamp, event.key]), true);
+  window.open = (url, target) => { tap.opened.push([String(url), String(target)]); return null; };
+})();
+"""
+"""The page's side of a session, kept for a test or a bench to read back."""
+
+
+class TappedPage:
+    """A Chromium tab (selenium) on `warmline web`, with `WIRE_TAP` installed: its screen is
+    rebuilt with pyte from the bytes its WebSocket received, at the size it asked for."""
+
+    def __init__(self, driver: Any) -> None:
+        self.driver = driver
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WIRE_TAP})
+
+    def tap(self) -> dict[str, Any]:
+        return self.driver.execute_script("return window.__warmlineTap || null") or {}
+
+    @property
+    def text(self) -> str:
+        return screen_of(self.tap())
+
+    def press(self, *keys: str) -> None:
+        """Keys as the rep types them, into whatever has the focus (xterm.js's textarea)."""
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        ActionChains(self.driver).send_keys(*keys).perform()
+
+    def chord(self, modifier: str, key: str) -> None:
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        ActionChains(self.driver).key_down(modifier).send_keys(key).key_up(modifier).perform()
+
+    async def shows(self, *wanted: str, cap: float = 60.0) -> str:
+        await until(lambda: all(text in self.text for text in wanted), cap=cap, what=f"the page showing {wanted!r}")
+        return self.text
+
+
+def screen_size(tap: Mapping[str, Any]) -> tuple[int, int]:
+    """The terminal size the page last told the server (its resize messages)."""
+    sizes = [json.loads(data)[1] for _at, data in tap.get("sent", []) if data.startswith('["resize"')]
+    return (sizes[-1]["width"], sizes[-1]["height"]) if sizes else (80, 24)
+
+
+def screen_of(tap: Mapping[str, Any], upto: int | None = None) -> str:
+    """The screen after the first `upto` messages the page received (all by default)."""
+    width, height = screen_size(tap)
+    screen = pyte.Screen(width, height)
+    stream = pyte.ByteStream(screen)
+    for message in tap.get("messages", [])[:upto]:
+        if message["binary"]:
+            stream.feed(base64.b64decode(message["data"]))
+    return "\n".join(screen.display)

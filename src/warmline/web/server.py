@@ -42,9 +42,11 @@ STATIC_FILES = {
     "RobotoMono.ttf": SERVED / "fonts" / "RobotoMono-VariableFont_wght.ttf",
     "RobotoMono-Italic.ttf": SERVED / "fonts" / "RobotoMono-Italic-VariableFont_wght.ttf",
     "cockpit.css": HERE / "static" / "cockpit.css",
+    "cockpit.js": HERE / "static" / "cockpit.js",
 }
 """Every file the page needs, and nothing else: xterm.js and textual-serve's client, its
-stylesheet and font (textual-serve's own copies), and our stylesheet."""
+stylesheet and font (textual-serve's own copies), and our stylesheet and script (the
+keyboard to the terminal at once)."""
 
 FULL = "Warmline is open in {count} browser sessions already, as many as this server allows ({cap}). " \
        "Close one of them (press q in it), then reload this page; or restart `warmline web` with a higher --max-sessions."
