@@ -1,0 +1,273 @@
+"""The cockpit in Chromium (`warmline web`) against the same cockpit in tmux, on this machine.
+
+    .venv/bin/python bench/bench_web.py [--runs 9] [--keep DIR]
+
+The same `warmline` (bench_tui.warmline_command: a data dir of 10,000 cached leads with
+follow-ups, a key, a loopback service that is not there) shown two ways, turn by turn:
+1. First paint of Today. tmux: from launching the process to Today on the terminal
+   (bench_tui.paint_in_tmux). Chromium: from the start of loading the page (the browser
+   already signed in) to the frame that shows Today: the page, xterm.js, the WebSocket and
+   the cockpit's own start. Target: under 2x tmux.
+2. Key to frame, median, for `L` (Today to the lead list), `j` (its cursor down) and enter
+   (a lead opened). tmux: from `send-keys` to the first `capture-pane` showing the screen
+   the key settles on. Chromium: from the keydown event to the second animation frame
+   after the WebSocket message that completes that screen (by then xterm.js has drawn it;
+   the page's clock, read back through a tap installed before the page's scripts,
+   tests/support/web_session.py). Target: at most 1.2x tmux per key.
+The status line is left out of "the screen a key settles on" on both sides: it may change
+on its own clock while a key is measured. The browser is Debian's headless Chromium with
+the flags of tests/support/browser.py, its terminal sized to tmux's 120x40 where the font
+allows (the size used is printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import os
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pyte
+from bench_tui import Launch, cache_for, compile_sources, paint_in_tmux, report, warmline_command
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from support.browser import CHROMIUM_PATHS, DRIVER_PATHS, FLAGS, missing_reason  # noqa: E402
+from support.web_session import WIRE_TAP, WebServer, screen_of, screen_size  # noqa: E402
+
+SETTLE = 0.3
+"""Seconds with nothing new on the screen after which a key's effect is taken as complete."""
+CELL = (9.0, 21.0)
+"""Roboto Mono at 16 px in Chromium: a cell's width and height in CSS pixels."""
+
+# A key and whether it is measured. Each round goes Today -> the lead list -> down -> up ->
+# a lead -> back -> Today, so every round starts where the last one did. (`j` is measured on
+# the lead list: in a browser, the first screen's table starts without the focus, so Today
+# ignores `j` until the rep has left it once; see the note in bench/README.md.)
+ROUND = (("L", True), ("j", True), ("k", False), ("enter", True), ("escape", False), ("H", False))
+BROWSER_KEYS = {"enter": "\ue007", "escape": "\ue00c"}
+TMUX_KEYS = {"enter": "Enter", "escape": "Escape"}
+
+
+def comparable(screen: str) -> str:
+    """The screen without its status line (the second line from the bottom)."""
+    lines = screen.splitlines()
+    return "\n".join(lines[:-2] + lines[-1:])
+
+
+def styled(screen: pyte.Screen) -> str:
+    """A pyte screen's text with each cell's colours: a cursor that moves changes only those."""
+    return "\n".join(
+        "".join(f"{cell.data}\0{cell.fg}\0{cell.bg}\0{cell.reverse:d}" for cell in
+                (screen.buffer[row][column] for column in range(screen.columns)))
+        for row in range(screen.lines)
+    )
+
+
+# --- tmux ------------------------------------------------------------------------------------
+
+def keys_in_tmux(launch: Launch, rounds: int) -> dict[str, list[float]]:
+    """Key-to-screen times in tmux 120x40 for the measured keys of `ROUND`, `rounds` times."""
+    argv, env, painted = launch
+    server = f"warmline-bench-web-{os.getpid()}"
+    tmux = ["tmux", "-f", "/dev/null", "-L", server]
+    setenv = [arg for name, value in {"TERM": "xterm-256color", **env}.items() for arg in ("-e", f"{name}={value}")]
+    subprocess.run([*tmux, "new-session", "-d", "-s", "keys", "-x", "120", "-y", "40", *setenv, shlex.join(argv)],
+                   check=True)
+
+    def capture() -> str:
+        # -e: with the colours, which are all a cursor's move changes
+        return subprocess.run([*tmux, "capture-pane", "-p", "-e", "-t", "keys"], capture_output=True, text=True).stdout
+
+    times: dict[str, list[float]] = {key: [] for key, measured in ROUND if measured}
+    try:
+        _wait(lambda: painted(_plain(capture())), "Today in tmux")
+        _settle(capture)
+        for _round in range(rounds):
+            for key, measured in ROUND:
+                before = comparable(capture())
+                sent = time.perf_counter()
+                subprocess.run([*tmux, "send-keys", "-t", "keys", TMUX_KEYS.get(key, key)], check=True)
+                seen = _settle(capture, before)
+                if measured:
+                    times[key].append(seen - sent)
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
+    return times
+
+
+def _settle(capture: Callable[[], str], before: str | None = None) -> float:
+    """Poll until the screen changes from `before` and then holds for `SETTLE`; returns when
+    the screen it settled on was first seen."""
+    first_seen = time.perf_counter()
+    last = comparable(capture())
+    deadline = time.perf_counter() + 30
+    while time.perf_counter() < deadline:
+        now = comparable(capture())
+        moment = time.perf_counter()
+        if now != last:
+            last, first_seen = now, moment
+        elif last != before and moment - first_seen >= SETTLE:
+            return first_seen
+        time.sleep(0.001)
+    raise RuntimeError(f"the screen did not settle; it shows:\n{last}")
+
+
+def _plain(screen: str) -> str:
+    return re.sub(r"\x1b\[[0-9;:]*m", "", screen)
+
+
+def _wait(check: Callable[[], bool], what: str, cap: float = 60.0) -> None:
+    deadline = time.monotonic() + cap
+    while not check():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what}: not within {cap:.0f} s")
+        time.sleep(0.01)
+
+
+# --- Chromium --------------------------------------------------------------------------------
+
+class Browser:
+    """Headless Chromium on `warmline web`, signed in once; one page load a session."""
+
+    def __init__(self, server: WebServer) -> None:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        self.server = server
+        self.profile = tempfile.mkdtemp(prefix="warmline-bench-chromium-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = next(path for path in CHROMIUM_PATHS if Path(path).is_file())
+        for flag in (*FLAGS, f"--user-data-dir={self.profile}"):
+            options.add_argument(flag)
+        driver_path = next(path for path in DRIVER_PATHS if Path(path).is_file())
+        self.driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": int(120 * CELL[0]) + 4, "height": int(40 * CELL[1]) + 4, "deviceScaleFactor": 1, "mobile": False})
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WIRE_TAP})
+        self.driver.get(server.link)
+        _wait(lambda: bool(self.tap().get("messages")), "the first session")
+
+    def tap(self) -> dict[str, Any]:
+        return self.driver.execute_script("return window.__warmlineTap || null") or {}
+
+    def fresh_page(self, painted: Callable[[str], bool]) -> tuple[float, dict[str, Any]]:
+        """Load the page anew (the last session ended first); ms from the start of the load to
+        the frame that showed `painted`."""
+        self.driver.get("about:blank")
+        _wait(lambda: self.server.session_pids() == [], "the last session to end")
+        self.driver.get(self.server.origin + "/")
+        _wait(lambda: painted(screen_of(self.tap())), "Today in Chromium")
+        tap = self._framed()
+        index = next(i for i, screen in replay(tap) if painted("\n".join(screen.display)))
+        return tap["messages"][index]["frame"] / 1000.0, tap
+
+    def _framed(self) -> dict[str, Any]:
+        """The tap once every message received has its frame time."""
+        _wait(lambda: all(m["frame"] is not None for m in self.tap()["messages"]), "the frames")
+        return self.tap()
+
+    def key(self, key: str) -> float:
+        """Press `key`; seconds from its keydown to the frame showing the screen it settles on."""
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        before = comparable(self.screen())
+        seen = len(self.tap()["messages"])
+        ActionChains(self.driver).send_keys(BROWSER_KEYS.get(key, key)).perform()
+        _settle(self.screen, before)
+        tap = self._framed()
+        *_, (_last, screen) = replay(tap)
+        final = comparable(styled(screen))
+        pressed = [at for at, name in tap["keys"] if name.lower() == key.lower()][-1]
+        index = next(i for i, screen in replay(tap) if i >= seen and comparable(styled(screen)) == final)
+        return (tap["messages"][index]["frame"] - pressed) / 1000.0
+
+    def screen(self) -> str:
+        *_, (_last, screen) = replay(self.tap())
+        return styled(screen)
+
+    def close(self) -> None:
+        self.driver.quit()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def replay(tap: dict[str, Any]) -> Iterator[tuple[int, pyte.Screen]]:
+    """Each message's index and the screen after it (one screen, replayed once from the
+    start: read it before the next)."""
+    width, height = screen_size(tap)
+    screen = pyte.Screen(width, height)
+    stream = pyte.ByteStream(screen)
+    for index, message in enumerate(tap["messages"]):
+        if message["binary"]:
+            stream.feed(base64.b64decode(message["data"]))
+        yield index, screen
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=9, help="first paints and key rounds on each side")
+    parser.add_argument("--keep", type=Path, help="reuse/keep the generated cache in this directory")
+    args = parser.parse_args()
+    if shutil.which("tmux") is None:
+        sys.exit("tmux is needed (apt-get install tmux)")
+    missing = missing_reason()
+    if missing:
+        sys.exit(missing)
+
+    directory = args.keep or Path(tempfile.mkdtemp(prefix="warmline-bench-"))
+    directory.mkdir(parents=True, exist_ok=True)
+    print(f"Warmline in Chromium against tmux (cache in {directory})")
+    compile_sources()
+    scratch = Path(tempfile.mkdtemp(prefix="warmline-bench-web-"))
+    launch = warmline_command(cache_for(directory, 10_000), scratch, "today")
+    argv, env, painted = launch
+    server = WebServer({**os.environ, **env}, "--max-sessions", "4")
+    browser = Browser(server)
+    try:
+        width, height = screen_size(browser.tap())
+        print(f"\n1. First paint of Today (tmux 120x40; Chromium {width}x{height}), n={args.runs}, turn by turn")
+        terminal_paints: list[float] = []
+        browser_paints: list[float] = []
+        for _run in range(args.runs):
+            terminal_paints += paint_in_tmux({"tmux": launch}, 1)["tmux"]
+            browser_paints.append(browser.fresh_page(painted)[0])
+        tmux_paint = report("tmux", terminal_paints)
+        web_paint = report("Chromium", browser_paints)
+        paired = statistics.median(b / t for b, t in zip(browser_paints, terminal_paints, strict=True))
+        print(f"    ratio Chromium / tmux = {web_paint / tmux_paint:.2f}x; median of the turns' ratios {paired:.2f}x"
+              "  (target < 2x)")
+
+        print(f"\n2. Key to frame, {args.runs} rounds of {' '.join(key for key, _ in ROUND)}")
+        in_tmux = keys_in_tmux(launch, args.runs)
+        in_browser: dict[str, list[float]] = {key: [] for key in in_tmux}
+        browser.fresh_page(painted)
+        for _round in range(args.runs):
+            for key, measured in ROUND:
+                took = browser.key(key)
+                if measured:
+                    in_browser[key].append(took)
+        for key in in_tmux:
+            terminal = report(f"{key} in tmux", in_tmux[key])
+            web = report(f"{key} in Chromium", in_browser[key])
+            print(f"    ratio {key}: Chromium / tmux = {web / terminal:.2f}x  (target <= 1.2x)")
+    finally:
+        browser.close()
+        server.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
