@@ -47,6 +47,7 @@ LEAD = "900"
 NOT_LOCAL = {("sandbox",), ("demo",), ("completion",)}  # never open the configured cache
 NOT_LOCAL |= {("cache", "path"), ("cache", "reset")}  # say where it is, move it aside: test_cli_cache.py
 NOT_LOCAL |= {("logs",)}  # reads the log file only: test_cli_logs.py
+NOT_LOCAL |= {("web",)}  # serves cockpits, each opens the cache as plain `warmline` does: tests/web
 NOT_LOCAL |= {("service", "check")}  # asks the service only: test_cli_service_check.py
 NOT_LOCAL |= {("config", c) for c in ("path", "show", "init", "set", "edit")}  # test_cli_config.py
 NOT_LOCAL |= {("key", c) for c in ("set", "show", "path")}

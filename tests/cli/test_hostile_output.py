@@ -92,7 +92,7 @@ def leaves(group: click.Group, ctx: click.Context, prefix: tuple[str, ...] = ())
 
 
 # Not run: they start servers or the cockpit, and print no service text.
-NOT_RUN = {("demo",), ("sandbox",)}
+NOT_RUN = {("demo",), ("sandbox",), ("web",)}
 
 
 @pytest.fixture
