@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from warmline.config import ENV_API_KEY_FD, KEY_FROM_PIPE, ConfigError, key_from_pipe, load_config
+from warmline.web import window
 from warmline.web.access import Gate
 from warmline.web.session import CockpitSession, cockpit_environment, opens_safely
 
@@ -86,3 +87,17 @@ async def test_a_link_the_page_may_not_open_never_reaches_it() -> None:
     for url in ("javascript:fetch('/ws')", "https://example.com/"):
         await session.on_meta(json.dumps({"type": "open_url", "url": url, "new_tab": True}).encode())
     assert [json.loads(text) for text in sent] == [["open_url", {"url": "https://example.com/", "new_tab": True}]]
+
+
+def test_the_browser_gets_a_private_page_not_the_link_on_its_command_line(monkeypatch, tmp_path: Path) -> None:
+    """`--open`: any user can read a command line (`ps`); the link holds the token."""
+    started: list[list[str]] = []
+    monkeypatch.setattr(window.shutil, "which", lambda name: f"/usr/bin/{name}" if name == "chromium" else None)
+    monkeypatch.setattr(window.subprocess, "Popen", lambda argv, **options: started.append(argv))
+    link = "http://127.0.0.1:8123/?token=abc&x=<1>"
+    launcher = window.write_launcher(tmp_path, link)
+    assert launcher.stat().st_mode & 0o777 == 0o600
+    assert 'content="0; url=http://127.0.0.1:8123/?token=abc&amp;x=&lt;1&gt;"' in launcher.read_text()
+    assert window.open_window(launcher) == "an app window of chromium"
+    assert started == [["/usr/bin/chromium", f"--app={launcher.as_uri()}"]]
+    assert "token" not in " ".join(started[0])

@@ -48,8 +48,10 @@ STATIC_FILES = {
 stylesheet and font (textual-serve's own copies), and our stylesheet and script (the
 keyboard to the terminal at once)."""
 
-FULL = "Warmline is open in {count} browser sessions already, as many as this server allows ({cap}). " \
-       "Close one of them (press q in it), then reload this page; or restart `warmline web` with a higher --max-sessions."
+FULL = (
+    "Warmline is open in {count} browser sessions already, as many as this server allows ({cap}). "
+    "Close one of them (press q in it), then reload this page; or restart `warmline web` with a higher --max-sessions."
+)
 STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 
 log = logging.getLogger("warmline.web")
