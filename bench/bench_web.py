@@ -33,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from support.browser import CHROMIUM_PATHS, DRIVER_PATHS, FLAGS, missing_reason  # noqa: E402
-from support.web_session import WIRE_TAP, WebServer, screen_of, screen_size  # noqa: E402
+from support.web_session import WIRE_TAP, WebServer, screen_size  # noqa: E402
 
 SETTLE = 0.3
 """Seconds with nothing new on the screen after which a key's effect is taken as complete."""
@@ -156,62 +156,81 @@ class Browser:
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": int(120 * CELL[0]) + 4, "height": int(40 * CELL[1]) + 4, "deviceScaleFactor": 1, "mobile": False})
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WIRE_TAP})
-        self.driver.get(server.link)
+        self.driver.get(server.link)  # signed in: the cookie for every later load
         _wait(lambda: bool(self.tap().get("messages")), "the first session")
+        self._start_replay()
 
     def tap(self) -> dict[str, Any]:
         return self.driver.execute_script("return window.__warmlineTap || null") or {}
 
-    def fresh_page(self, painted: Callable[[str], bool]) -> tuple[float, dict[str, Any]]:
-        """Load the page anew (the last session ended first); ms from the start of the load to
-        the frame that showed `painted`."""
+    def _start_replay(self) -> None:
+        """A new page: its screen is rebuilt from its first message on."""
+        width, height = screen_size(self.tap())
+        self.pyte_screen = pyte.Screen(width, height)
+        self.stream = pyte.ByteStream(self.pyte_screen)
+        self.after: list[tuple[str, str]] = []
+        """The screen after each message received: its text, and its text with colours."""
+
+    def _pull(self) -> None:
+        """Feed the messages received since the last pull (only those: the tap grows)."""
+        new = self.driver.execute_script(
+            "return window.__warmlineTap.messages.slice(arguments[0]).map(m => [m.binary, m.data])", len(self.after))
+        for binary, data in new:
+            if binary:
+                self.stream.feed(base64.b64decode(data))
+            self.after.append(("\n".join(self.pyte_screen.display), styled(self.pyte_screen)))
+
+    def _frame(self, index: int) -> float:
+        """The page's time of the frame after message `index`, once it has one."""
+        script = "return window.__warmlineTap.messages[arguments[0]].frame"
+        _wait(lambda: self.driver.execute_script(script, index) is not None, "the frame")
+        return float(self.driver.execute_script(script, index))
+
+    def _arrival(self, index: int) -> float:
+        return float(self.driver.execute_script("return window.__warmlineTap.messages[arguments[0]].at", index))
+
+    def screen(self) -> str:
+        self._pull()
+        return self.after[-1][1] if self.after else ""
+
+    def fresh_page(self, painted: Callable[[str], bool]) -> tuple[float, float]:
+        """Load the page anew (the last session ended first); seconds from the start of the
+        load to the frame that showed `painted`, and to the WebSocket's opening (its first
+        message out)."""
         self.driver.get("about:blank")
         _wait(lambda: self.server.session_pids() == [], "the last session to end")
         self.driver.get(self.server.origin + "/")
-        _wait(lambda: painted(screen_of(self.tap())), "Today in Chromium")
-        tap = self._framed()
-        index = next(i for i, screen in replay(tap) if painted("\n".join(screen.display)))
-        return tap["messages"][index]["frame"] / 1000.0, tap
+        _wait(lambda: bool(self.tap().get("sent")), "the page's WebSocket")
+        self._start_replay()
 
-    def _framed(self) -> dict[str, Any]:
-        """The tap once every message received has its frame time."""
-        _wait(lambda: all(m["frame"] is not None for m in self.tap()["messages"]), "the frames")
-        return self.tap()
+        def shown() -> bool:
+            self._pull()
+            return any(painted(text) for text, _ in self.after)
 
-    def key(self, key: str) -> float:
-        """Press `key`; seconds from its keydown to the frame showing the screen it settles on."""
+        _wait(shown, "Today in Chromium")
+        index = next(i for i, (text, _) in enumerate(self.after) if painted(text))
+        opened = self.driver.execute_script("return window.__warmlineTap.sent[0][0]")
+        return self._frame(index) / 1000.0, opened / 1000.0
+
+    def key(self, key: str) -> tuple[float, float]:
+        """Press `key`; seconds from its keydown to the frame showing the screen it settles on,
+        and of those, the seconds from the arrival of the bytes that complete it to that frame."""
         from selenium.webdriver.common.action_chains import ActionChains
 
         before = comparable(self.screen())
-        seen = len(self.tap()["messages"])
+        seen = len(self.after)
         ActionChains(self.driver).send_keys(BROWSER_KEYS.get(key, key)).perform()
         _settle(self.screen, before)
-        tap = self._framed()
-        *_, (_last, screen) = replay(tap)
-        final = comparable(styled(screen))
-        pressed = [at for at, name in tap["keys"] if name.lower() == key.lower()][-1]
-        index = next(i for i, screen in replay(tap) if i >= seen and comparable(styled(screen)) == final)
-        return (tap["messages"][index]["frame"] - pressed) / 1000.0
-
-    def screen(self) -> str:
-        *_, (_last, screen) = replay(self.tap())
-        return styled(screen)
+        final = comparable(self.after[-1][1])
+        index = next(i for i in range(seen, len(self.after)) if comparable(self.after[i][1]) == final)
+        keys = self.driver.execute_script("return window.__warmlineTap.keys")
+        pressed = [at for at, name in keys if name.lower() == key.lower()][-1]
+        frame = self._frame(index)
+        return (frame - pressed) / 1000.0, (frame - self._arrival(index)) / 1000.0
 
     def close(self) -> None:
         self.driver.quit()
         shutil.rmtree(self.profile, ignore_errors=True)
-
-
-def replay(tap: dict[str, Any]) -> Iterator[tuple[int, pyte.Screen]]:
-    """Each message's index and the screen after it (one screen, replayed once from the
-    start: read it before the next)."""
-    width, height = screen_size(tap)
-    screen = pyte.Screen(width, height)
-    stream = pyte.ByteStream(screen)
-    for index, message in enumerate(tap["messages"]):
-        if message["binary"]:
-            stream.feed(base64.b64decode(message["data"]))
-        yield index, screen
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -241,11 +260,15 @@ def main() -> None:
         print(f"\n1. First paint of Today (tmux 120x40; Chromium {width}x{height}), n={args.runs}, turn by turn")
         terminal_paints: list[float] = []
         browser_paints: list[float] = []
+        openings: list[float] = []
         for _run in range(args.runs):
             terminal_paints += paint_in_tmux({"tmux": launch}, 1)["tmux"]
-            browser_paints.append(browser.fresh_page(painted)[0])
+            paint, opened = browser.fresh_page(painted)
+            browser_paints.append(paint)
+            openings.append(opened)
         tmux_paint = report("tmux", terminal_paints)
         web_paint = report("Chromium", browser_paints)
+        report("Chromium, the page loaded and its WebSocket open", openings)
         paired = statistics.median(b / t for b, t in zip(browser_paints, terminal_paints, strict=True))
         print(f"    ratio Chromium / tmux = {web_paint / tmux_paint:.2f}x; median of the turns' ratios {paired:.2f}x"
               "  (target < 2x)")
@@ -253,15 +276,18 @@ def main() -> None:
         print(f"\n2. Key to frame, {args.runs} rounds of {' '.join(key for key, _ in ROUND)}")
         in_tmux = keys_in_tmux(launch, args.runs)
         in_browser: dict[str, list[float]] = {key: [] for key in in_tmux}
-        browser.fresh_page(painted)
+        drawing: dict[str, list[float]] = {key: [] for key in in_tmux}
+        browser.fresh_page(painted)  # a session of its own for the keys
         for _round in range(args.runs):
             for key, measured in ROUND:
-                took = browser.key(key)
+                took, drawn = browser.key(key)
                 if measured:
                     in_browser[key].append(took)
+                    drawing[key].append(drawn)
         for key in in_tmux:
             terminal = report(f"{key} in tmux", in_tmux[key])
             web = report(f"{key} in Chromium", in_browser[key])
+            report(f"{key} in Chromium, from the last bytes' arrival to the frame", drawing[key])
             print(f"    ratio {key}: Chromium / tmux = {web / terminal:.2f}x  (target <= 1.2x)")
     finally:
         browser.close()
