@@ -10,10 +10,11 @@ follow-ups, a key, a loopback service that is not there) shown two ways, turn by
    the cockpit's own start. Target: under 2x tmux.
 2. Key to frame, median, for `L` (Today to the lead list), `j` (its cursor down) and enter
    (a lead opened). tmux: from `send-keys` to the first `capture-pane` showing the screen
-   the key settles on. Chromium: from the keydown event to the second animation frame
-   after the WebSocket message that completes that screen (by then xterm.js has drawn it;
-   the page's clock, read back through a tap installed before the page's scripts,
-   tests/support/web_session.py). Target: at most 1.2x tmux per key.
+   the key settles on. Chromium: from the keydown event to the animation frame in which
+   xterm.js draws the WebSocket message that completes that screen (the page's clock, read
+   back through a tap installed before the page's scripts, tests/support/web_session.py).
+   Also printed: the part of that from the message's arrival to the frame (xterm.js
+   parsing and drawing, with software WebGL here). Target: at most 1.2x tmux per key.
 The status line is left out of "the screen a key settles on" on both sides: it may change
 on its own clock while a key is measured. The browser is Debian's headless Chromium with
 the flags of tests/support/browser.py, its terminal sized to tmux's 120x40 where the font

@@ -162,8 +162,8 @@ WIRE_TAP = r"""
 (() => {
   // Installed before the page's own scripts (Page.addScriptToEvaluateOnNewDocument): keeps
   // what the cockpit's WebSocket receives and sends, each key pressed, each link opened,
-  // with the page's clock (performance.now()); `frame` is the second animation frame after
-  // a message arrived, by when xterm.js has drawn it.
+  // with the page's clock (performance.now()); `frame` is when xterm.js has drawn a message
+  // (in the animation frame after it arrived).
   const tap = window.__warmlineTap = {url: null, messages: [], sent: [], keys: [], opened: []};
   const Native = window.WebSocket;
   function encode(buffer) {
@@ -179,7 +179,11 @@ WIRE_TAP = r"""
       const binary = typeof event.data !== "string";
       const entry = {at: performance.now(), frame: null, binary, data: binary ? encode(event.data) : event.data};
       tap.messages.push(entry);
-      requestAnimationFrame(() => requestAnimationFrame((time) => { entry.frame = time; }));
+      // xterm.js parses a write in a timeout of its own, queued by the page's listener (which
+      // runs after this one), then draws in the next animation frame: two timeouts on, this
+      // asks for that same frame, after the draw was asked for.
+      // In that frame this runs after the draw: its clock then is when the draw was done.
+      setTimeout(() => setTimeout(() => requestAnimationFrame(() => { entry.frame = performance.now(); })));
     });
     const send = socket.send.bind(socket);
     socket.send = (data) => { tap.sent.push([performance.now(), data]); send(data); };
