@@ -226,7 +226,12 @@ class TappedPage:
         ActionChains(self.driver).key_down(modifier).send_keys(key).key_up(modifier).perform()
 
     async def shows(self, *wanted: str, cap: float = 60.0) -> str:
-        await until(lambda: all(text in self.text for text in wanted), cap=cap, what=f"the page showing {wanted!r}")
+        try:
+            await until(lambda: all(text in self.text for text in wanted), cap=cap, what=f"the page showing {wanted!r}")
+        except AssertionError as missing:
+            tap = self.tap()
+            raise AssertionError(f"{missing}; keys {tap.get('keys', [])[-4:]}, sent {tap.get('sent', [])[-4:]}; "
+                                 f"the screen:\n{self.text}") from None
         return self.text
 
 
