@@ -70,3 +70,19 @@ def snooze_day(today: date, days: int, work_days: Collection[int] = DEFAULT_WORK
     """The day a snooze by `days` lands on: "a day" is the next working day (a Friday's is
     Monday), more are calendar days ("a week" is the same weekday)."""
     return next_work_day(today, work_days) if days == 1 else today + timedelta(days=days)
+
+
+def first_work_day(work_days: Collection[int] = DEFAULT_WORK_DAYS) -> int:
+    """The weekday the rep's week starts on: the work day after the longest run of days
+    off (Monday for mon-fri, Sunday for sun-thu); Monday when every day is a work day."""
+    days = set(work_days)
+    if not days or len(days) == 7:
+        return 0
+    best, longest = min(days), -1
+    for day in sorted(days):
+        off = 0
+        while (day - off - 1) % 7 not in days:
+            off += 1
+        if off > longest:
+            best, longest = day, off
+    return best

@@ -405,6 +405,23 @@ class FollowUps:
             ).fetchall()
         return [_row(row) for row in found]
 
+    def for_review(self, start: datetime, end: datetime, last_day: date) -> builtins.list[FollowUp]:
+        """The follow-ups the week in review counts (`warmline.review`): made or done
+        between `start` and `end` (aware), and those due by `last_day` that were still
+        open at `end` (overdue then, when their day had passed)."""
+        first, last = (
+            moment.astimezone(UTC).isoformat(timespec="seconds") for moment in (start, end)
+        )
+        with self._lock:
+            found = self.conn.execute(
+                f"SELECT {_COLUMNS} FROM followups WHERE (created_at >= ? AND created_at < ?)"
+                " OR (done_at >= ? AND done_at < ?)"
+                " OR (due_on <= ? AND created_at < ? AND (done_at IS NULL OR done_at >= ?))"
+                f" {_ORDER}",
+                (first, last, first, last, last_day.isoformat(), last, last),
+            ).fetchall()
+        return [_row(row) for row in found]
+
     # --- writing -----------------------------------------------------------------------------
 
     def add(

@@ -1,0 +1,129 @@
+"""The review's figures in words, shared by every renderer and the cockpit's screen, so a
+chat message, a mail and the screen say the same thing the same way. Plain text: each
+renderer escapes it for where it goes."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import NamedTuple
+
+from warmline.review.model import Deals, Money, Review
+from warmline.vocabulary import activity_name, kind_short
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+class Figure(NamedTuple):
+    """One line of the summary: its group, its label and its count."""
+
+    group: str
+    label: str
+    count: int
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    return f"{count:,} {word if count == 1 else (words or word + 's')}"
+
+
+def title(review: Review) -> str:
+    """ "Week in review · 2026-W48 · Mon 23 Nov to Sun 29 Nov 2026"."""
+    period = review.period
+    what = "Week in review" if period.week else "Review"
+    first = period.first.strftime("%a %d %b") + (
+        "" if period.first.year == period.last.year else f" {period.first.year}"
+    )
+    span = f"{first} to {period.last.strftime('%a %d %b %Y')}"
+    return f"{what} · {period.week} · {span}" if period.week else f"{what} · {span}"
+
+
+def made_line(review: Review) -> str:
+    """Where the figures come from: the cache, when, in which zone."""
+    zone = f" ({review.zone})" if review.zone else ""
+    return f"From the cache on {review.generated_at:%Y-%m-%d %H:%M}{zone}; days are the rep's."
+
+
+def figures(review: Review) -> list[Figure]:
+    """Every count of the review, in the order a manager reads them."""
+    return [
+        Figure("Activity", "activities logged", review.activities),
+        Figure("Activity", "notes written", review.notes),
+        Figure("Leads", "touched", len(review.touched)),
+        Figure("Leads", "moved cold to warm", len(review.warmed)),
+        Figure("Leads", "reached their target", len(review.reached)),
+        Figure("Leads", "went cold", len(review.went_cold)),
+        Figure("Recommendations", "completed", review.completed),
+        Figure("Recommendations", "dismissed", review.dismissed),
+        Figure("Follow-ups", "made", review.follow_ups.made),
+        Figure("Follow-ups", "done", review.follow_ups.done),
+        Figure("Follow-ups", "overdue", review.follow_ups.overdue),
+        Figure("Deals", "opened", review.opened.count),
+        Figure("Deals", "won", review.won.count),
+        Figure("Deals", "lost", review.lost.count),
+    ]
+
+
+def money(values: tuple[Money, ...]) -> str:
+    """ "12,000.00 EUR + 5,000.00 USD"; a deal with no currency is summed as "(no currency)"."""
+    return " + ".join(f"{m.total:,.2f} {m.currency or '(no currency)'}" for m in values)
+
+
+def deals_line(name: str, deals: Deals) -> str:
+    shown = money(deals.values)
+    return f"{plural(deals.count, 'deal')} {name}" + (f": {shown}" if deals.count else "")
+
+
+def type_name(name: str) -> str:
+    """An activity type in words ("LinkedIn message")."""
+    return activity_name(name)
+
+
+def by_type_line(review: Review) -> str:
+    """ "12 Call · 8 Email · 3 Other"."""
+    return " · ".join(f"{count:,} {type_name(name)}" for name, count in review.by_type() if count)
+
+
+def pending_line(review: Review) -> str:
+    """What the service has not seen, so nobody takes the figures for the service's."""
+    pending = review.pending
+    if not pending.unsent and not pending.failed:
+        return "The service has seen everything counted here: nothing is waiting in the outbox."
+    parts = []
+    if pending.unsent:
+        inside = []
+        if pending.activities:
+            inside.append(plural(pending.activities, "activity", "activities"))
+        if pending.notes:
+            inside.append(plural(pending.notes, "note"))
+        if pending.decisions:
+            inside.append(plural(pending.decisions, "decision"))
+        counted = f", of which counted here: {', '.join(inside)}" if inside else ""
+        kinds = ", ".join(
+            f"{count:,} {kind_short(kind).lower()}" for kind, count in pending.by_kind[:4]
+        )
+        parts.append(
+            f"{plural(pending.unsent, 'action')} still in the outbox, not yet seen by the service ({kinds}){counted}"
+        )
+    if pending.failed:
+        parts.append(
+            f"{plural(pending.failed, 'action')} refused by the service (the outbox has them)"
+        )
+    return "; ".join(parts) + "."
+
+
+def spark(values: list[int]) -> str:
+    """A sparkline in block characters from the lowest value to the highest (flat: the
+    lowest block), so a move of a few points shows."""
+    if not values:
+        return ""
+    low, high = min(values), max(values)
+    steps = len(SPARKS) - 1
+    return "".join(SPARKS[(v - low) * steps // (high - low) if high > low else 0] for v in values)
+
+
+def day_label(day: date) -> str:
+    """ "Mon 23 Nov"."""
+    return day.strftime("%a %d %b")
+
+
+def change(value: int) -> str:
+    return f"{value:+d}" if value else "±0"
