@@ -160,8 +160,8 @@ def _touched(facts: ReviewFacts, shaper: _Shaper) -> tuple[LeadMention, ...]:
     activities = Counter(a.lead_id for a in facts.activities)
     notes = Counter(n.lead_id for n in facts.notes)
     last: dict[int, str] = {}
-    for item in (*facts.activities, *facts.notes):
-        last[item.lead_id] = max(last.get(item.lead_id, ""), item.at)
+    for lead_id, at in [(a.lead_id, a.at) for a in facts.activities] + [(n.lead_id, n.at) for n in facts.notes]:
+        last[lead_id] = max(last.get(lead_id, ""), at)
     ordered = sorted(
         last, key=lambda lead: (-activities[lead], -notes[lead], shaper.name(lead).lower(), lead)
     )
@@ -282,12 +282,12 @@ def _follow_ups(
 
 
 def _pending(facts: ReviewFacts) -> Pending:
-    unsent = sum(u.count for u in facts.unsent if u.state in UNSENT_STATES)
-    failed = sum(u.count for u in facts.unsent if u.state not in UNSENT_STATES)
+    unsent = sum(u.ops for u in facts.unsent if u.state in UNSENT_STATES)
+    failed = sum(u.ops for u in facts.unsent if u.state not in UNSENT_STATES)
     kinds: Counter[str] = Counter()
     for item in facts.unsent:
         if item.state in UNSENT_STATES:
-            kinds[item.kind] += item.count
+            kinds[item.kind] += item.ops
     return Pending(
         unsent=unsent,
         failed=failed,

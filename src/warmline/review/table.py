@@ -47,7 +47,7 @@ def _deals(name: str, deals: Deals) -> Iterator[Row]:
 
 def rows(review: Review) -> Iterator[Row]:
     for figure in figures(review):
-        yield _row("summary", f"{figure.group.lower()}: {figure.label}", count=figure.count)
+        yield _row("summary", f"{figure.group.lower()}: {figure.label}", count=figure.value)
     for day in review.days:
         for name, count in zip(review.types, day.by_type, strict=True):
             if count:

@@ -18,7 +18,7 @@ class Figure(NamedTuple):
 
     group: str
     label: str
-    count: int
+    value: int
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:

@@ -110,7 +110,7 @@ class Unsent(NamedTuple):
 
     state: str
     kind: str
-    count: int
+    ops: int
     in_range: int
 
 

@@ -547,12 +547,14 @@ class WarmlineApp(TypeaheadApp):
         from warmline.tui.screens.prospecting.research import TemplatesScreen
         from warmline.tui.screens.prospecting.searches import DeepSearchDialog
         from warmline.tui.screens.recommendations import RecommendationsScreen
+        from warmline.tui.screens.review import ReviewScreen
         from warmline.tui.screens.search import SearchScreen
 
         return {
             "leads": LeadListScreen,
             "today": TodayScreen,
             "agenda": AgendaScreen,
+            "review": ReviewScreen,
             "recommendations": RecommendationsScreen,
             "jobs": JobsScreen,
             "outbox": OutboxScreen,

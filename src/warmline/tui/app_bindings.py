@@ -16,6 +16,7 @@ APP_BINDINGS: list[BindingType] = [
     Binding("L", "open('leads')", "Leads", show=False, id="app.leads"),
     Binding("H", "open('today')", "Today", show=False, id="app.today"),
     Binding("W", "open('agenda')", "Agenda (the week ahead)", show=False, id="app.agenda"),
+    Binding("V", "open('review')", "Week in review (the week behind)", show=False, id="app.review"),
     Binding("P", "open('prospecting')", "Prospecting", id="app.prospecting"),
     Binding("C", "open('companies')", "Companies", show=False, id="app.companies"),
     Binding("K", "open('contacts')", "Contacts", show=False, id="app.contacts"),

@@ -35,6 +35,7 @@ from warmline.tui.screens.prospecting.people import FoundContactsScreen
 from warmline.tui.screens.prospecting.research import RunResultsScreen, TemplatesScreen
 from warmline.tui.screens.prospecting.searches import DeepSearchDialog, FoundCompaniesScreen
 from warmline.tui.screens.recommendations import RecommendationsScreen
+from warmline.tui.screens.review import ReviewScreen
 from warmline.tui.screens.search import SearchScreen
 from warmline.tui.screens.today import TodayScreen
 from warmline.tui.widgets.tables import RowTable
@@ -46,6 +47,7 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
         ("Everywhere", [*APP_BINDINGS, *CockpitScreen.BINDINGS]),
         ("Today (the start screen, H)", list(TodayScreen.BINDINGS)),
         ("Agenda (the week ahead, W)", list(AgendaScreen.BINDINGS)),
+        ("Week in review (the week behind, V)", list(ReviewScreen.BINDINGS)),
         ("Lead list", [*LeadListScreen.BINDINGS, *VirtualList.BINDINGS]),
         ("Lead detail", [*LeadDetailScreen.BINDINGS, *_within(CompetitorsTable)]),
         ("Recommendations queue", list(RecommendationsScreen.BINDINGS)),

@@ -122,17 +122,19 @@ class TodayScreen(FollowUpActions, CockpitScreen):
             cockpit.zone,
             cockpit.config.cold_after_days,
             follow_ups_unreadable=self.follow_ups_problem is not None,
+            work_days=cockpit.config.work_days,
         )
-        sections = [section(view) for section in SECTIONS]
+        sections = [shown for section in SECTIONS if (shown := section(view)) is not None]
         self._rows = {row.key: row for section in sections for row in section.rows}
         self._show_title(page)
         table = self.table
         empty = self.query_one("#today-empty", Static)
-        table.display = not page.is_empty
-        empty.display = page.is_empty
-        if page.is_empty:
+        quiet = page.is_empty and not any(section.name == "review" for section in sections)
+        table.display = not quiet
+        empty.display = quiet
+        if quiet:
             empty.update(Text(EMPTY_DAY))
-        table.fill([] if page.is_empty else _table_rows(sections))
+        table.fill([] if quiet else _table_rows(sections))
         self.refresh_bindings()
 
     def _show_title(self, page: TodayPage) -> None:

@@ -28,6 +28,7 @@ from warmline.tui.screens.jobs import outcome_words, results_screen, subject
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.timefmt import relative
 from warmline.vocabulary import kind_label
+from warmline.work_days import DEFAULT_WORK_DAYS, first_work_day
 
 UNREADABLE = "cannot read the follow-ups file"
 COLD_SHOWN = 5
@@ -44,6 +45,7 @@ class TodayView(NamedTuple):
     zone: tzinfo
     cold_after_days: int
     follow_ups_unreadable: bool
+    work_days: tuple[int, ...] = DEFAULT_WORK_DAYS
 
     def ago(self, moment: datetime | str | None) -> str:
         return relative(moment, self.now, self.zone)
@@ -239,7 +241,44 @@ def _highlight_op(cockpit: Cockpit, op_id: str) -> None:
         return
 
 
+class ReviewRow(NamedTuple):
+    """Last week in review, on the first work day of the rep's week."""
+
+    cells: list[Text]
+    lead: tuple[int, str] | None = None
+    follow_up: FollowUp | None = None
+
+    @property
+    def key(self) -> str:
+        return "review:last-week"
+
+    def open(self, cockpit: Cockpit) -> None:
+        """The review screen (the app loads it on first use), on the week before this one."""
+        cockpit.action_open("review")
+        cockpit.call_after_refresh(_show_last_week, cockpit)
+
+
+def _show_last_week(cockpit: Cockpit) -> None:
+    # deferred: first frame (the review screen loads the review's modules)
+    from warmline.tui.screens.review import ReviewScreen
+
+    screen = cockpit.screen
+    if isinstance(screen, ReviewScreen):
+        screen.show_week(1)
+
+
 # -- the sections, in the order a rep works -----------------------------------------------
+
+
+def last_week_in_review(view: TodayView) -> Section | None:
+    """On the first work day of the rep's week only: a row that opens last week's review
+    (V from anywhere). A weekday test, no read: Today's first frame pays nothing for it."""
+    if view.page.today.weekday() != first_work_day(view.work_days):
+        return None
+    row = ReviewRow(
+        [Text("»", style="bold"), Text("Last week in review"), Text("enter: what you did last week", style="dim"), Text("")]
+    )
+    return Section("review", "Week in review", 1, "V: any week", (row,))
 
 
 def finished_jobs(view: TodayView) -> Section:
@@ -377,7 +416,8 @@ def _failed_op_row(view: TodayView, op: Op, names: dict[int, str]) -> FailedOpRo
     return FailedOpRow(cells, op)
 
 
-SECTIONS: tuple[Callable[[TodayView], Section], ...] = (
+SECTIONS: tuple[Callable[[TodayView], Section | None], ...] = (
+    last_week_in_review,
     finished_jobs,
     ready_leads,
     going_cold,
@@ -386,4 +426,4 @@ SECTIONS: tuple[Callable[[TodayView], Section], ...] = (
     recommendations,
     failed_ops,
 )
-"""Today's sections, top to bottom."""
+"""Today's sections, top to bottom; one that answers None is not shown today."""
