@@ -46,8 +46,9 @@ _STYLE = """
 
 
 def text(value: object) -> str:
-    """Cache text for HTML: one line, no control characters, escaped."""
-    return esc(terminal_line(value))
+    """Cache text for HTML: one line, no control characters, escaped, and no address a
+    mail client would turn into a link (a zero-width space after the scheme's colon)."""
+    return esc(terminal_line(value)).replace("://", ":&#8203;//")
 
 
 def render_html(review: Review) -> str:

@@ -11,9 +11,9 @@ from warmline.review.words import (
     by_type_line,
     change,
     day_label,
-    deals_line,
     figures,
     made_line,
+    money,
     pending_line,
     plural,
     spark,
@@ -50,7 +50,7 @@ def render_markdown(review: Review) -> str:
         lines.append(f"- **By type:** {md(by_type_line(review))}")
     for name, deals in (("opened", review.opened), ("won", review.won), ("lost", review.lost)):
         if deals.count:
-            lines.append(f"- **Deals {name}:** {md(deals_line(name, deals))}")
+            lines.append(f"- **Deals {name}:** {md(money(deals.values))}")
     lines.append("")
     if review.activities or review.notes:
         lines += _day_table(review)
@@ -66,6 +66,7 @@ def render_markdown(review: Review) -> str:
         ("Reached their target", review.reached),
         ("Moved cold to warm", review.warmed),
         ("Went cold", review.went_cold),
+        ("Leads touched", review.touched),
     ):
         lines += _names(heading, mentions)
     lines.append(f"> {md(pending_line(review))}")  # kind names come from the cache
