@@ -102,6 +102,8 @@ SAMPLES: dict[tuple[str, ...], list[str]] = {
     ("outreach", "source"): [LEAD, "2", "on"],
     ("outreach", "status"): [LEAD, "warm"],
     ("outreach", "target"): [LEAD, "80"],
+    ("report", "range"): ["--from", "2026-11-16", "--to", "2026-11-22", "--format", "csv"],
+    ("report", "week"): ["--format", "json"],
     ("research", "run"): ["1", "5"],
     ("research", "show"): ["1"],
     ("research", "templates"): ["--no-refresh"],

@@ -11,6 +11,7 @@ report goes to stdout.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -21,7 +22,7 @@ from warmline.commands.followups import open_followups
 from warmline.config import Config
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR
 from warmline.exporting import write_file
-from warmline.review.build import build_review
+from warmline.review.build import build_review, follow_up_counts
 from warmline.review.formats import FORMATS, RENDERERS
 from warmline.review.period import (
     Period,
@@ -48,10 +49,11 @@ def _output_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def _write(config: Config, period: Period, fmt: str, out_path: Path | None) -> None:
     now = rep_now()
-    with open_store(config) as store, open_followups(config) as follow_ups:
-        review = build_review(
-            store, period, now=now, cold_after_days=config.cold_after_days, follow_ups=follow_ups
-        )
+    # One file at a time, so that a failure names the file it comes from.
+    with open_store(config) as store:
+        review = build_review(store, period, now=now, cold_after_days=config.cold_after_days)
+    with open_followups(config) as follow_ups:
+        review = replace(review, follow_ups=follow_up_counts(follow_ups, period, now))
     text = RENDERERS[fmt](review)
     if out_path is None:
         click.echo(text, nl=False)

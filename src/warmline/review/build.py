@@ -93,7 +93,9 @@ def build_review(
         went_cold=_went_cold(facts, cold, cold_after_days, shaper, now),
         completed=decided[OpKind.COMPLETE_RECOMMENDATION],
         dismissed=decided[OpKind.DISMISS_RECOMMENDATION],
-        follow_ups=_follow_ups(follow_ups, start, end, period, now),
+        follow_ups=follow_up_counts(follow_ups, period, now)
+        if follow_ups is not None
+        else FollowUpCounts(0, 0, 0),
         opened=_opened(facts.first_deal_values, shaper),
         won=_closed(facts, "won", start, end, shaper),
         lost=_closed(facts, "lost", start, end, shaper),
@@ -160,7 +162,9 @@ def _touched(facts: ReviewFacts, shaper: _Shaper) -> tuple[LeadMention, ...]:
     activities = Counter(a.lead_id for a in facts.activities)
     notes = Counter(n.lead_id for n in facts.notes)
     last: dict[int, str] = {}
-    for lead_id, at in [(a.lead_id, a.at) for a in facts.activities] + [(n.lead_id, n.at) for n in facts.notes]:
+    for lead_id, at in [(a.lead_id, a.at) for a in facts.activities] + [
+        (n.lead_id, n.at) for n in facts.notes
+    ]:
         last[lead_id] = max(last.get(lead_id, ""), at)
     ordered = sorted(
         last, key=lambda lead: (-activities[lead], -notes[lead], shaper.name(lead).lower(), lead)
@@ -259,13 +263,12 @@ def _value_words(value: float | None, currency: str | None) -> str:
     return f"{value:,.2f} {(currency or '').upper()}".strip()
 
 
-def _follow_ups(
-    follow_ups: FollowUps | None, start: datetime, end: datetime, period: Period, now: datetime
-) -> FollowUpCounts:
+def follow_up_counts(follow_ups: FollowUps, period: Period, now: datetime) -> FollowUpCounts:
     """Made and done in the period; overdue when it closed (now, while it runs): open then,
-    and due before that day."""
-    if follow_ups is None:
-        return FollowUpCounts(0, 0, 0)
+    and due before that day. Apart from `build_review` for a caller that reads the
+    follow-ups file on its own (`warmline report` names which of the two files failed)."""
+    assert now.tzinfo is not None
+    start, end = period.bounds(now.tzinfo)
     close = min(end, now)
     close_day = close.astimezone(start.tzinfo).date()
     found: list[FollowUp] = follow_ups.for_review(start, close, period.last)

@@ -106,7 +106,8 @@ def _table(head: list[str], rows: list[list[str]], numeric: set[int]) -> str:
 def _figures(review: Review) -> str:
     groups: dict[str, list[str]] = {}
     for figure in figures(review):
-        groups.setdefault(figure.group, []).append(f"<b>{figure.value:,}</b> {esc(figure.label)}")
+        count, _, label = figure.words().partition(" ")
+        groups.setdefault(figure.group, []).append(f"<b>{count}</b> {esc(label)}")
     rows = [[f"<b>{esc(group)}</b>", " · ".join(parts)] for group, parts in groups.items()]
     for name, deals in (("opened", review.opened), ("won", review.won), ("lost", review.lost)):
         if deals.count:

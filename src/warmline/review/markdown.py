@@ -43,7 +43,7 @@ def render_markdown(review: Review) -> str:
         lines += ["Nothing recorded in these days.", ""]
     groups: dict[str, list[str]] = {}
     for figure in figures(review):
-        groups.setdefault(figure.group, []).append(f"{figure.value:,} {figure.label}")
+        groups.setdefault(figure.group, []).append(figure.words())
     for group, parts in groups.items():
         lines.append(f"- **{group}:** {' · '.join(parts)}")
     if review.activities:

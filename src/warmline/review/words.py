@@ -14,11 +14,16 @@ SPARKS = "▁▂▃▄▅▆▇█"
 
 
 class Figure(NamedTuple):
-    """One line of the summary: its group, its label and its count."""
+    """One count of the summary: its group, its label (`one` when the count is 1)."""
 
     group: str
     label: str
     value: int
+    one: str = ""
+
+    def words(self) -> str:
+        """ "6 activities logged", "1 note written"."""
+        return f"{self.value:,} {self.one if self.value == 1 and self.one else self.label}"
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -45,8 +50,8 @@ def made_line(review: Review) -> str:
 def figures(review: Review) -> list[Figure]:
     """Every count of the review, in the order a manager reads them."""
     return [
-        Figure("Activity", "activities logged", review.activities),
-        Figure("Activity", "notes written", review.notes),
+        Figure("Activity", "activities logged", review.activities, "activity logged"),
+        Figure("Activity", "notes written", review.notes, "note written"),
         Figure("Leads", "touched", len(review.touched)),
         Figure("Leads", "moved cold to warm", len(review.warmed)),
         Figure("Leads", "reached their target", len(review.reached)),

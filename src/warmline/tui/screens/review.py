@@ -195,7 +195,7 @@ def _summary(review: Review) -> Text:
         text.append(EMPTY_WEEK + "\n", style="italic")
     groups: dict[str, list[str]] = {}
     for figure in figures(review):
-        groups.setdefault(figure.group, []).append(f"{figure.value:,} {figure.label}")
+        groups.setdefault(figure.group, []).append(figure.words())
     for group, parts in groups.items():
         text.append(f"{group}: ".ljust(17), style="bold")
         text.append(" · ".join(parts) + "\n")
