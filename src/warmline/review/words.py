@@ -54,7 +54,7 @@ def figures(review: Review) -> list[Figure]:
         Figure("Activity", "notes written", review.notes, "note written"),
         Figure("Leads", "touched", len(review.touched)),
         Figure("Leads", "moved cold to warm", len(review.warmed)),
-        Figure("Leads", "reached their target", len(review.reached)),
+        Figure("Leads", "reached target", len(review.reached)),
         Figure("Leads", "went cold", len(review.went_cold)),
         Figure("Recommendations", "completed", review.completed),
         Figure("Recommendations", "dismissed", review.dismissed),
@@ -87,8 +87,9 @@ def by_type_line(review: Review) -> str:
     return " · ".join(f"{count:,} {type_name(name)}" for name, count in review.by_type() if count)
 
 
-def pending_line(review: Review) -> str:
-    """What the service has not seen, so nobody takes the figures for the service's."""
+def pending_line(review: Review, *, by_kind: bool = True) -> str:
+    """What the service has not seen, so nobody takes the figures for the service's;
+    `by_kind` names the kinds of action waiting (the cockpit leaves them out: one line)."""
     pending = review.pending
     if not pending.unsent and not pending.failed:
         return "The service has seen everything counted here: nothing is waiting in the outbox."
@@ -102,16 +103,13 @@ def pending_line(review: Review) -> str:
         if pending.decisions:
             inside.append(plural(pending.decisions, "decision"))
         counted = f", of which counted here: {', '.join(inside)}" if inside else ""
-        kinds = ", ".join(
-            f"{count:,} {kind_short(kind).lower()}" for kind, count in pending.by_kind[:4]
-        )
+        kinds = ", ".join(f"{count:,} {kind_short(kind).lower()}" for kind, count in pending.by_kind)
+        waiting = f" ({kinds})" if by_kind and kinds else ""
         parts.append(
-            f"{plural(pending.unsent, 'action')} still in the outbox, not yet seen by the service ({kinds}){counted}"
+            f"{plural(pending.unsent, 'action')} still in the outbox, not yet seen by the service{waiting}{counted}"
         )
     if pending.failed:
-        parts.append(
-            f"{plural(pending.failed, 'action')} refused by the service (the outbox has them)"
-        )
+        parts.append(f"{plural(pending.failed, 'action')} refused by the service (the outbox has them)")
     return "; ".join(parts) + "."
 
 

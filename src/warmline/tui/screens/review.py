@@ -57,7 +57,7 @@ class ReviewScreen(CockpitScreen):
     DEFAULT_CSS = """
     ReviewScreen #review-body { height: 1fr; padding: 0 1; }
     ReviewScreen .review-heading { text-style: bold; margin-top: 1; }
-    ReviewScreen #review-pending { color: $warning; margin-top: 1; }
+    ReviewScreen #review-pending { color: $warning; height: auto; padding: 0 1; }
     ReviewScreen #review-moves { height: auto; }
     ReviewScreen .review-move { height: 1; }
     ReviewScreen .review-move-name { width: 26; }
@@ -91,7 +91,7 @@ class ReviewScreen(CockpitScreen):
             )
             yield Vertical(id="review-moves")
             yield Static(id="review-leads")
-            yield Static(id="review-pending")
+        yield Static(id="review-pending")
 
     def on_mount(self) -> None:
         self.reload()
@@ -141,7 +141,7 @@ class ReviewScreen(CockpitScreen):
         )
         self._show_moves(review)
         self.query_one("#review-leads", Static).update(_leads(review))
-        self.query_one("#review-pending", Static).update(Text(pending_line(review)))
+        self.query_one("#review-pending", Static).update(Text(pending_line(review, by_kind=False)))
         self.refresh_bindings()
 
     def _show_moves(self, review: Review) -> None:

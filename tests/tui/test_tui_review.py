@@ -1,0 +1,157 @@
+"""The week in review in the cockpit: opened with V from any screen and from Today's Monday
+row, moved a week with [ and ], back to this week with t, the empty week, the pending
+line, hostile names shown as text, and snapshots at 120x40 and 80x24 (support.review_week:
+a Berlin rep, read on Monday 23 November 2026 at 09:00)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Sparkline, Static
+
+import support.review_week as R
+from support.cockpit import Clipboard, Opened, settings
+from support.waiting import until
+from warmline.store import Store
+from warmline.store.followups import FollowUps
+from warmline.tui.app import WarmlineApp
+from warmline.tui.screens.lead_list import LeadListScreen
+from warmline.tui.screens.review import EMPTY_WEEK, ReviewScreen
+from warmline.tui.screens.today import TodayScreen
+from warmline.tui.widgets.tables import HeadingTable
+
+SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
+
+
+@pytest.fixture
+def week(tmp_path: Path) -> Iterator[tuple[Store, FollowUps]]:
+    store, follow_ups = R.open_week(tmp_path)
+    yield store, follow_ups
+    follow_ups.close()
+    store.close()
+
+
+def review_cockpit(week: tuple[Store, FollowUps], now: datetime = R.NOW, **fields: Any) -> WarmlineApp:
+    store, follow_ups = week
+    fields.setdefault("cold_after_days", R.COLD_AFTER_DAYS)
+    return WarmlineApp(
+        store, clock=lambda: now, zone=R.BERLIN, config=settings(**fields), followups=follow_ups,
+        opener=Opened(), clipboard=Clipboard(),
+    )  # fmt: skip
+
+
+def shown(app: WarmlineApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def title(app: WarmlineApp) -> str:
+    return str(app.screen.query_one("#screen-title").render())
+
+
+async def open_review(app: WarmlineApp, pilot: Any) -> ReviewScreen:
+    await pilot.press("V")
+    await until(lambda: isinstance(app.screen, ReviewScreen), pilot=pilot, what="the review")
+    assert isinstance(app.screen, ReviewScreen)
+    return app.screen
+
+
+async def test_v_opens_this_week_and_brackets_move_a_week(week: tuple[Store, FollowUps]) -> None:
+    app = review_cockpit(week)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert isinstance(app.screen, LeadListScreen)
+        screen = await open_review(app, pilot)
+        assert "2026-W48" in title(app) and "this week" in title(app)
+        assert "1 activity logged" in shown(app, "#review-summary")
+        await pilot.press("left_square_bracket")
+        await until(lambda: "2026-W47" in title(app), pilot=pilot, what="last week")
+        summary = shown(app, "#review-summary")
+        assert "6 activities logged · 2 notes written" in summary
+        assert "3 made · 1 done · 1 overdue" in summary and "1 opened · 1 won · 1 lost" in summary
+        assert len(screen.query(Sparkline)) == 2
+        assert "Alpha GmbH" in shown(app, "#review-leads") and "Gamma Oy" in shown(app, "#review-leads")
+        assert "6 actions still in the outbox" in shown(app, "#review-pending")
+        await pilot.press("right_square_bracket")
+        await until(lambda: "2026-W48" in title(app), pilot=pilot, what="this week again")
+        await pilot.press("right_square_bracket")  # no week to come: nothing happens
+        await pilot.pause()
+        assert screen.weeks_back == 0
+        await pilot.press("left_square_bracket", "left_square_bracket", "t")
+        await until(lambda: "this week" in title(app), pilot=pilot, what="t: this week")
+
+
+async def test_an_empty_week_says_so_and_still_says_what_is_pending(week: tuple[Store, FollowUps]) -> None:
+    app = review_cockpit(week)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_review(app, pilot)
+        screen.show_week(10)
+        await until(lambda: "2026-W38" in title(app), pilot=pilot, what="an empty week")
+        assert EMPTY_WEEK in shown(app, "#review-summary")
+        await until(lambda: not screen.query(Sparkline), pilot=pilot, what="no sparkline left")
+        assert not screen.query_one("#review-chart").display
+        assert "6 actions still in the outbox" in shown(app, "#review-pending")
+
+
+async def test_hostile_names_are_text(week: tuple[Store, FollowUps]) -> None:
+    """A company named with markup and an escape: shown as written, no style, no escape."""
+    store, _ = week
+    app = review_cockpit(week)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_review(app, pilot)
+        screen.show_week(1)
+        await until(lambda: "2026-W47" in title(app), pilot=pilot)
+        names = [str(m.company) for m in screen.review.touched] if screen.review else []
+        assert R.HOSTILE_NAME in names
+        assert store.get_lead(R.HOSTILE) is not None
+
+
+async def test_todays_monday_row_opens_last_week(week: tuple[Store, FollowUps]) -> None:
+    app = review_cockpit(week, start_screen="today")
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert isinstance(app.screen, TodayScreen)
+        table = app.screen.query_one("#today-table", HeadingTable)
+        await until(lambda: table.row_count > 0, pilot=pilot, what="Today's rows")
+        first = [" ".join(c.plain for c in table.get_row_at(k)).strip() for k in range(2)]
+        assert "Week in review (1)" in first[0] and "Last week in review" in first[1]
+        table.move_cursor(row=1)
+        await pilot.press("enter")
+        await until(lambda: isinstance(app.screen, ReviewScreen) and "2026-W47" in title(app),
+                    pilot=pilot, what="last week's review")  # fmt: skip
+
+
+async def test_no_review_row_on_other_days(week: tuple[Store, FollowUps]) -> None:
+    tuesday = datetime(2026, 11, 24, 9, 0, tzinfo=R.BERLIN)
+    app = review_cockpit(week, now=tuesday, start_screen="today")
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen.query_one("#today-table", HeadingTable)
+        await until(lambda: table.row_count > 0, pilot=pilot, what="Today's rows")
+        rows = [" ".join(c.plain for c in table.get_row_at(k)) for k in range(table.row_count)]
+        assert not any("review" in row.lower() for row in rows)
+
+
+async def test_a_sunday_to_thursday_rep_sees_the_row_on_sunday(week: tuple[Store, FollowUps]) -> None:
+    sunday = datetime(2026, 11, 22, 9, 0, tzinfo=R.BERLIN)
+    app = review_cockpit(week, now=sunday, start_screen="today", work_days=(6, 0, 1, 2, 3))
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen.query_one("#today-table", HeadingTable)
+        await until(lambda: table.row_count > 0, pilot=pilot, what="Today's rows")
+        assert "Last week in review" in " ".join(c.plain for c in table.get_row_at(1))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_review(snap_compare, week: tuple[Store, FollowUps], size) -> None:
+    assert snap_compare(review_cockpit(week), terminal_size=size, press=["V", "left_square_bracket"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_review_empty_week(snap_compare, week: tuple[Store, FollowUps], size) -> None:
+    async def far_back(pilot: Any) -> None:
+        await pilot.press("V")
+        await until(lambda: isinstance(pilot.app.screen, ReviewScreen), pilot=pilot)
+        pilot.app.screen.show_week(10)
+        await pilot.pause()
+
+    assert snap_compare(review_cockpit(week), terminal_size=size, run_before=far_back)
