@@ -8,7 +8,15 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from warmline.review.period import MAX_DAYS, Period, PeriodError, day_range, parse_day, parse_week, week_starting
+from warmline.review.period import (
+    MAX_DAYS,
+    Period,
+    PeriodError,
+    day_range,
+    parse_day,
+    parse_week,
+    week_starting,
+)
 from warmline.work_days import first_work_day, parse_work_days
 
 MON_FRI = parse_work_days("mon-fri")

@@ -162,19 +162,17 @@ def _touched(facts: ReviewFacts, shaper: _Shaper) -> tuple[LeadMention, ...]:
     activities = Counter(a.lead_id for a in facts.activities)
     notes = Counter(n.lead_id for n in facts.notes)
     last: dict[int, str] = {}
-    for lead_id, at in [(a.lead_id, a.at) for a in facts.activities] + [
-        (n.lead_id, n.at) for n in facts.notes
-    ]:
-        last[lead_id] = max(last.get(lead_id, ""), at)
-    ordered = sorted(
-        last, key=lambda lead: (-activities[lead], -notes[lead], shaper.name(lead).lower(), lead)
-    )
+    for lead_id, at in [(a.lead_id, a.at) for a in facts.activities] + [(n.lead_id, n.at) for n in facts.notes]:
+        if at > last.get(lead_id, ""):
+            last[lead_id] = at
+    names = {lead: shaper.name(lead) for lead in last}
+    ordered = sorted(last, key=lambda lead: (-activities[lead], -notes[lead], names[lead].lower(), lead))
     mentions = []
     for lead in ordered:
         parts = [_plural(activities[lead], "activity", "activities")] if activities[lead] else []
         if notes[lead]:
             parts.append(_plural(notes[lead], "note", "notes"))
-        mentions.append(shaper.mention(lead, shaper.when(last[lead]), ", ".join(parts)))
+        mentions.append(LeadMention(lead, names[lead], shaper.when(last[lead]), ", ".join(parts)))
     return tuple(mentions)
 
 
@@ -367,9 +365,10 @@ class _Scores:
             )
 
     def reached(self, start: datetime, end: datetime, shaper: _Shaper) -> tuple[LeadMention, ...]:
+        first, after = _utc(start), _utc(end)
         found = []
         for lead_id, walk in self.walks.items():
-            crossed = walk.crossings(self.leads[lead_id].target, _utc(start), _utc(end))
+            crossed = walk.crossings(self.leads[lead_id].target, first, after)
             if crossed:
                 at = shaper.when(crossed[-1])
                 found.append(shaper.mention(lead_id, at, f"target {self.leads[lead_id].target}"))
@@ -379,26 +378,26 @@ class _Scores:
     def movers(
         self, period: Period, start: datetime, end: datetime, now: datetime, top: int
     ) -> tuple[ScoreMove, ...]:
-        """The `top` leads whose score rose most in the period, with a point a day (days
-        after today left out)."""
+        """The `top` leads whose score rose most in the period (among those with an
+        activity in it), with a point a day (days after today left out). Every lead's start
+        and end are read first; the days only for the few shown."""
         first, last, after = _utc(start), _utc(min(end, now)), _utc(end)
-        moves = []
+        ranked = []
         for lead_id, walk in self.walks.items():
-            if not any(first <= at < after for at in walk.times):
-                continue
-            lead = self.leads[lead_id]
-            points = []
-            for day in period.days():
-                closing = datetime(day.year, day.month, day.day, tzinfo=start.tzinfo) + timedelta(
-                    days=1
-                )
-                if day > now.date():
-                    break
-                points.append(ScorePoint(day, walk.at(_utc(min(closing, now)))))
-            moves.append(
-                ScoreMove(
-                    lead_id, lead.company, walk.at(first), walk.at(last), lead.target, tuple(points)
-                )
-            )
-        moves.sort(key=lambda m: (-m.change, -m.end, m.company.lower(), m.lead_id))
-        return tuple(moves[:top])
+            index = bisect_left(walk.times, first)
+            if index == len(walk.times) or walk.times[index] >= after:
+                continue  # no activity inside the period
+            begin, close = walk.at(first), walk.at(last)
+            ranked.append((-(close - begin), -close, self.leads[lead_id].company.lower(), lead_id, begin, close))
+        ranked.sort()
+        closings = [
+            (day, _utc(min(datetime(day.year, day.month, day.day, tzinfo=start.tzinfo) + timedelta(days=1), now)))
+            for day in period.days()
+            if day <= now.date()
+        ]
+        moves = []
+        for *_, lead_id, begin, close in ranked[:top]:
+            lead, walk = self.leads[lead_id], self.walks[lead_id]
+            points = tuple(ScorePoint(day, walk.at(moment)) for day, moment in closings)
+            moves.append(ScoreMove(lead_id, lead.company, begin, close, lead.target, points))
+        return tuple(moves)

@@ -72,7 +72,9 @@ def rows(review: Review) -> Iterator[Row]:
 
 
 def _cell(value: object) -> str:
-    return str(value) if isinstance(value, int) else csv_text(value)
+    if isinstance(value, int):
+        return str(value)
+    return csv_text(value) if value else ""
 
 
 def render_csv(review: Review) -> str:

@@ -140,14 +140,20 @@ def review_facts(
     the same range moved back by `cold_after_days` (a warm lead quiet since inside it went
     cold inside the range)."""
     with store.read() as conn:
-        activities = tuple(
-            Activity(int(lead), str(at), str(kind or ""), bool(pending))
-            for lead, at, kind, pending in conn.execute(
-                "SELECT lead_id, created_at, detected_type, id IS NULL FROM touchpoints"
-                " WHERE created_at >= ? AND created_at < ? ORDER BY created_at, local_id",
-                (start, end),
-            )
-        )
+        # One range of `touchpoints_created` from the start on: the period's activities
+        # (pending ones too), and the confirmed ones to now for the score walk.
+        activities_list: list[Activity] = []
+        steps_list: list[ScoreStep] = []
+        for lead, at, kind, local, points in conn.execute(
+            "SELECT lead_id, created_at, detected_type, id IS NULL, bonus_points FROM touchpoints"
+            " WHERE created_at >= ? ORDER BY created_at, id",
+            (start,),
+        ):
+            if at < end:
+                activities_list.append(Activity(lead, at, kind or "", bool(local)))
+            if not local:
+                steps_list.append(ScoreStep(lead, at, points or 0))
+        activities, steps = tuple(activities_list), tuple(steps_list)
         notes = tuple(
             Note(int(lead), str(at), bool(pending))
             for lead, at, pending in conn.execute(
@@ -172,14 +178,6 @@ def review_facts(
                 "SELECT id, quiet_since FROM leads WHERE hidden = 0 AND lead_status = 'warm'"
                 " AND quiet_since >= ? AND quiet_since < ? ORDER BY quiet_since, id",
                 (quiet_start, quiet_end),
-            )
-        )
-        steps = tuple(
-            ScoreStep(int(lead), str(at), int(points or 0))
-            for lead, at, points in conn.execute(
-                "SELECT lead_id, created_at, bonus_points FROM touchpoints"
-                " WHERE created_at >= ? AND id IS NOT NULL ORDER BY created_at, id",
-                (start,),
             )
         )
         named = (
