@@ -12,13 +12,13 @@ at any size of cache (bench/bench_report.py).
 from __future__ import annotations
 
 from warmline.review.model import LeadMention, Review
-from warmline.review.svg import NOTES_COLOUR, activity_chart, colour, esc, sparkline
+from warmline.review.svg import activity_chart, colour, esc, sparkline
 from warmline.review.words import (
     change,
     day_label,
-    deals_line,
     figures,
     made_line,
+    money,
     pending_line,
     plural,
     title,
@@ -31,7 +31,7 @@ LISTED = 25
 
 _FONT = "font-family: Helvetica, Arial, sans-serif"
 _CELL = "padding: 3px 8px; border-bottom: 1px solid #e3e5e8; text-align: left; vertical-align: top"
-_NUM = "padding: 3px 8px; border-bottom: 1px solid #e3e5e8; text-align: right"
+_NUM = "padding: 3px 8px; border-bottom: 1px solid #e3e5e8; text-align: right; vertical-align: top"
 _HEAD = "padding: 3px 8px; border-bottom: 2px solid #c9ccd1; text-align: left; font-weight: bold"
 _H2 = "font-size: 16px; margin: 22px 0 6px 0; color: #1d2430"
 
@@ -111,7 +111,7 @@ def _figures(review: Review) -> str:
     rows = [[f"<b>{esc(group)}</b>", " · ".join(parts)] for group, parts in groups.items()]
     for name, deals in (("opened", review.opened), ("won", review.won), ("lost", review.lost)):
         if deals.count:
-            rows.append([f"<b>Deals {name}</b>", text(deals_line(name, deals))])
+            rows.append([f"<b>Deals {name}</b>", text(money(deals.values))])
     return _table(["", "This period"], rows, set())
 
 
@@ -121,7 +121,7 @@ def _swatch(shade: str) -> str:
 
 def _day_table(review: Review) -> str:
     head = ["Day", *(_swatch(colour(review, k)) + text(type_name(name)) for k, name in enumerate(review.types)),
-            _swatch(NOTES_COLOUR) + "Notes", "Activities"]  # fmt: skip
+            "Notes", "Activities"]  # fmt: skip
     long = review.period.length > 14
     rows = [
         [

@@ -14,7 +14,6 @@ PALETTE = ("#2f6fb0", "#e08a1e", "#3a9a5b", "#b8433f", "#7d5ba6", "#8c6d31", "#c
 """Colours of the activity types, in `Review.types` order; "other" is grey. Distinct in
 print and for the common colour blindness (blue/orange first)."""
 OTHER_COLOUR = "#8a8f98"
-NOTES_COLOUR = "#555b66"
 
 CHART_WIDTH = 640
 CHART_HEIGHT = 220
