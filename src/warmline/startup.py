@@ -16,7 +16,9 @@ shared machine varies by 10% between identical copies, its CPU time by a few ms)
    the HTTP stack (httpx, pydantic, APScheduler: the API client, the actions, the screens
    that use them, the keyboard reference) are imported when first used. Importing them
    before the first frame: +280 ms (2x the one-Label app instead of 1.2x). sqlite-utils,
-   used only for bulk writes, loads on first use too: +50 to +60 ms.
+   used only for bulk writes, loads on first use too: +50 to +60 ms. The week in review
+   (`warmline.review`, its screen and its store reads) loads when the screen opens: Today's
+   Monday row is a weekday test, no read.
    tests/test_layering.py (`LATER`) keeps these off the first-frame path.
 3. The collector waits (`hold_collection`, `release_collection`): everything allocated
    before the first frame (modules, classes, styles, the screen) lives as long as the

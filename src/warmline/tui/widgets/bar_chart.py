@@ -40,7 +40,7 @@ def stacked_bars(
     label_width = max((len(bar.label) for bar in bars), default=0)
     totals = [sum(bar.values) for bar in bars]
     total_width = len(f"{max(totals, default=0):,}")
-    room = max(4, width - label_width - total_width - 3)
+    room = max(4, width - label_width - total_width - 2)
     top = max(totals, default=0) or 1
     styles = [
         Style(color=colours[k % len(colours)]) if colours else Style() for k in range(len(series))
@@ -58,14 +58,18 @@ def stacked_bars(
 
 
 def _cells(values: Sequence[int], room: int, top: int) -> list[int]:
-    """Cells per series: rounded on the running sum, so the segments add up to the bar's
-    own length and a non-zero value keeps a cell."""
-    cells, done, running = [], 0, 0
-    for value in values:
-        running += value
-        end = max(done + (1 if value else 0), round(running * room / top))
-        cells.append(max(0, min(room, end) - done))
-        done += cells[-1]
+    """Cells per series: the bar's length on the shared scale, shared in proportion, and
+    a non-zero value keeps a cell (taken from the longest segment)."""
+    total = sum(values)
+    if not total:
+        return [0] * len(values)
+    length = max(sum(1 for v in values if v), round(total * room / top))
+    cells = [max(1 if v else 0, v * length // total) for v in values]
+    while sum(cells) > length:
+        cells[cells.index(max(cells))] -= 1
+    while sum(cells) < length:
+        shares = [v * length / total - c for v, c in zip(values, cells, strict=True)]
+        cells[shares.index(max(shares))] += 1
     return cells
 
 
@@ -104,11 +108,11 @@ class BarChart(Widget):
         theme = self.app.current_theme
         found = [
             theme.primary,
-            theme.warning,
+            theme.secondary,
             theme.success,
             theme.error,
+            theme.warning,
             theme.accent,
-            theme.secondary,
         ]
         return [colour for colour in found if colour]
 
