@@ -37,15 +37,22 @@ from warmline.store.followups import FollowUps  # noqa: E402
 NOW = datetime(2026, 11, 27, 16, 0, tzinfo=ZoneInfo("Europe/Berlin"))
 
 
-def median_ms(call: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """(median, max) in milliseconds of `repeat` runs after one warm-up."""
+def median_ms(call: Callable[[], object], repeat: int) -> tuple[float, float, float]:
+    """(median, max, median CPU) in milliseconds of `repeat` runs after one warm-up. The
+    CPU time (this process's) is what a shared, busy machine changes least."""
     call()
-    times = []
+    times, cpu = [], []
     for _ in range(repeat):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         call()
         times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times), max(times)
+        cpu.append((time.process_time() - started_cpu) * 1000)
+    return statistics.median(times), max(times), statistics.median(cpu)
+
+
+def show(name: str, figures: tuple[float, float, float]) -> None:
+    median, worst, cpu = figures
+    print(f"{name:<36} median {median:7.1f} ms   max {worst:7.1f} ms   CPU {cpu:7.1f} ms")
 
 
 def main() -> None:
@@ -76,13 +83,10 @@ def main() -> None:
           f" {this_week.label}: {week.activities:,} activities, {week.notes:,} notes,"
           f" {len(week.touched):,} leads touched")  # fmt: skip
     for name, period in (("this week (to Friday)", this_week), ("last week (closed)", last_week)):
-        median, worst = median_ms(lambda p=period: review(p), args.repeat)
-        print(f"build_review {name:<22} median {median:7.1f} ms   max {worst:7.1f} ms")
+        show(f"build_review {name}", median_ms(lambda p=period: review(p), args.repeat))
     for fmt, render in RENDERERS.items():
-        median, worst = median_ms(lambda r=render: r(week), args.repeat)
-        print(f"render {fmt:<28} median {median:7.1f} ms   max {worst:7.1f} ms")
-    median, worst = median_ms(lambda: RENDERERS["html"](review()), args.repeat)
-    print(f"{'report week --format html (total)':<35} median {median:7.1f} ms   max {worst:7.1f} ms")
+        show(f"render {fmt}", median_ms(lambda r=render: r(week), args.repeat))
+    show("report week --format html (total)", median_ms(lambda: RENDERERS["html"](review()), args.repeat))
     size = len(RENDERERS["html"](week).encode())
     print(f"HTML file: {size / 1024:.1f} KB ({size:,} bytes)")
     store.close()
