@@ -52,9 +52,19 @@ def title(app: WarmlineApp) -> str:
     return str(app.screen.query_one("#screen-title").render())
 
 
-async def open_review(app: WarmlineApp, pilot: Any) -> ReviewScreen:
+async def shows(app: WarmlineApp, pilot: Any, week: str) -> None:
+    """Wait until the review screen shows `week`, read (the screen reads in a thread)."""
+
+    def read() -> bool:
+        screen = app.screen
+        return isinstance(screen, ReviewScreen) and screen.review is not None and screen.review.period.week == week
+
+    await until(read, pilot=pilot, what=f"the review of {week}")
+
+
+async def open_review(app: WarmlineApp, pilot: Any, week: str = "2026-W48") -> ReviewScreen:
     await pilot.press("V")
-    await until(lambda: isinstance(app.screen, ReviewScreen), pilot=pilot, what="the review")
+    await shows(app, pilot, week)
     assert isinstance(app.screen, ReviewScreen)
     return app.screen
 
@@ -67,7 +77,7 @@ async def test_v_opens_this_week_and_brackets_move_a_week(week: tuple[Store, Fol
         assert "2026-W48" in title(app) and "this week" in title(app)
         assert "1 activity logged" in shown(app, "#review-summary")
         await pilot.press("left_square_bracket")
-        await until(lambda: "2026-W47" in title(app), pilot=pilot, what="last week")
+        await shows(app, pilot, "2026-W47")
         summary = shown(app, "#review-summary")
         assert "6 activities logged · 2 notes written" in summary
         assert "3 made · 1 done · 1 overdue" in summary and "1 opened · 1 won · 1 lost" in summary
@@ -75,12 +85,13 @@ async def test_v_opens_this_week_and_brackets_move_a_week(week: tuple[Store, Fol
         assert "Alpha GmbH" in shown(app, "#review-leads") and "Gamma Oy" in shown(app, "#review-leads")
         assert "6 actions still in the outbox" in shown(app, "#review-pending")
         await pilot.press("right_square_bracket")
-        await until(lambda: "2026-W48" in title(app), pilot=pilot, what="this week again")
+        await shows(app, pilot, "2026-W48")
         await pilot.press("right_square_bracket")  # no week to come: nothing happens
         await pilot.pause()
         assert screen.weeks_back == 0
         await pilot.press("left_square_bracket", "left_square_bracket", "t")
-        await until(lambda: "this week" in title(app), pilot=pilot, what="t: this week")
+        await shows(app, pilot, "2026-W48")
+        assert "this week" in title(app) and screen.weeks_back == 0
 
 
 async def test_an_empty_week_says_so_and_still_says_what_is_pending(week: tuple[Store, FollowUps]) -> None:
@@ -88,7 +99,7 @@ async def test_an_empty_week_says_so_and_still_says_what_is_pending(week: tuple[
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_review(app, pilot)
         screen.show_week(10)
-        await until(lambda: "2026-W38" in title(app), pilot=pilot, what="an empty week")
+        await shows(app, pilot, "2026-W38")
         assert EMPTY_WEEK in shown(app, "#review-summary")
         await until(lambda: not screen.query(Sparkline), pilot=pilot, what="no sparkline left")
         assert not screen.query_one("#review-chart").display
@@ -102,7 +113,7 @@ async def test_hostile_names_are_text(week: tuple[Store, FollowUps]) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_review(app, pilot)
         screen.show_week(1)
-        await until(lambda: "2026-W47" in title(app), pilot=pilot)
+        await shows(app, pilot, "2026-W47")
         names = [str(m.company) for m in screen.review.touched] if screen.review else []
         assert R.HOSTILE_NAME in names
         assert store.get_lead(R.HOSTILE) is not None
@@ -118,8 +129,7 @@ async def test_todays_monday_row_opens_last_week(week: tuple[Store, FollowUps]) 
         assert "Week in review (1)" in first[0] and "Last week in review" in first[1]
         table.move_cursor(row=1)
         await pilot.press("enter")
-        await until(lambda: isinstance(app.screen, ReviewScreen) and "2026-W47" in title(app),
-                    pilot=pilot, what="last week's review")  # fmt: skip
+        await shows(app, pilot, "2026-W47")
 
 
 async def test_no_review_row_on_other_days(week: tuple[Store, FollowUps]) -> None:
@@ -141,17 +151,23 @@ async def test_a_sunday_to_thursday_rep_sees_the_row_on_sunday(week: tuple[Store
         assert "Last week in review" in " ".join(c.plain for c in table.get_row_at(1))
 
 
+def weeks_back(count: int, week: str) -> Any:
+    """A snapshot's steps: open the review, go `count` weeks back, wait until it is read."""
+
+    async def steps(pilot: Any) -> None:
+        await open_review(pilot.app, pilot)
+        await pilot.press(*["left_square_bracket"] * count)
+        await shows(pilot.app, pilot, week)
+        await pilot.pause()
+
+    return steps
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_review(snap_compare, week: tuple[Store, FollowUps], size) -> None:
-    assert snap_compare(review_cockpit(week), terminal_size=size, press=["V", "left_square_bracket"])
+    assert snap_compare(review_cockpit(week), terminal_size=size, run_before=weeks_back(1, "2026-W47"))
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_review_empty_week(snap_compare, week: tuple[Store, FollowUps], size) -> None:
-    async def far_back(pilot: Any) -> None:
-        await pilot.press("V")
-        await until(lambda: isinstance(pilot.app.screen, ReviewScreen), pilot=pilot)
-        pilot.app.screen.show_week(10)
-        await pilot.pause()
-
-    assert snap_compare(review_cockpit(week), terminal_size=size, run_before=far_back)
+    assert snap_compare(review_cockpit(week), terminal_size=size, run_before=weeks_back(10, "2026-W38"))

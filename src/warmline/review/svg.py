@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
-from warmline.review.model import Review, ScoreMove
+from warmline.review.model import OTHER_TYPE, Review, ScoreMove
 from warmline.review.words import type_name
 
 PALETTE = ("#2f6fb0", "#e08a1e", "#3a9a5b", "#b8433f", "#7d5ba6", "#8c6d31", "#c45a9a", "#4c9fa8")
@@ -27,7 +27,7 @@ def esc(text: object) -> str:
 
 def colour(review: Review, index: int) -> str:
     name = review.types[index]
-    return OTHER_COLOUR if name == "other" else PALETTE[index % len(PALETTE)]
+    return OTHER_COLOUR if name == OTHER_TYPE else PALETTE[index % len(PALETTE)]
 
 
 def _nice_top(value: int) -> int:

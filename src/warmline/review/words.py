@@ -7,7 +7,8 @@ from __future__ import annotations
 from datetime import date
 from typing import NamedTuple
 
-from warmline.review.model import Deals, Money, Review
+from warmline.review.model import Money, Review
+from warmline.review.period import Period
 from warmline.vocabulary import activity_name, kind_short
 
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -32,7 +33,11 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 
 def title(review: Review) -> str:
     """ "Week in review · 2026-W48 · Mon 23 Nov to Sun 29 Nov 2026"."""
-    period = review.period
+    return period_title(review.period)
+
+
+def period_title(period: Period) -> str:
+    """The title of a review of `period` (before the review is read, too)."""
     what = "Week in review" if period.week else "Review"
     first = period.first.strftime("%a %d %b") + (
         "" if period.first.year == period.last.year else f" {period.first.year}"
@@ -70,11 +75,6 @@ def figures(review: Review) -> list[Figure]:
 def money(values: tuple[Money, ...]) -> str:
     """ "12,000.00 EUR + 5,000.00 USD"; a deal with no currency is summed as "(no currency)"."""
     return " + ".join(f"{m.total:,.2f} {m.currency or '(no currency)'}" for m in values)
-
-
-def deals_line(name: str, deals: Deals) -> str:
-    shown = money(deals.values)
-    return f"{plural(deals.count, 'deal')} {name}" + (f": {shown}" if deals.count else "")
 
 
 def type_name(name: str) -> str:

@@ -19,7 +19,8 @@ Monday row opens it through the app too).
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import datetime, timedelta
+from functools import partial
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -36,7 +37,7 @@ from warmline.review.words import (
     figures,
     money,
     pending_line,
-    title,
+    period_title,
     type_name,
 )
 from warmline.store.database import CacheUnusable
@@ -78,6 +79,8 @@ class ReviewScreen(CockpitScreen):
         super().__init__()
         self.weeks_back = weeks_back
         self.review: Review | None = None
+        """The week shown, once read (None while the first read runs)."""
+        self._reads = 0
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="review-body"):
@@ -105,32 +108,52 @@ class ReviewScreen(CockpitScreen):
         return week_starting(today - timedelta(days=7 * self.weeks_back), work_days)
 
     def reload(self) -> None:
+        """Read the week in a worker thread (at 10,000 leads a week takes a good part of a
+        second on a busy machine: bench/bench_report.py), and show it when read. The cache
+        changing under the screen calls this again; a read overtaken by a newer one is
+        dropped."""
+        self._reads += 1
+        period, now = self.period(), rep_now(self.cockpit)
+        self._show_title(period, reading=True)
+        self.run_worker(
+            partial(self._read, self._reads, period, now), thread=True, group="review-read"
+        )
+
+    def _read(self, read: int, period: Period, now: datetime) -> None:
+        """In the worker: the review, from the cache and the follow-ups file; a follow-ups
+        file that cannot be read leaves follow-ups uncounted and says so."""
         cockpit = self.cockpit
         follow_ups = cockpit.followups
-        now = rep_now(cockpit)
+        cold_after_days = cockpit.config.cold_after_days
         try:
             review = build_review(
-                cockpit.store, self.period(), now=now, cold_after_days=cockpit.config.cold_after_days,
-                follow_ups=follow_ups,
-            )  # fmt: skip
+                cockpit.store, period, now=now, cold_after_days=cold_after_days, follow_ups=follow_ups
+            )
         except CacheUnusable as problem:
             if follow_ups is None or problem.path != follow_ups.path:
                 raise
-            cockpit.notify_plain(f"Follow-ups not counted: {problem}", severity="error", timeout=30)
-            review = build_review(
-                cockpit.store,
-                self.period(),
-                now=now,
-                cold_after_days=cockpit.config.cold_after_days,
+            self.app.call_from_thread(
+                cockpit.notify_plain, f"Follow-ups not counted: {problem}", severity="error", timeout=30
             )
-        self.review = review
-        self._show(review, now.date())
+            review = build_review(cockpit.store, period, now=now, cold_after_days=cold_after_days)
+        self.app.call_from_thread(self._loaded, read, review)
 
-    def _show(self, review: Review, today: date) -> None:
-        heading = Text(title(review), style="bold", no_wrap=True, overflow="ellipsis")
+    def _loaded(self, read: int, review: Review) -> None:
+        if read != self._reads or not self.is_attached:
+            return  # a newer read is on its way, or the screen has gone
+        self.review = review
+        self._show(review)
+
+    def _show_title(self, period: Period, *, reading: bool = False) -> None:
+        heading = Text(period_title(period), style="bold", no_wrap=True, overflow="ellipsis")
         if self.weeks_back == 0:
             heading.append(" · this week")
+        if reading:
+            heading.append(" · reading…", style="dim")
         self.set_title_text(heading)
+
+    def _show(self, review: Review) -> None:
+        self._show_title(review.period)
         self.query_one("#review-summary", Static).update(_summary(review))
         has_activity = bool(review.activities)
         for selector in ("#review-chart-heading", "#review-chart"):
