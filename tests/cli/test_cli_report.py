@@ -40,7 +40,7 @@ def test_a_named_week_in_each_format(desk: Path) -> None:
     markdown = run("report", "week", "--week", "2026-W47")
     assert markdown.exit_code == 0 and "6 activities logged" in markdown.stdout
     data = json.loads(run("report", "week", "--week", "2026-W47", "--format", "json").stdout)
-    assert data["activities"]["total"] == 6 and data["pending"]["unsent"] == 6
+    assert data["activities"]["total"] == 6 and data["pending"]["unsent"] == 7
     rows = list(csv.DictReader(io.StringIO(run("report", "week", "--week", "2026-W47", "--format", "csv").stdout)))
     assert {r["metric"]: r["count"] for r in rows if r["section"] == "summary"}["deals: won"] == "1"
     page = run("report", "week", "--week", "2026-W47", "--format", "html").stdout

@@ -54,7 +54,7 @@ def test_the_seeded_week_has_its_known_counts(week: tuple[Store, FollowUps]) -> 
     assert len(review.touched) == expected["touched"]
     assert [m.lead_id for m in review.warmed] == [R.DELTA]
     assert [m.lead_id for m in review.reached] == [R.ALPHA]
-    assert [m.lead_id for m in review.went_cold] == [R.GAMMA]
+    assert [m.lead_id for m in review.went_cold] == [R.GAMMA, R.HOSTILE]
     assert (review.completed, review.dismissed) == (expected["completed"], expected["dismissed"])
     follow = review.follow_ups
     assert (follow.made, follow.done, follow.overdue) == expected["follow_ups"]
@@ -64,7 +64,7 @@ def test_the_seeded_week_has_its_known_counts(week: tuple[Store, FollowUps]) -> 
     assert [(m.currency, m.total) for m in review.lost.values] == [("USD", 5000.0)]
     assert [(s.lead_id, s.start, s.end) for s in review.scores] == expected["scores"]
     assert (review.pending.unsent, review.pending.failed) == (expected["unsent"], expected["failed"])
-    assert (review.pending.activities, review.pending.notes, review.pending.decisions) == (1, 1, 4)
+    assert (review.pending.activities, review.pending.notes, review.pending.decisions) == (1, 1, 5)
 
 
 def test_days_are_the_reps_and_times_are_in_the_reps_zone(week: tuple[Store, FollowUps]) -> None:
@@ -117,7 +117,7 @@ def test_markdown_escapes_names_and_has_the_counts(week: tuple[Store, FollowUps]
     assert "6 activities logged" in text and "3 made · 1 done · 1 overdue" in text
     assert "\x1b" not in text and "<b>" not in text and "**Co**" not in text
     assert md(R.HOSTILE_NAME) in text
-    assert "6 actions still in the outbox" in text
+    assert "7 actions still in the outbox" in text
 
 
 def test_html_is_one_self_contained_file(week: tuple[Store, FollowUps]) -> None:
@@ -169,5 +169,5 @@ def test_json_round_trips_with_stable_keys(week: tuple[Store, FollowUps]) -> Non
     assert data["activities"]["total"] == 6 and [d["total"] for d in data["activities"]["by_day"]] == [2, 0, 1, 1, 1, 1, 0]
     assert data["deals"]["won"]["values"] == [{"currency": "EUR", "total": 12000.0, "deals": 1}]
     assert data["scores"][0]["by_day"][0] == {"day": "2026-11-16", "score": 55}
-    assert data["pending"]["unsent"] == 6 and data["pending"]["failed"] == 1
+    assert data["pending"]["unsent"] == 7 and data["pending"]["failed"] == 1
     assert any(m["company"] == R.HOSTILE_NAME for m in data["leads"]["touched"])

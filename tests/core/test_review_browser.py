@@ -44,7 +44,7 @@ def test_the_report_renders_in_chromium_and_is_screenshotted(chromium: Any, page
     width = chromium.execute_script("return document.documentElement.scrollWidth")
     assert width <= 1280, "fits the window: no sideways scrolling"
     body = chromium.find_element("tag name", "body").text
-    assert "6 activities logged" in body and R.HOSTILE_NAME.split(" ")[0] in body
+    assert "6 activities logged" in body and "<b>Zeta</b> [bold red]&[/] **Co**" in body
     shot = page.with_suffix(".png")
     assert chromium.save_screenshot(str(shot))
     assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 10_000

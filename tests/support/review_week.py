@@ -13,13 +13,14 @@ What the review of that week must say (`EXPECTED`), read at `NOW` (Monday 23, 09
   outside (Sunday 22 in UTC);
 - notes: Fri 1 (the service's), Sun 1 (the rep's, pending);
 - leads touched 3 (Alpha, Beta, the hostile one); moved cold to warm 1 (Delta); reached
-  target 1 (Alpha, 55 -> 70 over its target 60); went cold 1 (Gamma, warm and quiet 14
-  days since 3 Nov 12:00 UTC, so cold on 17 Nov);
+  target 1 (Alpha, 55 -> 70 over its target 60); went cold 2 (Gamma, warm and quiet 14
+  days since 3 Nov 12:00 UTC, so cold on 17 Nov; the hostile one, set cold on Saturday);
 - recommendations completed 1, dismissed 1 (a refused dismiss does not count);
 - follow-ups made 3, done 1, overdue 1;
 - deals opened 1 (Delta, 12,000 EUR), won 1 (Delta, 12,000 EUR), lost 1 (Epsilon, 5,000 USD);
 - score movement: Alpha 45 -> 70, Beta 10 -> 26 (its 4 points of Monday 23 come after);
-- pending: 6 ops unsent (activity, note, status, deal, complete, dismiss), 1 refused.
+- pending: 7 ops unsent (activity, note, two status changes, deal, complete, dismiss), 1
+  refused.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ MONDAY = date(2026, 11, 16)
 COLD_AFTER_DAYS = 14
 
 ALPHA, BETA, GAMMA, DELTA, EPSILON, HOSTILE = 1, 2, 3, 4, 5, 6
-HOSTILE_NAME = '=HYPERLINK("https://evil.example") <b>Zeta</b> & **Co** \x1b[31m|x|'
+HOSTILE_NAME = '=HYPERLINK("https://evil.example") <b>Zeta</b> [bold red]&[/] **Co** \x1b[31m|x|'
 
 EXPECTED: dict[str, Any] = {
     "activities": 6,
@@ -58,13 +59,13 @@ EXPECTED: dict[str, Any] = {
     "touched": 3,
     "warmed": 1,
     "reached": 1,
-    "went_cold": 1,
+    "went_cold": 2,
     "completed": 1,
     "dismissed": 1,
     "follow_ups": (3, 1, 1),
     "deals": (1, 1, 1),
     "scores": [(ALPHA, 45, 70), (BETA, 10, 26)],
-    "unsent": 6,
+    "unsent": 7,
     "failed": 1,
 }
 
@@ -106,7 +107,8 @@ def seed_week(store: Store, clock: FakeClock, follow_ups: FollowUps) -> None:
                       last_activity_at=_utc(3, 12)),
             lead_item(DELTA, "Delta SA", warming_score=40, target_score=70),
             lead_item(EPSILON, "Epsilon Ltd", lead_status="warm", warming_score=50, target_score=70),
-            lead_item(HOSTILE, HOSTILE_NAME, warming_score=5, target_score=50),
+            lead_item(HOSTILE, HOSTILE_NAME, lead_status="warm", warming_score=5, target_score=50,
+                      last_activity_at=_utc(20, 9)),
         ]
     )  # fmt: skip
     store.upsert_lead_detail(_detail(
@@ -141,6 +143,7 @@ def seed_week(store: Store, clock: FakeClock, follow_ups: FollowUps) -> None:
     ))  # fmt: skip
     clock.now = _epoch(21, 16)  # Saturday: an activity logged offline, never sent
     log_activity(store, HOSTILE, "Called about the pilot")
+    change_lead_status(store, HOSTILE, "cold")  # and set it cold: it went cold by the rep
     clock.now = _epoch(22, 18)  # Sunday: a note, never sent
     add_note(store, ALPHA, "Wants a demo")
     clock.now = _epoch(23, 8)
