@@ -343,7 +343,8 @@ def _forward(steps: list[ScoreStep]) -> _Walk:
 
 
 class _Scores:
-    """The score walk of every lead with a confirmed activity since the period began."""
+    """The score walk of every lead with a confirmed activity in the period: back from its
+    score at the period's end (today's, less the points of the activities after it)."""
 
     def __init__(self, facts: ReviewFacts, leads: dict[int, LeadNow]) -> None:
         since: dict[int, list[ScoreStep]] = defaultdict(list)
@@ -361,7 +362,7 @@ class _Scores:
             self.walks[lead_id] = (
                 _forward(history[lead_id])
                 if lead.score >= MAX_SCORE
-                else _backward(steps, lead.score)
+                else _backward(steps, lead.score - facts.points_after.get(lead_id, 0))
             )
 
     def reached(self, start: datetime, end: datetime, shaper: _Shaper) -> tuple[LeadMention, ...]:

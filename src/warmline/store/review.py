@@ -10,9 +10,9 @@ The cache holds no event log, so each figure is read from where its record alrea
 - deals won and lost: the lead's `won_at` / `closed_at` (a queued won marks them too);
 - leads that went cold: warm leads whose quiet time (`leads.quiet_since`, Today's going-cold
   measure) passed `cold_after_days` inside the range: a range of `leads_quiet`;
-- the score walk: every confirmed activity since the range began, with its points, and
-  the leads' scores today (`warmline.review` walks back from them, as
-  `store.score_history` does).
+- the score walk: the range's confirmed activities with their points, the points of those
+  after it summed by lead, and the leads' scores today (`warmline.review` walks back
+  from them, as `store.score_history` does).
 
 Bounds are the cache's UTC text (`store.clock.iso`), compared as text, start included and
 end excluded. Shaping into days of the rep's zone is `warmline.review`'s.
@@ -125,7 +125,10 @@ class ReviewFacts(NamedTuple):
     deals: tuple[DealLead, ...]
     went_quiet: tuple[QuietLead, ...]
     steps: tuple[ScoreStep, ...]
-    """Confirmed activities from the range's start to now, oldest first (leads touched)."""
+    """Confirmed activities inside the range, oldest first."""
+    points_after: dict[int, int]
+    """The points of each lead's confirmed activities after the range (leads with any): with
+    today's score they give the score at the range's end, without reading them one by one."""
     capped_history: tuple[ScoreStep, ...]
     """The whole history of touched leads at the cap (score 100), oldest first."""
     leads: tuple[LeadNow, ...]
@@ -140,20 +143,28 @@ def review_facts(
     the same range moved back by `cold_after_days` (a warm lead quiet since inside it went
     cold inside the range)."""
     with store.read() as conn:
-        # One range of `touchpoints_created` from the start on: the period's activities
-        # (pending ones too), and the confirmed ones to now for the score walk.
+        # One range of `touchpoints_created`: the period's activities (pending ones too),
+        # the confirmed ones being the score walk's steps; and the points after it, summed
+        # from the same index (a year ago is a sum, not every activity since).
         activities_list: list[Activity] = []
         steps_list: list[ScoreStep] = []
         for lead, at, kind, local, points in conn.execute(
             "SELECT lead_id, created_at, detected_type, id IS NULL, bonus_points FROM touchpoints"
-            " WHERE created_at >= ? ORDER BY created_at, id",
-            (start,),
+            " WHERE created_at >= ? AND created_at < ? ORDER BY created_at, id",
+            (start, end),
         ):
-            if at < end:
-                activities_list.append(Activity(lead, at, kind or "", bool(local)))
+            activities_list.append(Activity(lead, at, kind or "", bool(local)))
             if not local:
                 steps_list.append(ScoreStep(lead, at, points or 0))
         activities, steps = tuple(activities_list), tuple(steps_list)
+        points_after = {
+            int(lead): int(points or 0)
+            for lead, points in conn.execute(
+                "SELECT lead_id, sum(bonus_points) FROM touchpoints"
+                " WHERE created_at >= ? AND id IS NOT NULL GROUP BY lead_id",
+                (end,),
+            )
+        }
         notes = tuple(
             Note(int(lead), str(at), bool(pending))
             for lead, at, pending in conn.execute(
@@ -180,11 +191,7 @@ def review_facts(
                 (quiet_start, quiet_end),
             )
         )
-        named = (
-            {a.lead_id for a in activities}
-            | {n.lead_id for n in notes}
-            | {s.lead_id for s in steps}
-        )
+        named = {a.lead_id for a in activities} | {n.lead_id for n in notes}
         named |= {d.lead_id for d in (*decisions, *first_values) if d.lead_id is not None}
         named |= {d.lead_id for d in deals} | {q.lead_id for q in quiet}
         leads = _leads(conn, named)
@@ -193,8 +200,9 @@ def review_facts(
         history = _history(conn, capped)
         unsent = _unsent(conn, start, end)
     return ReviewFacts(
-        activities, notes, decisions, first_values, deals, quiet, steps, history, leads, unsent
-    )
+        activities, notes, decisions, first_values, deals, quiet, steps, points_after, history,
+        leads, unsent,
+    )  # fmt: skip
 
 
 def _payload(text: object) -> dict[str, object]:
