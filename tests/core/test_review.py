@@ -20,7 +20,7 @@ from warmline.review.build import build_review
 from warmline.review.data import render_json
 from warmline.review.html import LISTED, render_html
 from warmline.review.markdown import md, render_markdown
-from warmline.review.model import Review
+from warmline.review.model import Money, Review
 from warmline.review.period import day_range, parse_week
 from warmline.review.table import COLUMNS, render_csv
 from warmline.store import Store
@@ -171,3 +171,20 @@ def test_json_round_trips_with_stable_keys(week: tuple[Store, FollowUps]) -> Non
     assert data["scores"][0]["by_day"][0] == {"day": "2026-11-16", "score": 55}
     assert data["pending"]["unsent"] == 7 and data["pending"]["failed"] == 1
     assert any(m["company"] == R.HOSTILE_NAME for m in data["leads"]["touched"])
+
+
+CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+@pytest.mark.parametrize("render", [render_markdown, render_html, render_csv, render_json])
+def test_no_renderer_passes_a_control_character_through(week: tuple[Store, FollowUps], render) -> None:
+    """Activity types, company names and currencies come from the service: an escape in any
+    of them reaches no output (JSON writes them as \\u escapes)."""
+    review = review_of(week)
+    hostile = replace(
+        review,
+        types=tuple(f"{name}\x1b]0;pwned\x07\u202e" for name in review.types),
+        scores=tuple(replace(move, company=R.HOSTILE_NAME + "\x9b2J") for move in review.scores),
+        won=replace(review.won, values=(Money("E\x1b[2JUR", 1.0, 1),)),
+    )
+    assert not CONTROLS.search(render(hostile).replace("\r\n", "\n"))

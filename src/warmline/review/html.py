@@ -24,7 +24,6 @@ from warmline.review.words import (
     title,
     type_name,
 )
-from warmline.textsafe import terminal_line
 
 LISTED = 25
 """Leads named under each heading; the rest are counted."""
@@ -48,7 +47,7 @@ _STYLE = """
 def text(value: object) -> str:
     """Cache text for HTML: one line, no control characters, escaped, and no address a
     mail client would turn into a link (a zero-width space after the scheme's colon)."""
-    return esc(terminal_line(value)).replace("://", ":&#8203;//")
+    return esc(value).replace("://", ":&#8203;//")
 
 
 def render_html(review: Review) -> str:

@@ -9,6 +9,7 @@ from html import escape
 
 from warmline.review.model import OTHER_TYPE, Review, ScoreMove
 from warmline.review.words import type_name
+from warmline.textsafe import terminal_line
 
 PALETTE = ("#2f6fb0", "#e08a1e", "#3a9a5b", "#b8433f", "#7d5ba6", "#8c6d31", "#c45a9a", "#4c9fa8")
 """Colours of the activity types, in `Review.types` order; "other" is grey. Distinct in
@@ -21,8 +22,10 @@ _LEFT, _BOTTOM, _TOP = 36, 28, 10
 
 
 def esc(text: object) -> str:
-    """Text for HTML and SVG, in an element or an attribute."""
-    return escape(str(text), quote=True)
+    """Text for HTML and SVG, in an element or an attribute: one line, no control
+    character or escape sequence (`textsafe.terminal_line`: a name or an activity type
+    from the service may carry them), then escaped."""
+    return escape(terminal_line(text), quote=True)
 
 
 def colour(review: Review, index: int) -> str:

@@ -41,7 +41,7 @@ from warmline.review.words import (
     type_name,
 )
 from warmline.store.database import CacheUnusable
-from warmline.tui.safe import plain
+from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.follow_up_dialogs import rep_now
 from warmline.tui.widgets.bar_chart import Bar, BarChart
@@ -160,7 +160,7 @@ class ReviewScreen(CockpitScreen):
             self.query_one(selector).display = has_activity
         self.query_one("#review-chart", BarChart).show(
             [Bar(f"{d.day:%a %d}", d.by_type) for d in review.days],
-            [type_name(name) for name in review.types],
+            [safe_text(type_name(name)) for name in review.types],
         )
         self._show_moves(review)
         self.query_one("#review-leads", Static).update(_leads(review))
@@ -224,11 +224,11 @@ def _summary(review: Review) -> Text:
         text.append(" · ".join(parts) + "\n")
     if review.activities:
         text.append("By type: ".ljust(17), style="bold")
-        text.append(by_type_line(review) + "\n")
+        text.append(safe_text(by_type_line(review)) + "\n")
     for name, deals in (("opened", review.opened), ("won", review.won), ("lost", review.lost)):
         if deals.count:
             text.append(f"Deals {name}: ".ljust(17), style="bold")
-            text.append(money(deals.values) + "\n")
+            text.append(safe_text(money(deals.values)) + "\n")
     text.rstrip()
     return text
 
