@@ -1,79 +1,161 @@
-"""Ending the cockpit from outside (SIGTERM, SIGHUP) with the terminal as it was.
+"""Being told to stop from outside (SIGTERM, SIGHUP, SIGINT): a clean exit, every time.
 
-Its own module because both the console script (`warmline.launch`) and the commands that
-run the cockpit (`warmline.commands.demo`) wrap the cockpit in it, and
-the command line must not import the console script (an import cycle).
+A signal's default action kills the process on the spot: the terminal left raw and on
+the alternate screen, the demo's server child running, its data dir (59 MB) left in /tmp.
+So while Warmline runs (`exit_on_termination`, entered by the console script and by the
+commands that run a server or the cockpit) the three signals are caught, once for the
+whole process, and each asks the innermost running part to stop its own way:
+
+- plain code (seeding, syncing, a click command): SystemExit(128 + the signal's number)
+  is raised where it runs, and unwinds through every `finally` (the server stopped, the
+  data dir removed);
+- an event loop (the cockpit, the web server) registers a stopper (`stopping_with`),
+  which only hands the loop its stop (`in_running_loop`); an exception raised between
+  two bytecodes of Textual's start or shutdown, or of a thread's lock, is how a cockpit
+  stayed orphaned. When it has stopped, `exit_on_termination` raises the SystemExit.
+
+A terminal that vanished (a closed window, a killed tmux pane: SIGHUP) answers every
+write with EIO. Textual's writer thread dies on the first, and the app then waits for
+ever to hand it the next; so the handler first points the process's output at /dev/null.
+
+Its own module, a leaf, because the console script (`warmline.launch`), the command line
+(`warmline.commands`) and the app (`warmline.tui.app`) all use it.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from types import FrameType
 from typing import Any
 
-TERMINATION_SIGNALS = ("SIGTERM", "SIGHUP")
-"""What ends the cockpit from outside: `kill`, a closed terminal (SIGHUP)."""
+TERMINATION_SIGNALS = ("SIGTERM", "SIGHUP", "SIGINT")
+"""What ends Warmline from outside: `kill`, a closed terminal, Ctrl-C (in a cooked terminal)."""
 LEAVE_TERMINAL_MODES = (
     "\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"  # mouse reporting off
     "\x1b[?2004l\x1b[?1004l\x1b[<u"  # bracketed paste, focus events, the keyboard protocol
     "\x1b[?1049l\x1b[?25h"  # back from the alternate screen, the cursor shown
 )
 """What Textual's driver writes when it stops, written again after a signal (harmless twice)."""
+VANISHED = (errno.EIO, errno.ENXIO)
+"""What a terminal that hung up answers (Linux: EIO; the BSDs, macOS: ENXIO once revoked)."""
+
+Stopper = Callable[[], None]
+"""Asks a running part to stop. Called from the signal handler, on the main thread between
+two bytecodes of whatever ran: it must only schedule the stop, never wait or lock."""
+
+_received: list[int] = []
+"""The termination signals received since the handlers were put in place."""
+_stoppers: list[Stopper] = []
+"""The running parts that stop their own way, innermost last (`stopping_with`)."""
+_before: dict[int, Any] = {}
+"""The handlers from before ours, put back when the outermost `stopping_with` ends."""
 
 
-_signalled: list[int] = []
-"""The termination signals received in this process (`exit_on_termination`)."""
+def signalled() -> int | None:
+    """The first termination signal received while the handlers were in place, if any:
+    the cockpit's screens may then meet their widgets already taken down, and a cockpit
+    that mounts afterwards has been told to stop before it could be."""
+    return _received[0] if _received else None
 
 
-def signalled() -> bool:
-    """Whether SIGTERM or SIGHUP has started unwinding this process: the cockpit's screens
-    may then meet their widgets already taken down (`WarmlineApp._handle_exception`)."""
-    return bool(_signalled)
+@contextmanager
+def stopping_with(stop: Stopper) -> Iterator[None]:
+    """While inside, a termination signal calls `stop` (see `Stopper`) instead of what the
+    code around does (`exit_on_termination`: raise). The outermost one puts the handlers in
+    place and the ones from before back at its end. Off the main thread, where a signal
+    cannot be caught, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    outermost = not _stoppers
+    if outermost:
+        _received.clear()
+        for name in TERMINATION_SIGNALS:
+            number = getattr(signal, name, None)
+            if number is not None:
+                _before[number] = signal.signal(number, _on_signal)
+    _stoppers.append(stop)
+    try:
+        yield
+    finally:
+        _stoppers.pop()
+        if outermost:
+            for number, handler in _before.items():
+                signal.signal(number, handler)
+            _before.clear()
 
 
 @contextmanager
 def exit_on_termination() -> Iterator[None]:
-    """While the cockpit (or `warmline demo`) runs, SIGTERM and SIGHUP raise SystemExit
-    (128 + the signal's number) instead of killing the process at once, which left the
-    terminal raw, the screen alternate and the mouse reporting. The exception unwinds
-    through Textual's own exit and through every `finally` (the demo's server stopped, the
-    cache closed); then the terminal's modes saved here are put back and Textual's leaving
-    sequences written again, in case the signal came while Textual was still setting the
-    terminal up. While the app runs it catches the two itself, to quit as `q` does and
-    release its holds (`WarmlineApp._catch_termination`); this covers the rest: the
-    first-run screen, the moments before the first frame and after the last. The previous
-    handlers come back afterwards; off the main thread, or where a signal does not exist,
-    nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    """Run a command so that a termination signal unwinds it (SystemExit(128 + its number))
+    instead of killing it, and the terminal is as it was after: its modes saved here put
+    back and Textual's leaving sequences written again, in case the signal came while
+    Textual was setting the terminal up. A part that stopped its own way (`stopping_with`)
+    is followed by the same SystemExit here, so the exit status says why either way."""
     saved = _terminal_modes()
-    told: list[int] = []
-
-    def terminated(number: int, frame: FrameType | None) -> None:
-        # Once: a second signal while the first unwinds would cut the restoring short.
-        for handled in previous:
-            signal.signal(handled, signal.SIG_IGN)
-        told.append(number)
-        _signalled.append(number)
-        raise SystemExit(128 + number)
-
-    previous = {}
-    for name in TERMINATION_SIGNALS:
-        number = getattr(signal, name, None)
-        if number is not None:
-            previous[number] = signal.signal(number, terminated)
     try:
-        yield
+        with stopping_with(_exit_now):
+            yield
+        number = signalled()
+        if number is not None:
+            raise SystemExit(128 + number)
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
-        if told and saved is not None:
+        if signalled() is not None and saved is not None:
             _restore_terminal(saved)
+
+
+def in_running_loop(callback: Callable[[], object]) -> Stopper:
+    """The stopper of a program that runs an asyncio loop on the main thread (the cockpit,
+    a web server): it hands `callback` to that loop as asyncio's own signal handling does
+    (thread-safe); with no loop running (not yet, or no more), nothing."""
+
+    def stop() -> None:
+        asyncio = sys.modules.get("asyncio")  # never imported: no loop can be running
+        if asyncio is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        loop.call_soon_threadsafe(callback)
+
+    return stop
+
+
+def _on_signal(number: int, frame: FrameType | None) -> None:
+    _received.append(number)
+    _quiet_a_vanished_terminal()
+    _stoppers[-1]()
+
+
+def _exit_now() -> None:
+    """The plain code's stop. Once: a second signal while the first unwinds would cut the
+    unwinding short (the server left running, the data dir half removed)."""
+    if len(_received) == 1:
+        raise SystemExit(128 + _received[0])
+
+
+def _quiet_a_vanished_terminal() -> None:
+    """Point stdout and stderr at /dev/null if their terminal hung up (see the module)."""
+    try:
+        import termios  # deferred: first frame (POSIX only; after a signal only)
+    except ImportError:
+        return
+    for fd in (1, 2):
+        try:
+            termios.tcgetattr(fd)
+        except termios.error as error:
+            if error.args[0] in VANISHED:
+                with suppress(OSError):
+                    nowhere = os.open(os.devnull, os.O_WRONLY)
+                    os.dup2(nowhere, fd)
+                    os.close(nowhere)
 
 
 def _terminal_modes() -> list[Any] | None:

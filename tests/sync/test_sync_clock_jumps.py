@@ -228,13 +228,13 @@ async def test_the_undo_hint_counts_the_window_whatever_the_wall_clock_does(
         assert app.last_decision() is not None  # `u` still takes it back
 
 
-@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGINT"])
 async def test_a_termination_signal_releases_the_cockpit_holds_and_closes_it(
     here: SyncEngine, cache: Store, wall_client: ServiceClient, wall: FakeClock, name: str
 ) -> None:
     """The held decision goes with the next sync, by any process, at once: not after a
-    window nobody can undo in any more. The handler from before the cockpit (the console
-    script's, which restores the terminal) is back once it has closed."""
+    window nobody can undo in any more. The handler from before the cockpit is back once
+    it has closed. (`WarmlineApp.run` stops it so; the pilot runs the app with `run_test`.)"""
     from warmline.tui.app import WarmlineApp
 
     number = getattr(signal, name)
@@ -245,13 +245,14 @@ async def test_a_termination_signal_releases_the_cockpit_holds_and_closes_it(
     previous = signal.signal(number, launcher_handler)
     try:
         app = WarmlineApp(cache, config=Config(undo_seconds=60.0), clock=lambda: wall.now(), zone=UTC, opener=lambda url: True)
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            assert signal.getsignal(number) is not launcher_handler  # the cockpit's own is in place
-            (held,) = app.decide("dismiss", actions.dismiss_recommendation, CARD)
-            assert cache.get_op(held).hold_until is not None
-            signal.raise_signal(number)
-            await pilot.pause()
+        with app.stopped_by_signals():
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+                assert signal.getsignal(number) is not launcher_handler  # the cockpit's own is in place
+                (held,) = app.decide("dismiss", actions.dismiss_recommendation, CARD)
+                assert cache.get_op(held).hold_until is not None
+                signal.raise_signal(number)
+                await pilot.pause()
         assert not app.is_running
         assert signal.getsignal(number) is launcher_handler
     finally:

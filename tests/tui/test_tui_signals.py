@@ -1,10 +1,12 @@
-"""SIGTERM and SIGHUP leave the rep's terminal as it was (issue 21, item 10).
+"""SIGTERM, SIGHUP and SIGINT leave the rep's terminal as it was (issue 21, item 10;
+issue 25).
 
 Before: `kill` (or a closed terminal) killed the cockpit at once, leaving the terminal raw
 (no echo, no line editing), on the alternate screen and reporting the mouse: the first-run
 screen always, the cockpit before its first frame. `warmline.termination.exit_on_termination`
-turns the two into SystemExit, which unwinds through Textual's own exit; while the app runs
-it quits as `q` does (its own handler, which also releases the holds).
+turns them into SystemExit where plain code runs; while the app runs it quits as `q` does
+(`WarmlineApp.stopped_by_signals`, which also releases the holds). And a cockpit whose
+terminal vanished (a killed tmux pane) stayed orphaned, waiting for ever to write to it.
 
 The end-to-end cases run `python -m warmline` in a pseudo-terminal, wait until it has
 drawn, send the signal, and read the terminal's modes back.
@@ -12,30 +14,27 @@ drawn, send the signal, and read the terminal's modes back.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import select
 import signal
-import sys
-import termios
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from support.pty_process import CAP, ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, Terminal
 from warmline.store import Store
-from warmline.termination import exit_on_termination
+from warmline.termination import exit_on_termination, signalled, stopping_with
 
 pytestmark = pytest.mark.skipif(os.name == "nt" or not hasattr(signal, "SIGHUP"), reason="POSIX signals and ptys")
+main_thread_only = pytest.mark.skipif(
+    threading.current_thread() is not threading.main_thread(), reason="signals reach the main thread"
+)
 
-ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN = b"\x1b[?1049h", b"\x1b[?1049l"
-CAP = 60.0
-"""Bounds a hung run; never a timing assertion."""
 
 
-@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals reach the main thread")
-@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+@main_thread_only
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGINT"])
 def test_a_termination_signal_becomes_system_exit_and_the_handlers_come_back(name: str) -> None:
     number = getattr(signal, name)
     before = signal.getsignal(number)
@@ -48,45 +47,33 @@ def test_a_termination_signal_becomes_system_exit_and_the_handlers_come_back(nam
     assert signal.getsignal(number) == before
 
 
-class Terminal:
-    """`python -m warmline` on a pseudo-terminal of its own."""
+@main_thread_only
+def test_a_part_that_stops_its_own_way_is_asked_to_and_the_exit_follows() -> None:
+    """An event loop is never interrupted by an exception (`stopping_with`): its stopper is
+    called, and once it has returned the command exits with the signal's status. A second
+    signal asks again; the first decides the status. (`raise_signal` runs the handler
+    before it returns.)"""
+    asked: list[int | None] = []
+    with pytest.raises(SystemExit) as info, exit_on_termination():
+        with stopping_with(lambda: asked.append(signalled())):
+            signal.raise_signal(signal.SIGTERM)
+            signal.raise_signal(signal.SIGHUP)
+        asked.append(None)  # plain code again: runs on to the end of the command
+    assert asked == [signal.SIGTERM, signal.SIGTERM, None]
+    assert info.value.code == 128 + signal.SIGTERM
 
-    def __init__(self, env: dict[str, str]) -> None:
-        import pty
 
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child: never returns
-            os.execve(sys.executable, [sys.executable, "-m", "warmline"], env)
-        self.output = b""
-
-    def read(self) -> None:
-        ready, _, _ = select.select([self.fd], [], [], 0.05)
-        if ready:
-            with contextlib.suppress(OSError):  # the child is gone and the pty with it
-                self.output += os.read(self.fd, 65536)
-
-    def wait_for(self, marker: bytes) -> None:
-        deadline = time.monotonic() + CAP
-        while marker not in self.output:
-            assert time.monotonic() < deadline, f"never saw {marker!r}: {self.output[-300:]!r}"
-            self.read()
-
-    def end(self) -> int:
-        """Wait for the child to exit; its wait status."""
-        deadline = time.monotonic() + CAP
-        while True:
-            self.read()
-            done, status = os.waitpid(self.pid, os.WNOHANG)
-            if done:
-                return status
-            if time.monotonic() > deadline:
-                os.kill(self.pid, signal.SIGKILL)
-                raise AssertionError(f"still running: {self.output[-300:]!r}")
-
-    def modes(self) -> tuple[bool, bool]:
-        """(echo, canonical line editing) of the terminal now."""
-        lflag = termios.tcgetattr(self.fd)[3]
-        return bool(lflag & termios.ECHO), bool(lflag & termios.ICANON)
+@main_thread_only
+def test_a_second_signal_does_not_cut_the_unwinding_short() -> None:
+    cleaned: list[str] = []
+    with pytest.raises(SystemExit) as info, exit_on_termination():
+        try:
+            signal.raise_signal(signal.SIGTERM)
+        finally:
+            signal.raise_signal(signal.SIGINT)  # while the first unwinds: no second exception
+            cleaned.append("server stopped")
+    assert cleaned == ["server stopped"]
+    assert info.value.code == 128 + signal.SIGTERM
 
 
 def environment(tmp_path: Path, key: bool) -> dict[str, str]:
@@ -106,20 +93,39 @@ def environment(tmp_path: Path, key: bool) -> dict[str, str]:
 
 
 @pytest.mark.e2e
-@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGINT"])
 @pytest.mark.parametrize("key", [False, True], ids=["first-run", "cockpit"])
 def test_the_terminal_is_restored_when_the_cockpit_is_told_to_stop(tmp_path: Path, name: str, key: bool) -> None:
     number = getattr(signal, name)
-    terminal = Terminal(environment(tmp_path, key))
-    terminal.wait_for(ENTER_ALT_SCREEN)
-    deadline = time.monotonic() + CAP
-    while terminal.modes() != (False, False):  # raw while the cockpit runs (set just after)
-        assert time.monotonic() < deadline, "the cockpit never put the terminal in raw mode"
-        terminal.read()
-    os.kill(terminal.pid, number)
-    status = terminal.end()
-    assert not os.WIFSIGNALED(status), "killed by the signal: the terminal was left as the cockpit set it"
-    assert os.WEXITSTATUS(status) in (0, 128 + number)  # `q`'s way (the app's handler) or the fallback's
-    assert terminal.modes() == (True, True)
-    assert terminal.output.rfind(LEAVE_ALT_SCREEN) > terminal.output.rfind(ENTER_ALT_SCREEN)
-    assert b"Traceback" not in terminal.output
+    terminal = Terminal([], environment(tmp_path, key))
+    try:
+        terminal.wait_for_raw_mode()
+        os.kill(terminal.pid, number)
+        status = terminal.end()
+        assert not os.WIFSIGNALED(status), "killed by the signal: the terminal was left as the cockpit set it"
+        assert os.WEXITSTATUS(status) == 128 + number
+        assert terminal.modes() == (True, True)
+        assert terminal.output.rfind(LEAVE_ALT_SCREEN) > terminal.output.rfind(ENTER_ALT_SCREEN)
+        assert b"Traceback" not in terminal.output
+    finally:
+        terminal.close()
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("drawn", [False, True], ids=["while-starting", "after-drawing"])
+def test_the_cockpit_ends_when_its_terminal_vanishes(tmp_path: Path, drawn: bool) -> None:
+    """A killed tmux pane or a closed window (the kernel's SIGHUP, with SIGCONT): the
+    cockpit exits instead of waiting for ever to write to a terminal that is gone
+    (bench/bench_tui.py left such orphans). Hung up as soon as Textual has started, and
+    once the first screen is drawn."""
+    terminal = Terminal([], environment(tmp_path, key=True))
+    try:
+        terminal.wait_for(ENTER_ALT_SCREEN)
+        if drawn:
+            terminal.wait_for(b"Today")
+        terminal.hang_up()
+        status = terminal.end()
+        assert not os.WIFSIGNALED(status)
+        assert os.WEXITSTATUS(status) == 128 + signal.SIGHUP
+    finally:
+        terminal.close()

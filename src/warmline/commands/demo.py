@@ -3,7 +3,8 @@
 `demo` runs the bundled reference server in a child process (its own interpreter, so
 seeding and serving never compete with the terminal UI for the GIL), points a throw-away
 cache at it, syncs once so the first screen is full, and opens the cockpit. Quitting the
-cockpit stops the server. The sandbox is imported by the child process only.
+cockpit, or a signal at any point (`warmline.termination`), stops the server and removes
+the throw-away data dir. The sandbox is imported by the child process only.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def open_cockpit(config: Config | None = None) -> None:
     hold_collection()
     from warmline.cockpit import start_cockpit  # deferred: command line
 
-    with exit_on_termination():  # the terminal restored on SIGTERM/SIGHUP (warmline.termination)
+    with exit_on_termination():  # the terminal restored on SIGTERM, SIGHUP, SIGINT (warmline.termination)
         start_cockpit(config)
 
 
@@ -114,31 +115,41 @@ def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_secon
     require_demo_extra("demo")  # before the data dir is made: nothing to clean up
     if web:
         require_web_extra()
-    throwaway = data_dir is None
-    root = Path(tempfile.mkdtemp(prefix="warmline-demo-")) if data_dir is None else data_dir
-    try:
-        root.mkdir(mode=0o700, parents=True, exist_ok=True)  # the server's data and the cache
-    except OSError as exc:
-        raise CommandError(f"Cannot use {root} as the demo's data dir: {exc.strerror}", EXIT_BAD_INPUT) from None
-    with exit_on_termination():  # a signal while seeding or syncing still stops the server
-        try:
-            click.echo(f"Starting the reference server (first start seeds {companies:,} companies)...", err=True)
-            with running_sandbox(root / "sandbox.sqlite3", companies=companies, leads=leads, seed=seed,
-                                 job_seconds=job_seconds) as (url, api_key):
-                config = dataclasses.replace(open_config(), base_url=url, api_key=api_key, data_dir=root / "cache")
-                click.echo(f"Server at {url}. Syncing the demo data...", err=True)
-                asyncio.run(_first_sync(config))
-                if first_start(root):
-                    from warmline.zone import rep_now  # deferred: command line
+    # SIGTERM, SIGHUP, SIGINT at any point unwind through the `finally`s: the server stopped,
+    # the throw-away data removed, the terminal restored (`warmline.termination`).
+    with exit_on_termination(), demo_data_dir(data_dir) as root:
+        click.echo(f"Starting the reference server (first start seeds {companies:,} companies)...", err=True)
+        with running_sandbox(root / "sandbox.sqlite3", companies=companies, leads=leads, seed=seed,
+                             job_seconds=job_seconds) as (url, api_key):
+            config = dataclasses.replace(open_config(), base_url=url, api_key=api_key, data_dir=root / "cache")
+            click.echo(f"Server at {url}. Syncing the demo data...", err=True)
+            asyncio.run(_first_sync(config))
+            if first_start(root):
+                from warmline.zone import rep_now  # deferred: command line
 
-                    asyncio.run(make_morning(config, root / "sandbox.sqlite3", root, rep_now()))
-                if web:
-                    serve_cockpit(config)
-                else:
-                    open_cockpit(config)
-        finally:
-            if throwaway:
-                shutil.rmtree(root, ignore_errors=True)
+                asyncio.run(make_morning(config, root / "sandbox.sqlite3", root, rep_now()))
+            if web:
+                serve_cockpit(config)
+            else:
+                open_cockpit(config)
+
+
+@contextmanager
+def demo_data_dir(data_dir: Path | None) -> Iterator[Path]:
+    """The demo's data dir (the server's database and the cache): `data_dir`, kept, or a
+    throw-away one (~59 MB), removed however the demo ends."""
+    if data_dir is not None:
+        try:
+            data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CommandError(f"Cannot use {data_dir} as the demo's data dir: {exc.strerror}", EXIT_BAD_INPUT) from None
+        yield data_dir
+        return
+    root = Path(tempfile.mkdtemp(prefix="warmline-demo-"))  # private (0700)
+    try:
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 COMMANDS = [demo]

@@ -13,11 +13,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-import signal
 import sqlite3
 import threading
 import webbrowser
 from collections.abc import Callable, Hashable
+from contextlib import AbstractContextManager
 from datetime import tzinfo
 from functools import partial
 from pathlib import Path
@@ -33,7 +33,7 @@ from warmline.startup import release_collection
 from warmline.store.database import CacheUnusable
 from warmline.store.followups import FollowUps
 from warmline.store.sync_vocabulary import StateKey, SyncState
-from warmline.termination import TERMINATION_SIGNALS, signalled
+from warmline.termination import in_running_loop, signalled, stopping_with
 from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.bindings import screen_bindings
 from warmline.tui.clipboard import OSC52_NOTE, Copier, clipboard_text, system_copy
@@ -77,7 +77,7 @@ class WarmlineApp(TypeaheadApp):
     cache_error: Exception | None = None
     """A damaged cache met by a query (see `_handle_exception`), for `run_cockpit`."""
     _told_to_stop = False
-    """SIGTERM or SIGHUP arrived (`_terminated`)."""
+    """A termination signal arrived (`_terminated`)."""
     cache_checked = False
     """The check for damaged pages has run (`check_cache`)."""
 
@@ -89,10 +89,10 @@ class WarmlineApp(TypeaheadApp):
             self.cache_error = error
             self.exit(return_code=1)
             return
-        if isinstance(error, NoMatches) and (self._told_to_stop or signalled()):
-            # SIGTERM/SIGHUP while the first screen was still mounting (by our handler or,
-            # before it was set, `termination`'s): its late events find its widgets already
-            # taken down. The exit goes on; a traceback would be noise on the rep's terminal.
+        if isinstance(error, NoMatches) and (self._told_to_stop or signalled() is not None):
+            # A termination signal while the first screen was still mounting: its late
+            # events find its widgets already taken down. The exit goes on; a traceback
+            # would be noise on the rep's terminal.
             return
         super()._handle_exception(error)
 
@@ -153,7 +153,6 @@ class WarmlineApp(TypeaheadApp):
         self._held: list[Held] = []
         self._syncing_now = False
         """The rep's "Sync now" is running (the status line says so; a second press waits)."""
-        self._signals_before: dict[int, Any] = {}  # what handled them before `_catch_termination`
         self._set_up_looks(theme_dirs)
 
     def _set_up_looks(self, theme_dirs: list[Path] | None) -> None:
@@ -195,14 +194,27 @@ class WarmlineApp(TypeaheadApp):
             return FirstRunScreen(self._config_path or Path("config.toml"))
         return LeadListScreen() if self.config.start_screen == "leads" else TodayScreen()
 
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        """Textual's `run`, stopped by a termination signal as `q` stops it (`stopped_by_signals`)."""
+        with self.stopped_by_signals():
+            return super().run(*args, **kwargs)
+
+    def stopped_by_signals(self) -> AbstractContextManager[None]:
+        """While inside, SIGTERM, SIGHUP and SIGINT end the cockpit through Textual's own
+        exit, which restores the terminal, never by an exception in the middle of a frame
+        (`warmline.termination`); the holds are released (`_terminated`)."""
+        return stopping_with(in_running_loop(self._terminated))
+
     def on_mount(self) -> None:
         self.call_after_refresh(release_collection)  # held by `warmline` while it starts
+        if signalled() is not None:  # told to stop before the loop ran: nothing could hand it over
+            self._terminated()
+            return
         for problem in self._theme_problems:
             self.notify_plain(f"Theme file skipped: {problem}", severity="warning")
         if self._store is None:
             return
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-        self._catch_termination()
         if self._requested_theme not in self.available_themes:
             self.notify(
                 f"Unknown theme {self._requested_theme!r}; using {DEFAULT_THEME}.",
@@ -218,34 +230,17 @@ class WarmlineApp(TypeaheadApp):
         if self.sync is not None or self._sync_factory is not None:
             self.call_after_refresh(self._start_sync)
 
-    def _catch_termination(self, catch: bool = True) -> None:
-        """SIGTERM and SIGHUP (the terminal closed) end the cockpit as `q` does, without
-        waiting to send: the held decisions are released at once (`_terminated`). With
-        `catch=False`, the handlers from before (`termination.exit_on_termination`'s) come back.
-        Where a signal cannot be caught (not the main thread, not a Unix), nothing changes."""
-        loop = asyncio.get_running_loop()
-        for name in TERMINATION_SIGNALS:
-            number = getattr(signal, name, None)
-            if number is None:
-                continue
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                if catch:
-                    before = signal.getsignal(number)
-                    loop.add_signal_handler(number, self._terminated)
-                    self._signals_before[number] = before
-                elif number in self._signals_before:
-                    loop.remove_signal_handler(number)
-                    before = self._signals_before.pop(number)
-                    if before is not None:
-                        signal.signal(number, before)
-
     def _terminated(self) -> None:
-        """Told to stop: release this process's holds (its decisions go with the next sync,
-        by any process), then exit, which restores the terminal."""
+        """Told to stop (`run`): release this process's holds without waiting to send them
+        (its decisions go with the next sync, by any process), then exit, which restores the
+        terminal."""
+        if self._told_to_stop:
+            return
         self._told_to_stop = True
         self._held.clear()
-        with contextlib.suppress(sqlite3.Error):  # not writable now: the holds end with their window
-            self.store.release_own_holds()
+        if self._store is not None:
+            with contextlib.suppress(sqlite3.Error):  # not writable now: the holds end with their window
+                self._store.release_own_holds()
         self.exit()
 
     def _remember_theme(self, theme: Theme) -> None:
@@ -369,7 +364,6 @@ class WarmlineApp(TypeaheadApp):
         if self._store is not None:
             # Left some other way than `q`: no wait, but no hold outlives the cockpit.
             self._held.clear()
-            self._catch_termination(catch=False)
             with contextlib.suppress(sqlite3.Error):
                 self.store.release_own_holds()
         if self.sync is not None:
