@@ -6,7 +6,8 @@ without loading click and the command line; anything with arguments is the comma
 (`warmline.cli`), which never loads the terminal UI. So is a call from a completion script:
 it has no arguments, only `_WARMLINE_COMPLETE` in its environment (`warmline completion`).
 `warmline log` and `warmline note` take the queue path (`warmline.dispatch` explains it).
-Each branch imports only what it runs (`warmline.startup`).
+Each branch imports only what it runs (`warmline.startup`). With no terminal the cockpit
+refuses at once (`warmline.terminal`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from warmline.config import ConfigError, load_config
 from warmline.dispatch import COMPLETE_VAR, QUEUE_COMMANDS
 from warmline.exit_codes import EXIT_BAD_INPUT
 from warmline.startup import hold_collection
+from warmline.terminal import refuse_without_terminal
 from warmline.termination import exit_on_termination
 from warmline.textsafe import terminal_text
 
@@ -42,6 +44,7 @@ def main() -> None:
     except ConfigError as exc:
         print(f"Error: {terminal_text(exc)}", file=sys.stderr)  # as the command line reports bad input
         sys.exit(EXIT_BAD_INPUT)
+    refuse_without_terminal()  # before Textual: without a terminal it would draw into a pipe and wait
     hold_collection()
     from warmline.cockpit import start_cockpit  # deferred: command line
 

@@ -30,6 +30,7 @@ from warmline.commands.sandbox import require_demo_extra
 from warmline.commands.web import require_web_extra, serve_cockpit
 from warmline.exit_codes import EXIT_BAD_INPUT
 from warmline.startup import hold_collection
+from warmline.terminal import refuse_without_terminal
 from warmline.termination import exit_on_termination
 from warmline.wiring import make_engine
 
@@ -43,6 +44,7 @@ SANDBOX_KEY_ENV = "WARMLINE_SANDBOX_API_KEY"  # read by `warmline sandbox` (its 
 
 def open_cockpit(config: Config | None = None) -> None:
     """Open the cockpit on `config` (default: the configured one): `warmline.cockpit`."""
+    refuse_without_terminal()
     config = config or open_config()
     hold_collection()
     from warmline.cockpit import start_cockpit  # deferred: command line
@@ -115,6 +117,8 @@ def demo(data_dir: Path | None, companies: int, leads: int, seed: int, job_secon
     require_demo_extra("demo")  # before the data dir is made: nothing to clean up
     if web:
         require_web_extra()
+    else:
+        refuse_without_terminal()  # before seeding a server for a cockpit that cannot draw
     # SIGTERM, SIGHUP, SIGINT at any point unwind through the `finally`s: the server stopped,
     # the throw-away data removed, the terminal restored (`warmline.termination`).
     with exit_on_termination(), demo_data_dir(data_dir) as root:
