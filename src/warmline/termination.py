@@ -50,7 +50,7 @@ Stopper = Callable[[], None]
 two bytecodes of whatever ran: it must only schedule the stop, never wait or lock."""
 
 _received: list[int] = []
-"""The termination signals received since the handlers were put in place."""
+"""The termination signals received while the handlers are in place (cleared when they go)."""
 _stoppers: list[Stopper] = []
 """The running parts that stop their own way, innermost last (`stopping_with`)."""
 _before: dict[int, Any] = {}
@@ -89,6 +89,7 @@ def stopping_with(stop: Stopper) -> Iterator[None]:
             for number, handler in _before.items():
                 signal.signal(number, handler)
             _before.clear()
+            _received.clear()  # told to whoever ran then: a later run starts afresh
 
 
 @contextmanager
@@ -99,14 +100,17 @@ def exit_on_termination() -> Iterator[None]:
     Textual was setting the terminal up. A part that stopped its own way (`stopping_with`)
     is followed by the same SystemExit here, so the exit status says why either way."""
     saved = _terminal_modes()
+    number: int | None = None
     try:
         with stopping_with(_exit_now):
-            yield
-        number = signalled()
+            try:
+                yield
+            finally:
+                number = signalled()
         if number is not None:
             raise SystemExit(128 + number)
     finally:
-        if signalled() is not None and saved is not None:
+        if number is not None and saved is not None:
             _restore_terminal(saved)
 
 

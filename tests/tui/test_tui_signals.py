@@ -61,6 +61,7 @@ def test_a_part_that_stops_its_own_way_is_asked_to_and_the_exit_follows() -> Non
         asked.append(None)  # plain code again: runs on to the end of the command
     assert asked == [signal.SIGTERM, signal.SIGTERM, None]
     assert info.value.code == 128 + signal.SIGTERM
+    assert signalled() is None  # a later run in this process (another cockpit) starts afresh
 
 
 @main_thread_only

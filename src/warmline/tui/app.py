@@ -34,6 +34,7 @@ from warmline.store.database import CacheUnusable
 from warmline.store.followups import FollowUps
 from warmline.store.sync_vocabulary import StateKey, SyncState
 from warmline.termination import in_running_loop, signalled, stopping_with
+from warmline.tui import browser
 from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.bindings import screen_bindings
 from warmline.tui.clipboard import OSC52_NOTE, Copier, clipboard_text, system_copy
@@ -588,8 +589,12 @@ class WarmlineApp(TypeaheadApp):
         self.push_screen(TemplatesScreen(company_ids, labels))
 
     def open_url(self, url: str, *, new_tab: bool = True) -> None:
-        """Open a web link in the rep's browser, off the event loop (it may block briefly).
-        `new_tab` is Textual's; the browser decides."""
+        """Open a web link in the rep's browser: in a browser, a new tab through the driver
+        (`warmline.tui.browser`); in a terminal, with the system's browser, off the event
+        loop (it may block briefly). `new_tab` is Textual's; the browser decides."""
+        if browser.in_browser(self):
+            super().open_url(url, new_tab=new_tab)
+            return
         opener = self.opener
         if opener is None:
             opener = webbrowser.open
@@ -624,6 +629,7 @@ class WarmlineApp(TypeaheadApp):
         *,
         copied: str = "Copied (system clipboard).",
         sent: str = OSC52_NOTE[0].upper() + OSC52_NOTE[1:] + ".",
+        browser_copied: str = "Copied.",
         severity: SeverityLevel = "information",
         multiline: bool = False,
     ) -> None:
@@ -632,10 +638,15 @@ class WarmlineApp(TypeaheadApp):
         without a word. OSC 52 is written either way (harmless when the system copy worked,
         and it keeps Textual's own clipboard for pasting inside the cockpit). The copy
         command runs off the event loop; `message` turns `copied` or `sent` into the notice.
+        In a browser, OSC 52 is the browser's clipboard, and a copy command would fill
+        the clipboard of the machine the cockpit runs on: `browser_copied` says so.
         Every copy is cleaned here (`clipboard_text`): a paste must not run anything; only
         a `multiline` text (a suggested comment) keeps its line breaks."""
         text = clipboard_text(text, multiline=multiline)
         self.copy_to_clipboard(text)
+        if browser.in_browser(self):
+            self.notify_plain(message(browser_copied), severity=severity)
+            return
         copier = self.clipboard_copier or system_copy
 
         def attempt() -> None:
@@ -647,12 +658,22 @@ class WarmlineApp(TypeaheadApp):
 
         self.run_worker(attempt, thread=True, exit_on_error=False, name="copy")
 
+    def offer_download(self, path: Path) -> bool:
+        """In a browser, offer the file the cockpit has just written as a download (it was
+        written on the machine the cockpit runs on, which may not be the rep's); True if
+        offered. In a terminal the file is where the rep is: nothing to do."""
+        if not browser.in_browser(self):
+            return False
+        self.deliver_text(path, save_filename=path.name)
+        return True
+
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
         title = getattr(self.screen, "SCREEN_TITLE", "Warmline")
         coverage = self._store.detail_coverage() if self._store is not None else None
-        self.push_screen(HelpScreen(title, screen_bindings(self, self.screen), coverage))
+        note = browser.BROWSER_KEYS_NOTE if browser.in_browser(self) else None
+        self.push_screen(HelpScreen(title, screen_bindings(self, self.screen), coverage, note))
 
     def notify_plain(
         self, message: str, *, severity: SeverityLevel = "information", timeout: float | None = None

@@ -26,6 +26,7 @@ from typing import (
 
 if TYPE_CHECKING:
     from datetime import tzinfo
+    from pathlib import Path
 
     from textual.notifications import SeverityLevel
     from textual.screen import Screen, ScreenResultCallbackType
@@ -191,6 +192,7 @@ class Cockpit(Protocol):
         *,
         copied: str = ...,
         sent: str = ...,
+        browser_copied: str = ...,
         severity: SeverityLevel = "information",
         multiline: bool = False,
     ) -> None:
@@ -199,6 +201,10 @@ class Cockpit(Protocol):
 
     def open_url(self, url: str, *, new_tab: bool = True) -> None:
         """Open a web link in the rep's browser (or copy it, when none opens)."""
+        ...
+
+    def offer_download(self, path: Path) -> bool:
+        """In a browser, offer a file just written as a download; True if offered."""
         ...
 
     # -- going places ---------------------------------------------------------------------

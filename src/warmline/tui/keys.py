@@ -16,6 +16,7 @@ from textual.keys import format_key
 from textual.widget import Widget
 
 from warmline.tui.app_bindings import APP_BINDINGS
+from warmline.tui.browser import BROWSER_KEYS_NOTE
 from warmline.tui.screens.agenda import AgendaScreen
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.contact_pick import ContactPickDialog
@@ -124,7 +125,7 @@ def unknown_ids(keymap: dict[str, str]) -> list[str]:
 def keyboard_reference(keymap: dict[str, str] | None = None) -> str:
     """Markdown tables of every binding of every screen, with ids for remapping."""
     keymap = keymap or {}
-    lines = ["Press `?` on any screen for its keys, `ctrl+p` for the command palette.", ""]
+    lines = ["Press `?` on any screen for its keys, `ctrl+p` for the command palette.", "", BROWSER_KEYS_NOTE, ""]
     for title, bindings in _sections():
         lines += [f"### {title}", "", "| Keys | Action | Id |", "|---|---|---|", *_rows(bindings, keymap), ""]
     return "\n".join(lines)

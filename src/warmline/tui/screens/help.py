@@ -36,6 +36,7 @@ class HelpScreen(ModalScreen[None]):
     }
     HelpScreen #help-title { text-style: bold; color: $primary; height: 1; }
     HelpScreen #help-hint, HelpScreen #help-offline { color: $foreground-muted; height: 1; }
+    HelpScreen #help-note { color: $warning; height: auto; }
     HelpScreen > KeyBar { dock: bottom; }
     """
 
@@ -45,11 +46,15 @@ class HelpScreen(ModalScreen[None]):
         Binding("k,up", "scroll('up')", "Scroll up", show=False, id="help.up"),
     ]
 
-    def __init__(self, title: str, entries: list[BindingEntry], coverage: tuple[int, int] | None = None) -> None:
+    def __init__(
+        self, title: str, entries: list[BindingEntry], coverage: tuple[int, int] | None = None, note: str | None = None
+    ) -> None:
+        """`note`: a line on the keys where the cockpit runs (`warmline.tui.browser`)."""
         super().__init__()
         self._title = title
         self._entries = entries
         self._coverage = coverage
+        self._note = note
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -60,6 +65,8 @@ class HelpScreen(ModalScreen[None]):
                 Text("Remap any key in the [keys] table of the config file, by its id."),
                 id="help-hint",
             )
+            if self._note is not None:
+                yield Static(Text(self._note), id="help-note")
             if self._coverage is not None:
                 cached, total = self._coverage
                 yield Static(Text(f"Details cached offline: {cached} of {total} leads."), id="help-offline")

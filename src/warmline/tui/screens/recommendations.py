@@ -285,6 +285,7 @@ class RecommendationsScreen(CockpitScreen):
             rec.suggested_comment,
             copied="Suggested comment copied (system clipboard).",
             sent=f"Suggested comment {OSC52_NOTE}.",
+            browser_copied="Suggested comment copied.",
             multiline=True,
         )
 

@@ -108,14 +108,19 @@ class ExportDialog(FormDialog):
 
 
 def write_export(cockpit: Cockpit, kind: str, fmt: str, target: Path, status: str | None) -> None:
-    """Write the export in a thread; say how many rows went where, or why it failed."""
+    """Write the export in a thread; say how many rows went where, or why it failed. In a
+    browser the file is offered as a download too (`Cockpit.offer_download`)."""
     def run() -> None:
         try:
             count = export_to_file(cockpit.store, kind, fmt, target, status)
         except OSError as exc:
             cockpit.call_from_thread(cockpit.notify_plain, f"Export failed: {exc}", severity="error")
             return
-        what = f"{status} {kind}" if status else kind
-        cockpit.call_from_thread(cockpit.notify_plain, f"Exported {count:,} {what} to {target}.")
+        cockpit.call_from_thread(exported, cockpit, f"{count:,} {status} {kind}" if status else f"{count:,} {kind}", target)
 
     cockpit.run_worker(run, thread=True, name="export", exit_on_error=False)
+
+
+def exported(cockpit: Cockpit, what: str, target: Path) -> None:
+    offered = cockpit.offer_download(target)
+    cockpit.notify_plain(f"Exported {what} to {target}." + (" Your browser downloads it too." if offered else ""))
