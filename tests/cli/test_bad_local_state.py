@@ -240,11 +240,17 @@ class Run:
     stderr: str = ""
 
 
+TERMINAL_DRIVER = "textual.drivers.linux_driver:LinuxDriver"
+
+
 def env_for(state: State) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("WARMLINE_")}
     env.update(
         WARMLINE_DATA_DIR=str(state.data), WARMLINE_CONFIG=str(state.root / "absent.toml"),
         WARMLINE_BASE_URL=CLOSED_PORT_URL, WARMLINE_API_KEY="test-key", TERM="dumb", COLUMNS="100",
+        # The cockpit drawn into a pipe, as chosen (without a terminal it would refuse first,
+        # warmline.terminal): these runs are about its checks of the cache.
+        TEXTUAL_DRIVER=TERMINAL_DRIVER,
     )
     env.update(state.env)
     return env

@@ -97,6 +97,9 @@ def child_env(data: Path) -> dict[str, str]:
         WARMLINE_BASE_URL="http://127.0.0.1:9",
         WARMLINE_API_KEY="test-key",
         TERM="dumb",
+        # The cockpit drawn into a pipe, as chosen: without a terminal it would refuse
+        # before it looks at the cache (warmline.terminal).
+        TEXTUAL_DRIVER="textual.drivers.linux_driver:LinuxDriver",
     )
     return env
 

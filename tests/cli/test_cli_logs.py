@@ -160,6 +160,8 @@ def test_the_cockpit_logs_to_the_file_only(
         asyncio.run(drive())
 
     monkeypatch.setattr(warmline.cockpit, "run_cockpit", pilot_cockpit)
+    # A driver chosen (the pilot's): the command line's stdin is no terminal (warmline.terminal).
+    monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.headless_driver:HeadlessDriver")
     try:
         result = run("--debug")
     finally:
