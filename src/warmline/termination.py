@@ -10,13 +10,15 @@ whole process, and each asks the innermost running part to stop its own way:
   is raised where it runs, and unwinds through every `finally` (the server stopped, the
   data dir removed);
 - an event loop (the cockpit, the web server) registers a stopper (`stopping_with`),
-  which only hands the loop its stop (`in_running_loop`); an exception raised between
-  two bytecodes of Textual's start or shutdown, or of a thread's lock, is how a cockpit
-  stayed orphaned. When it has stopped, `exit_on_termination` raises the SystemExit.
+  which only hands the loop its stop (`in_running_loop`): an exception raised between
+  two bytecodes of Textual's start or shutdown could leave its threads half stopped.
+  When it has stopped, `exit_on_termination` raises the SystemExit.
 
-A terminal that vanished (a closed window, a killed tmux pane: SIGHUP) answers every
-write with EIO. Textual's writer thread dies on the first, and the app then waits for
-ever to hand it the next; so the handler first points the process's output at /dev/null.
+A terminal that vanished (a closed window, a killed tmux pane: SIGHUP, then SIGCONT, on
+which Textual starts its application mode again) answers every write with EIO. Textual's
+writer thread dies on the first, and the app then waits for ever to hand it the next:
+the cockpits bench/bench_tui.py left orphaned. So the handler first points the process's
+output at /dev/null (Python runs SIGHUP's handler before SIGCONT's).
 
 Its own module, a leaf, because the console script (`warmline.launch`), the command line
 (`warmline.commands`) and the app (`warmline.tui.app`) all use it.
