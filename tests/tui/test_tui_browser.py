@@ -18,7 +18,7 @@ import pytest
 from textual.app import App
 from textual.binding import Binding
 
-from support.cockpit import Clipboard, Opened, cockpit, text_of
+from support.cockpit import Clipboard, Opened, cockpit, settings, text_of
 from support.waiting import until
 from warmline.store import Store
 from warmline.tui import browser
@@ -163,3 +163,27 @@ def test_the_keys_a_browser_keeps_are_told_apart() -> None:
     assert browser.kept_by_browser("ctrl+s,ctrl+enter") == []
     assert browser.kept_by_browser("ctrl+w, alt+backspace") == ["ctrl+w"]
     assert {"ctrl+w", "ctrl+t", "ctrl+n"} <= browser.BROWSER_KEEPS
+
+
+async def test_the_first_screen_gets_the_focus_back_when_the_browser_gives_the_app_focus(store: Store) -> None:
+    """Textual's web driver says "the app lost focus" as it starts, before Today focuses
+    its table: the screen's own auto-focus then does nothing, and Textual's return of the
+    focus only restores a widget that had it. So `j`/`k` did nothing on Today in a browser
+    until the rep left it once. Now the app's return of focus focuses what the screen
+    would have."""
+    from textual import events
+
+    from warmline.tui.screens.today import TodayScreen
+
+    app = cockpit(store, config=settings(start_screen="today"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(lambda: isinstance(app.screen, TodayScreen), pilot=pilot, cap=10)
+        app.post_message(events.AppBlur())
+        await until(lambda: app.screen.focused is None, pilot=pilot)
+        app.push_screen(TodayScreen())  # a screen that resumes while the app has no focus
+        await until(lambda: isinstance(app.screen, TodayScreen) and app.screen.is_current, pilot=pilot)
+        await pilot.pause()
+        assert app.screen.focused is None
+        app.post_message(events.AppFocus())
+        await until(lambda: app.screen.focused is not None, pilot=pilot)
+        assert app.screen.focused is app.screen.query_one("#today-table")

@@ -1,5 +1,6 @@
 """`warmline web` in a real Chromium (Debian's, through selenium and its system driver):
-the one-time link, Today, the lead list, a lead, an activity logged, with screenshots.
+the one-time link, Today, the lead list, a lead, an activity logged, a comment copied and
+a link handed to the browser, with screenshots.
 Where Chromium is missing the test says "skipped: no Chromium" (tests/support/browser.py)."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from support.waiting import until
 from support.web_session import TappedPage
 
 pytestmark = pytest.mark.e2e
@@ -44,8 +46,28 @@ async def test_a_rep_works_through_the_cockpit_in_chromium(chromium, web_server,
     await page.shows("Recent activity", ACTIVITY, "a Log activity")
     chromium.save_screenshot(str(shots / "5-logged.png"))
 
+    # The copy and link hooks reach the browser: a suggested comment copied says so, and a
+    # card's post opens in a new tab of this browser (Textual's open_url), not on the server.
+    page.press("r")
+    await page.shows("y Copy")
+    page.press("y")
+    await page.shows("copied")
+    chromium.save_screenshot(str(shots / "6-copied.png"))
+    # Record what the page asks the browser to open (the browser may still block a tab a
+    # page opens by itself; the rep's own browser asks to allow it).
+    chromium.execute_script(
+        "window.__opened = []; const open = window.open;"
+        "window.open = function (url, target) { window.__opened.push([url, target]);"
+        " return open.apply(this, arguments); };"
+    )
+    page.press("o")
+    await until(lambda: chromium.execute_script("return window.__opened.length") > 0, cap=30,
+                what="the card's link handed to the browser")
+    [[url, target]] = chromium.execute_script("return window.__opened")
+    assert url.startswith(("https://", "http://")) and target == "_blank", (url, target)
+
     assert len(server.session_pids()) == 1
     complaints = [entry["message"] for entry in chromium.get_log("browser") if "Content Security Policy" in entry["message"]]
     assert complaints == []  # the page needed nothing its policy forbids
     assert sorted(path.name for path in shots.iterdir()) == [
-        "1-today.png", "2-leads.png", "3-lead.png", "4-logging.png", "5-logged.png"]
+        "1-today.png", "2-leads.png", "3-lead.png", "4-logging.png", "5-logged.png", "6-copied.png"]

@@ -206,6 +206,16 @@ class WarmlineApp(TypeaheadApp):
         (`warmline.termination`); the holds are released (`_terminated`)."""
         return stopping_with(in_running_loop(self._terminated))
 
+    def watch_app_focus(self, focus: bool) -> None:
+        """Give the focus back to the screen when the app gets it back, if Textual did not.
+
+        Textual restores only a widget that had the focus when the app lost it; in a
+        browser its web driver says the app lost focus as it starts, before the first
+        screen focused its table, so Today ignored `j`/`k` until the rep left it once."""
+        screen = self.screen
+        if focus and screen.focused is None:
+            screen.focus_next(screen.AUTO_FOCUS or self.AUTO_FOCUS or "*")
+
     def on_mount(self) -> None:
         self.call_after_refresh(release_collection)  # held by `warmline` while it starts
         if signalled() is not None:  # told to stop before the loop ran: nothing could hand it over
