@@ -235,8 +235,13 @@ class OutboxMachine(RuleBasedStateMachine):
             assert all(n.id is not None for n in detail.notes if n.content.startswith(MARK))
 
 
+# The examples are fixed, but which planned fault a request meets is not quite: the
+# sandbox answers some requests from a thread, so under a loaded machine concurrent sends
+# finish in another order, and a fault planned after one that took the service offline
+# is never met. With 60 examples the 503 went unmet in about one loaded run in five
+# (session 8); 100 leave each fault many chances.
 SETTINGS = settings(
-    max_examples=60,
+    max_examples=100,
     stateful_step_count=25,
     deadline=None,
     derandomize=True,
