@@ -80,12 +80,15 @@ def instructions(mode: str, env: dict[str, str], scratch: Path) -> int:
     done, counts = scratch / f"{mode}.done", scratch / f"{mode}.callgrind"
     done.unlink(missing_ok=True)
     counts.unlink(missing_ok=True)
+    # valgrind logs to a file: the app's stdin, stdout and stderr stay the terminal, which
+    # the cockpit checks before it starts (warmline.terminal).
     command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={counts}",
+               f"--log-file={scratch / 'valgrind.log'}",
                sys.executable, __file__, "--child", mode, "--out", str(done)]
     server = f"warmline-ir-{os.getpid()}"
     setenv = [arg for name, value in {"TERM": "xterm-256color", **env}.items() for arg in ("-e", f"{name}={value}")]
     subprocess.run(["tmux", "-f", "/dev/null", "-L", server, "new-session", "-d", "-s", "ir", "-x", "120", "-y", "40",
-                    *setenv, shlex.join(command) + f" 2>{scratch / 'valgrind.log'}"], check=True)
+                    *setenv, shlex.join(command)], check=True)
     try:
         deadline = time.monotonic() + 300
         while not (done.exists() and counts.exists()) and time.monotonic() < deadline:

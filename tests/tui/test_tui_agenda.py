@@ -27,7 +27,7 @@ from warmline.tui.screens.agenda import EMPTY_AGENDA, AgendaScreen
 from warmline.tui.screens.follow_up_dialogs import SnoozeDialog
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 from warmline.tui.screens.lead_list import LeadListScreen
-from warmline.tui.widgets.tables import HeadingTable
+from warmline.tui.widgets.section_list import SectionList
 
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
 TODAY = W.NOW.date()  # a Sunday
@@ -61,13 +61,13 @@ def agenda_cockpit(store: Store, followups: FollowUps) -> WarmlineApp:
     return cockpit(store, config=settings(start_screen="today"), followups=followups)
 
 
-def table(app: WarmlineApp) -> HeadingTable:
-    return app.screen.query_one("#agenda-table", HeadingTable)
+def table(app: WarmlineApp) -> SectionList:
+    return app.screen.query_one("#agenda-table", SectionList)
 
 
 def rows(app: WarmlineApp) -> list[str]:
     shown = table(app)
-    return [" ".join(cell.plain for cell in shown.get_row_at(i)).strip() for i in range(shown.row_count)]
+    return [" ".join(cell.plain for cell in shown.cells_at(i)).strip() for i in range(shown.row_count)]
 
 
 async def open_agenda(app: WarmlineApp, pilot) -> None:
@@ -125,11 +125,11 @@ async def test_today_counts_the_next_7_days_and_its_row_opens_the_agenda(
     app = agenda_cockpit(store, followups)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        today = app.screen.query_one("#today-table", HeadingTable)
-        shown = [" ".join(c.plain for c in today.get_row_at(i)).strip() for i in range(today.row_count)]
+        today = app.screen.query_one("#today-table", SectionList)
+        shown = [" ".join(c.plain for c in today.cells_at(i)).strip() for i in range(today.row_count)]
         assert "Next 7 days (3) W: the agenda" in shown  # Mon, Thu, Fri; not today's, not January's
         assert "» Mon 1 · Thu 1 · Fri 1 enter or W: the agenda" in shown
-        today.move_cursor(row=today.get_row_index("agenda:week"), animate=False)
+        today.move_to(today.index_of_key("agenda:week"))
         await pilot.press("enter")
         await until(lambda: isinstance(app.screen, AgendaScreen), pilot=pilot, what="the agenda")
 

@@ -37,6 +37,7 @@ from warmline.tui.screens.prospecting.lookup import LookupScreen
 from warmline.tui.screens.prospecting.people import FoundContactsScreen
 from warmline.tui.screens.prospecting.research import RunResultsScreen, TemplatesScreen
 from warmline.tui.screens.prospecting.searches import DeepSearchDialog, FoundCompaniesScreen
+from warmline.tui.widgets.section_list import SectionList
 from warmline.tui.widgets.virtual_list import VirtualList
 
 
@@ -172,8 +173,8 @@ async def test_people_found_grouped_by_role_marked_added_and_skips_explained(pro
         await pilot.press("p")
         await pilot.pause()
         assert isinstance(app.screen, FoundContactsScreen)
-        table = app.screen.query_one("#people-table")
-        first_cells = [table.get_row_at(i)[1].plain for i in range(table.row_count)]
+        table = app.screen.query_one("#people-table", SectionList)
+        first_cells = [table.cells_at(i)[1].plain for i in range(table.row_count)]
         assert first_cells == [
             "Decision-makers (2)", "Dana Kivi", "Jon Berg", "Champions (1)", "Ilkka Saari",
             "Influencers (1)", "Mira [bold red]Markup[/] Industries",  # literal; whole when the column has room
@@ -181,7 +182,8 @@ async def test_people_found_grouped_by_role_marked_added_and_skips_explained(pro
         people = app.screen
 
         def on_row() -> str:
-            return people.query_one("#people-table").get_row_at(people.query_one("#people-table").cursor_row)[1].plain
+            table = people.query_one("#people-table", SectionList)
+            return table.cells_at(table.cursor)[1].plain
 
         assert on_row() == "Dana Kivi"  # headings never take the cursor, not even the first one
         await pilot.press("space", "space")  # Dana, then Jon: each mark moves on to the next person

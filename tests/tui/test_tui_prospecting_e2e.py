@@ -25,6 +25,7 @@ from warmline.sync.blocking import run_inline
 from warmline.tui.screens.prospecting.company import CompanyScreen
 from warmline.tui.screens.prospecting.people import FoundContactsScreen
 from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
+from warmline.tui.widgets.section_list import SectionList
 from warmline_sandbox.app import create_app
 from warmline_sandbox.settings import DEFAULT_QUOTAS, SandboxSettings
 
@@ -104,10 +105,10 @@ async def test_deep_search_to_leads_people_and_research(empty_store: Store, engi
         assert isinstance(app.screen, FoundContactsScreen)
         people = app.screen
         assert len(people.found) >= 2
-        table = people.query_one("#people-table")
-        person_rows = [i for i in range(table.row_count) if not table.coordinate_to_cell_key((i, 0)).row_key.value.startswith("role:")]
+        table = people.query_one("#people-table", SectionList)
+        person_rows = [i for i in range(table.row_count) if not table.is_heading(i)]
         for row in person_rows[:2]:
-            table.move_cursor(row=row)
+            table.move_to(row)
             await pilot.press("space")
         assert len(people.selection) == 2
         await pilot.press("a", "y")

@@ -22,7 +22,7 @@ from warmline.tui.app import WarmlineApp
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.screens.review import EMPTY_WEEK, ReviewScreen
 from warmline.tui.screens.today import TodayScreen
-from warmline.tui.widgets.tables import HeadingTable
+from warmline.tui.widgets.section_list import SectionList
 
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
 
@@ -124,11 +124,11 @@ async def test_todays_monday_row_opens_last_week(week: tuple[Store, FollowUps]) 
     app = review_cockpit(week, start_screen="today")
     async with app.run_test(size=(120, 40)) as pilot:
         assert isinstance(app.screen, TodayScreen)
-        table = app.screen.query_one("#today-table", HeadingTable)
+        table = app.screen.query_one("#today-table", SectionList)
         await until(lambda: table.row_count > 0, pilot=pilot, what="Today's rows")
-        first = [" ".join(c.plain for c in table.get_row_at(k)).strip() for k in range(2)]
+        first = [" ".join(c.plain for c in table.cells_at(k)).strip() for k in range(2)]
         assert "Week in review (1)" in first[0] and "Last week in review" in first[1]
-        table.move_cursor(row=1)
+        table.move_to(1)
         await pilot.press("enter")
         await shows(app, pilot, "2026-W47")
 
@@ -137,9 +137,9 @@ async def test_no_review_row_on_other_days(week: tuple[Store, FollowUps]) -> Non
     tuesday = datetime(2026, 11, 24, 9, 0, tzinfo=R.BERLIN)
     app = review_cockpit(week, now=tuesday, start_screen="today")
     async with app.run_test(size=(120, 40)) as pilot:
-        table = app.screen.query_one("#today-table", HeadingTable)
+        table = app.screen.query_one("#today-table", SectionList)
         await until(lambda: table.row_count > 0, pilot=pilot, what="Today's rows")
-        rows = [" ".join(c.plain for c in table.get_row_at(k)) for k in range(table.row_count)]
+        rows = [" ".join(c.plain for c in table.cells_at(k)) for k in range(table.row_count)]
         assert not any("review" in row.lower() for row in rows)
 
 
@@ -147,9 +147,9 @@ async def test_a_sunday_to_thursday_rep_sees_the_row_on_sunday(week: tuple[Store
     sunday = datetime(2026, 11, 22, 9, 0, tzinfo=R.BERLIN)
     app = review_cockpit(week, now=sunday, start_screen="today", work_days=(6, 0, 1, 2, 3))
     async with app.run_test(size=(120, 40)) as pilot:
-        table = app.screen.query_one("#today-table", HeadingTable)
+        table = app.screen.query_one("#today-table", SectionList)
         await until(lambda: table.row_count > 0, pilot=pilot, what="Today's rows")
-        assert "Last week in review" in " ".join(c.plain for c in table.get_row_at(1))
+        assert "Last week in review" in " ".join(c.plain for c in table.cells_at(1))
 
 
 def weeks_back(count: int, week: str) -> Any:

@@ -23,7 +23,7 @@ from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.screens.prospecting.company import ContactScreen
 from warmline.tui.screens.search import MATCH_STYLE, SearchScreen
 from warmline.tui.screens.today import TodayScreen
-from warmline.tui.widgets.tables import HeadingTable
+from warmline.tui.widgets.section_list import SectionList
 
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
 KESTREL = W.KESTREL
@@ -55,11 +55,11 @@ def search_cockpit(store: Store, followups: FollowUps, start: str = "today") -> 
 
 
 def rows(app: WarmlineApp) -> list[str]:
-    shown = app.screen.query_one("#search-results", HeadingTable)
+    shown = app.screen.query_one("#search-results", SectionList)
     if not shown.display:
         return []
     return [
-        " ".join(cell.plain for cell in shown.get_row_at(i)).strip() for i in range(shown.row_count)
+        " ".join(cell.plain for cell in shown.cells_at(i)).strip() for i in range(shown.row_count)
     ]
 
 
@@ -90,7 +90,7 @@ async def test_a_notes_word_is_found_highlighted_and_opened(
         await open_search(app, pilot)
         await search(app, pilot, "janu")
         assert rows(app)[0] == "Notes (12)"
-        first = app.screen.query_one("#search-results", HeadingTable).get_row_at(1)
+        first = app.screen.query_one("#search-results", SectionList).cells_at(1)
         assert [span for span in first[2].spans if span.style == MATCH_STYLE]
         marked = first[2].plain[first[2].spans[0].start : first[2].spans[0].end]
         assert marked == "January"

@@ -34,7 +34,7 @@ from warmline.tui.app import WarmlineApp
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.screens.today import TodayScreen
-from warmline.tui.widgets.tables import HeadingTable
+from warmline.tui.widgets.section_list import SectionList
 from warmline.tui.widgets.virtual_list import VirtualList
 
 LEADS = 300  # three pages of the list: a lead can move further than the page around it
@@ -187,10 +187,10 @@ async def test_j_j_enter_on_today_opens_the_third_row(store: Store, due_today: F
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         assert isinstance(screen, TodayScreen)
-        table = screen.query_one("#today-table", HeadingTable)
-        keys = [row.key.value for row in table.ordered_rows]
+        table = screen.query_one("#today-table", SectionList)
+        keys = table.keys
         first = next(key for key in keys if key is not None and key.startswith("followup:"))
-        table.move_cursor(row=keys.index(first), animate=False)
+        table.move_to(keys.index(first))
         await pilot.pause()
         rows = [key for key in keys if key is not None and key.startswith("followup:")]
         third = screen._rows[rows[2]].lead

@@ -26,7 +26,7 @@ from warmline.tui.screens.outbox import OutboxScreen
 from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
 from warmline.tui.screens.recommendations import RecommendationsScreen
 from warmline.tui.screens.today import EMPTY_DAY, TodayScreen
-from warmline.tui.widgets.tables import HeadingTable
+from warmline.tui.widgets.section_list import SectionList
 
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
 TODAY = W.NOW.date()
@@ -106,15 +106,15 @@ def today_cockpit(store: Store, followups: FollowUps | None, **options: Any) -> 
     )
 
 
-def table(app: WarmlineApp) -> HeadingTable:
-    return app.screen.query_one("#today-table", HeadingTable)
+def table(app: WarmlineApp) -> SectionList:
+    return app.screen.query_one("#today-table", SectionList)
 
 
 def rows(app: WarmlineApp) -> list[str]:
     """Today's rows as text, headings included."""
     shown = table(app)
     return [
-        " ".join(cell.plain for cell in shown.get_row_at(index)).strip()
+        " ".join(cell.plain for cell in shown.cells_at(index)).strip()
         for index in range(shown.row_count)
     ]
 
@@ -125,7 +125,7 @@ def heading(app: WarmlineApp, title: str) -> str:
 
 async def highlight(app: WarmlineApp, pilot: Any, key: str) -> None:
     shown = table(app)
-    shown.move_cursor(row=shown.get_row_index(key), animate=False)
+    shown.move_to(shown.index_of_key(key))
     await pilot.pause()
     assert shown.current_key == key
 
@@ -156,7 +156,7 @@ async def test_each_section_is_shown_with_its_count(
         assert heading(app, "Next 7 days") == "Next 7 days (1) W: the agenda"
         assert heading(app, "Finished jobs").startswith("Finished jobs (1) since yesterday")
         assert heading(app, "Ready for outreach").startswith("Ready for outreach (1)")
-        cold = [row for row in table(app).rows if str(row.value).startswith("cold:")]
+        cold = [key for key in table(app).keys if key.startswith("cold:")]
         assert cold and heading(app, "Going cold").startswith(
             f"Going cold ({len(cold)}) warm, quiet 1+ days"
         )
@@ -188,7 +188,7 @@ async def test_the_cursor_steps_over_the_headings(
         assert shown.current_key == "job:1"
         await pilot.press("j")  # over "Ready for outreach (1)"
         assert shown.current_key == f"ready:{DENTAL}"
-        cold = [str(row.value) for row in shown.rows if str(row.value).startswith("cold:")]
+        cold = [key for key in shown.keys if key.startswith("cold:")]
         await pilot.press("j")  # over "Going cold (n)"
         assert shown.current_key == cold[0]
         await pilot.press(*["j"] * len(cold))  # the last cold lead, then over "Follow-ups due"

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from warmline.store.database import CacheUnusable
 from warmline.store.followups import AGENDA_GROUPS, AgendaGroup, FollowUp, agenda_group
@@ -38,12 +38,13 @@ from warmline.tui.screens.follow_up_dialogs import (
     rep_now,
 )
 from warmline.tui.screens.today_sections import open_lead
-from warmline.tui.widgets.tables import HeadingTable, Rows
+from warmline.tui.widgets.section_list import Rows, SectionList
+from warmline.tui.widgets.virtual_list import VirtualList
 
 if TYPE_CHECKING:
     from datetime import date
 
-HEADING = HeadingTable.HEADING_PREFIX
+HEADING = SectionList.HEADING_PREFIX
 
 EMPTY_AGENDA = (
     "No follow-ups ahead.\n\n"
@@ -100,19 +101,15 @@ class AgendaScreen(FollowUpActions, CockpitScreen):
         self.problem: str | None = None
 
     def compose_body(self) -> ComposeResult:
-        table = HeadingTable(
-            ("", Column("Lead", min_width=16), Column("What"), "When"), id="agenda-table"
-        )
-        table.show_header = False
-        yield table
+        yield SectionList(("", Column("Lead", min_width=16), Column("What"), "When"), id="agenda-table")
         yield Static(id="agenda-empty", classes="empty-state")
 
     def on_mount(self) -> None:
         self.reload()
 
     @property
-    def table(self) -> HeadingTable:
-        return self.query_one("#agenda-table", HeadingTable)
+    def table(self) -> SectionList:
+        return self.query_one("#agenda-table", SectionList)
 
     def _read(self, today: date) -> list[FollowUp]:
         """Every open follow-up; a follow-ups file that cannot be read is said once and
@@ -176,7 +173,7 @@ class AgendaScreen(FollowUpActions, CockpitScreen):
             return bool(self._follow_ups)
         return True
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_virtual_list_selected(self, event: VirtualList.Selected) -> None:
         event.stop()
         self.action_open_row()
 

@@ -27,7 +27,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.timer import Timer
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from warmline.store.search import SearchHit, SearchResults, search_everything
 from warmline.store.search_query import KIND_TITLES, KINDS, SearchQuery, Segment, parse_query
@@ -35,9 +35,10 @@ from warmline.tui.columns import Column
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.today_sections import open_lead
-from warmline.tui.widgets.tables import HeadingTable, Rows
+from warmline.tui.widgets.section_list import Rows, SectionList
+from warmline.tui.widgets.virtual_list import VirtualList
 
-HEADING = HeadingTable.HEADING_PREFIX
+HEADING = SectionList.HEADING_PREFIX
 DEBOUNCE = 0.08
 """Seconds a keystroke waits for the next before the query runs (a burst runs it once)."""
 MATCH_STYLE = "bold underline"
@@ -96,19 +97,15 @@ class SearchScreen(CockpitScreen):
         yield Input(
             placeholder="Search leads, companies, contacts, notes, activities…", id="search-query"
         )
-        table = HeadingTable(
-            ("", Column("Found", min_width=16), Column("Match"), "Detail"), id="search-results"
-        )
-        table.show_header = False
-        yield table
+        yield SectionList(("", Column("Found", min_width=16), Column("Match"), "Detail"), id="search-results")
         yield Static(id="search-empty", classes="empty-state")
 
     def on_mount(self) -> None:
         self.reload()
 
     @property
-    def table(self) -> HeadingTable:
-        return self.query_one("#search-results", HeadingTable)
+    def table(self) -> SectionList:
+        return self.query_one("#search-results", SectionList)
 
     @property
     def results(self) -> SearchResults | None:
@@ -223,7 +220,7 @@ class SearchScreen(CockpitScreen):
     def action_focus_query(self) -> None:
         self.query_one("#search-query", Input).focus()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_virtual_list_selected(self, event: VirtualList.Selected) -> None:
         event.stop()
         self.action_open_hit()
 

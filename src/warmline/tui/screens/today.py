@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from warmline.store import CacheUnusable
 from warmline.store.today import TodayPage, today_page
@@ -28,12 +28,13 @@ from warmline.tui.columns import Column
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.follow_up_dialogs import FOLLOW_UP_BINDINGS, FollowUpActions, day_text
 from warmline.tui.screens.today_sections import SECTIONS, Section, TodayRow, TodayView
-from warmline.tui.widgets.tables import HeadingTable, Rows
+from warmline.tui.widgets.section_list import Rows, SectionList
+from warmline.tui.widgets.virtual_list import VirtualList
 
 if TYPE_CHECKING:
     from warmline.store.followups import FollowUp
 
-HEADING = HeadingTable.HEADING_PREFIX
+HEADING = SectionList.HEADING_PREFIX
 
 EMPTY_DAY = (
     "Nothing for today: no follow-ups due, no finished jobs, no lead ready for outreach or "
@@ -77,19 +78,15 @@ class TodayScreen(FollowUpActions, CockpitScreen):
         """The rows under the headings, by their key in the table."""
 
     def compose_body(self) -> ComposeResult:
-        table = HeadingTable(
-            ("", Column("What", min_width=16), Column("Detail"), "When"), id="today-table"
-        )
-        table.show_header = False
-        yield table
+        yield SectionList(("", Column("What", min_width=16), Column("Detail"), "When"), id="today-table")
         yield Static(id="today-empty", classes="empty-state")
 
     def on_mount(self) -> None:
         self.reload()
 
     @property
-    def table(self) -> HeadingTable:
-        return self.query_one("#today-table", HeadingTable)
+    def table(self) -> SectionList:
+        return self.query_one("#today-table", SectionList)
 
     # -- reading ------------------------------------------------------------------------
 
@@ -188,10 +185,10 @@ class TodayScreen(FollowUpActions, CockpitScreen):
             return True if self._follow_up_lead() is not None else None
         return True
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_virtual_list_highlighted(self, event: VirtualList.Highlighted) -> None:
         self.refresh_bindings()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_virtual_list_selected(self, event: VirtualList.Selected) -> None:
         event.stop()
         self.action_open_row()
 

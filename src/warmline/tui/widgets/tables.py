@@ -8,7 +8,6 @@ from typing import Any
 from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding
-from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 
 from warmline.tui.columns import Column, share
@@ -17,7 +16,8 @@ Rows = list[tuple[str, list[Text]]]
 
 
 class RowTable(DataTable[Any]):
-    """A `DataTable` of a few hundred rows at most (long lists use `VirtualList`).
+    """A `DataTable` of a few hundred rows at most (long lists use `VirtualList`; rows
+    grouped under headings, `SectionList`).
 
     A column given as a plain title is as wide as its content (a mark, a score, a date);
     one given as `Column(title)` (width 0) is flexible text (names, domains, emails): it
@@ -103,31 +103,6 @@ class RowTable(DataTable[Any]):
         if self.row_count == 0:
             return None
         return self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
-
-
-class HeadingTable(RowTable):
-    """A row table whose heading rows only label the groups under them: the cursor steps
-    over them (by keys, mouse or after a fill), so every row it lands on is one a key can
-    act on. A heading row is one whose key starts with `HEADING_PREFIX`."""
-
-    HEADING_PREFIX = "heading:"
-
-    def is_heading(self, row: int) -> bool:
-        key = self.ordered_rows[row].key.value
-        return key is not None and key.startswith(self.HEADING_PREFIX)
-
-    def validate_cursor_coordinate(self, value: Coordinate) -> Coordinate:
-        value = super().validate_cursor_coordinate(value)
-        if self.row_count == 0 or not self.is_heading(value.row):
-            return value
-        step = -1 if value.row < self.cursor_coordinate.row else 1
-        for direction in (step, -step):
-            row = value.row + direction
-            while 0 <= row < self.row_count:
-                if not self.is_heading(row):
-                    return Coordinate(row, value.column)
-                row += direction
-        return value
 
 
 def fitted(text: Text, width: int) -> Text:

@@ -10,6 +10,9 @@ another row's item. Over a `StableSource` it holds the order the rep sees and re
 the rows in place, until the rep moves: the move goes by that order, then the list is read
 again in its sort with the cursor on the row it moved to, on the same screen line where the
 sort allows. So `esc` back from a lead and `↓` opens the lead the rep saw under it.
+
+A list may go without the header (`header=False`), and may have rows the cursor steps
+over (`skip`: the headings of a `SectionList`), by keys, mouse or after a reload.
 """
 
 from __future__ import annotations
@@ -168,12 +171,16 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         key: Callable[[T], Hashable] | None = None,
         page_size: int = 100,
         cached_pages: int = 12,
+        header: bool = True,
+        skip: Callable[[T], bool] | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(id=id, classes=classes)
         self._formatter = formatter
         self._key = key
+        self._header_lines = 1 if header else 0
+        self._skip = skip
         self._source: RowSource[T] = source or EmptySource()
         self._empty_text = empty_text if isinstance(empty_text, Text) else Text(empty_text)
         self._page_size = page_size
@@ -314,9 +321,9 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
 
     def _set_count(self, count: int, exact: bool, *, keep_cursor: bool = True) -> None:
         self._count, self._exact = count, exact
-        self.virtual_size = Size(0, count + 1)  # width unused: no horizontal scroll
+        self.virtual_size = Size(0, count + self._header_lines)  # width unused: no horizontal scroll
         target = min(self.cursor, max(0, count - 1)) if keep_cursor else 0
-        self.set_reactive(VirtualList.cursor, target)
+        self.set_reactive(VirtualList.cursor, self._landing(target, 1))
         self.post_message(self.Counted(self, count, exact))
 
     def _count_in_background(self, source: RowSource[T], generation: int) -> None:
@@ -366,7 +373,7 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
 
     @property
     def _visible_rows(self) -> int:
-        return max(1, self.scrollable_content_region.height - 1)
+        return max(1, self.scrollable_content_region.height - self._header_lines)
 
     def on_resize(self) -> None:
         self._scroll_cursor_into_view()
@@ -389,11 +396,11 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         styles = self._frame_styles or self._look_up_styles()
-        if y == 0:
+        if y < self._header_lines:
             return self._strip(self._formatter.header(width), width, styles["header"])
-        index = int(self.scroll_offset.y) + y - 1
+        index = int(self.scroll_offset.y) + y - self._header_lines
         if self.row_count == 0:
-            if y == 1:
+            if y == self._header_lines:
                 return self._strip(self._empty_text, width, styles["empty"])
             return Strip.blank(width, styles["base"])
         item = self.item_at(index)
@@ -414,6 +421,21 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
 
     # -- cursor -------------------------------------------------------------------------
 
+    def _landing(self, index: int, step: int) -> int:
+        """Where the cursor lands when sent to `index` going `step` (+1 down, -1 up): the
+        first row from there that is not skipped, else the first the other way; `index`
+        itself when every row is skipped (or none is)."""
+        if self._skip is None:
+            return index
+        for direction in (step, -step):
+            row = index
+            while 0 <= row < self._count:
+                item = self.item_at(row)
+                if item is None or not self._skip(item):
+                    return row
+                row += direction
+        return index
+
     def validate_cursor(self, value: int) -> int:
         return max(0, min(value, self.row_count - 1)) if self.row_count else 0
 
@@ -424,8 +446,8 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         self._post_highlight()
 
     def _refresh_index(self, index: int) -> None:
-        line = index - int(self.scroll_offset.y) + 1
-        if 1 <= line <= self._visible_rows:
+        line = index - int(self.scroll_offset.y) + self._header_lines
+        if self._header_lines <= line < self._header_lines + self._visible_rows:
             self.refresh_line(line)
 
     def _scroll_cursor_into_view(self) -> None:
@@ -442,10 +464,10 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
     def move_to(self, index: int) -> None:
         """The rep moves the cursor to row `index` as shown. A held order ends here: the row
         is taken from the order the rep saw, then the list re-sorts and follows it."""
+        index = self._landing(self.validate_cursor(index), 1 if index >= self.cursor else -1)
         if not self._held:
             self.cursor = index
             return
-        index = self.validate_cursor(index)
         target = self.item_at(index)
         line = index - int(self.scroll_offset.y)
         self._held = False
@@ -481,9 +503,9 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
             self.post_message(self.Selected(self, self.cursor, item))
 
     def on_click(self, event: events.Click) -> None:
-        if event.y < 1:
+        if event.y < self._header_lines:
             return
-        index = int(self.scroll_offset.y) + event.y - 1
+        index = int(self.scroll_offset.y) + event.y - self._header_lines
         if 0 <= index < self.row_count:
             if index == self.cursor and event.chain >= 2:
                 self.action_select()

@@ -18,7 +18,7 @@ from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.prospecting.common import Selection, confirm, mark, names_text
-from warmline.tui.widgets.tables import HeadingTable, RowTable
+from warmline.tui.widgets.section_list import SectionList
 
 ROLE_HEADINGS = {"decision-maker": "Decision-makers", "champion": "Champions", "influencer": "Influencers"}
 GROUP_KEY = "role:"
@@ -42,13 +42,6 @@ def add_outcome(op: Op | None) -> Text:
         text.append("\n  skipped ")
         text.append_text(plain(reason))
     return text
-
-
-class PeopleTable(HeadingTable):
-    """The people table, whose role headings only label groups: the cursor steps over them, so
-    every row it lands on (by keys, mouse or after a mark) is a person that space can mark."""
-
-    HEADING_PREFIX = GROUP_KEY
 
 
 class FoundContactsScreen(CockpitScreen):
@@ -75,12 +68,17 @@ class FoundContactsScreen(CockpitScreen):
         self.found: dict[str, FoundPerson] = {}
 
     def compose_body(self) -> ComposeResult:
-        yield PeopleTable(("", Column("Name"), Column("Title"), Column("Email"), Column("Profile")), id="people-table")
+        # The role headings only label groups: the cursor steps over them, so every row it
+        # lands on (by keys, mouse or after a mark) is a person that space can mark.
+        yield SectionList(
+            ("", Column("Name"), Column("Title"), Column("Email"), Column("Profile")),
+            header=True, heading_prefix=GROUP_KEY, id="people-table",
+        )
         yield Static(id="people-result", classes="people-result")
 
     def on_mount(self) -> None:
         self.reload()
-        self.query_one("#people-table", RowTable).focus()
+        self.query_one("#people-table", SectionList).focus()
 
     def reload(self) -> None:
         store = self.cockpit.store
@@ -105,7 +103,7 @@ class FoundContactsScreen(CockpitScreen):
                     plain(person.email or "", "dim"),
                     plain(person.social_url or "", "dim"),
                 ]))
-        self.query_one("#people-table", RowTable).fill(rows)
+        self.query_one("#people-table", SectionList).fill(rows)
         result = add_outcome(store.get_op(self.add_op_id) if self.add_op_id else None)
         if not found.people:
             result = Text("This search found nobody.", style="dim")
@@ -114,7 +112,7 @@ class FoundContactsScreen(CockpitScreen):
         self.query_one("#people-result", Static).update(result)
 
     def _current(self) -> tuple[str, FoundPerson] | None:
-        key = self.query_one("#people-table", RowTable).current_key
+        key = self.query_one("#people-table", SectionList).current_key
         if key is None or key not in self.found:
             return None
         return key, self.found[key]
@@ -126,7 +124,7 @@ class FoundContactsScreen(CockpitScreen):
         key, contact = current
         self.selection.toggle(key, person_name(contact))
         self.reload()
-        self.query_one("#people-table", RowTable).action_cursor_down()
+        self.query_one("#people-table", SectionList).action_cursor_down()
 
     def action_add(self) -> None:
         job = self.cockpit.store.get_job(self.job_key)
