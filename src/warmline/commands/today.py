@@ -13,7 +13,6 @@ follow-ups file.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -204,8 +203,8 @@ def today_command(as_json: bool) -> None:
         page = today_page(store, now, config.cold_after_days)
     with open_followups(config) as follow_ups:
         day = page.today.date()
-        page = replace(
-            page, follow_ups=due_follow_ups(follow_ups, day), coming=coming_follow_ups(follow_ups, day)
+        page = page._replace(
+            follow_ups=due_follow_ups(follow_ups, day), coming=coming_follow_ups(follow_ups, day)
         )
     if as_json:
         echo_json(today_json(page, config.cold_after_days))

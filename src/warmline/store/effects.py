@@ -25,7 +25,6 @@ from __future__ import annotations
 import functools
 import sqlite3
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import NamedTuple, assert_never
 
 from warmline.ops.effects import (
@@ -76,8 +75,7 @@ BulkApplier = Callable[[sqlite3.Connection, int, str | None], None]
 _LIVE = "(" + ", ".join(f"'{state}'" for state in EFFECT_STATES) + ")"
 
 
-@dataclass(frozen=True)
-class Behaviour:
+class Behaviour(NamedTuple):
     """What one kind does: `apply` its local effect, fold its answer (`on_success`), and,
     for an append, apply every live op of the kind on a lead at once (`apply_all`)."""
 

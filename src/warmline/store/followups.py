@@ -28,10 +28,9 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
-from typing import Literal, cast, get_args
+from typing import Literal, NamedTuple, cast, get_args
 
 from warmline.store.database import CacheUnusable, connect
 from warmline.store.schema import Migration, NewerSchemaError, add_search_index, migrate
@@ -101,8 +100,7 @@ def followups_path(data_dir: Path | str) -> Path:
     return Path(data_dir) / FOLLOWUPS_FILE
 
 
-@dataclass(frozen=True)
-class FollowUp:
+class FollowUp(NamedTuple):
     """One follow-up. `company` is the lead's company name when it was made (kept so the
     follow-up reads right once the lead is gone); `source_op_id` the queued activity or
     note whose text named it (the outbox's op id, a UUID), None when added by hand."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from warmline.store.values import SqlValue
 
@@ -42,8 +43,7 @@ class Order:
         return ", ".join(f"{col} {flip[way] if reverse else way}" for col, way in self.terms)
 
 
-@dataclass(frozen=True)
-class Listing:
+class Listing(NamedTuple):
     """A pageable table: its full-text index (if any) and the indexed name for prefixes."""
 
     table: str

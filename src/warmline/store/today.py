@@ -14,9 +14,8 @@ Times: `now` is an aware datetime in the rep's zone (`datetime.now().astimezone(
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from warmline.config import DEFAULT_COLD_AFTER_DAYS
 from warmline.store.clock import epoch_of, iso
@@ -45,8 +44,7 @@ MAX_SCORE = 100
 """The warming score's cap (the spec: 0-100)."""
 
 
-@dataclass(frozen=True)
-class TodayLead:
+class TodayLead(NamedTuple):
     """A lead on Today, with the moment that put it there.
 
     `reached_at`: when its score reached the target (ready leads), rebuilt from its cached
@@ -64,8 +62,7 @@ class TodayLead:
         return max(0, (now - self.last_activity_at).days)
 
 
-@dataclass(frozen=True)
-class RecommendationCounts:
+class RecommendationCounts(NamedTuple):
     """Active recommendations waiting for triage (not taken by a queued complete or
     dismiss), by the service's priority; `other` counts a missing or unknown one."""
 
@@ -79,8 +76,7 @@ class RecommendationCounts:
         return self.high + self.medium + self.low + self.other
 
 
-@dataclass(frozen=True)
-class TodayPage:
+class TodayPage(NamedTuple):
     """Everything Today shows, read in one transaction of the cache (follow-ups come from
     their own file, read just after)."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from warmline.store.clock import iso
 from warmline.store.database import Database
@@ -26,8 +26,7 @@ def gone_message(company_name: str, reason: str | None) -> str:
     return f"{company_name} was removed on the service ({reason or 'not found'})"
 
 
-@dataclass(frozen=True)
-class Tombstone:
+class Tombstone(NamedTuple):
     """A lead the service removed. `failed`: its actions failed because of it."""
 
     lead_id: int

@@ -18,9 +18,8 @@ widgets (scroll left, focus next, copy), which the rep rarely needs.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from textual.app import App
 from textual.binding import ActiveBinding, Binding, BindingsMap
@@ -30,8 +29,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 
-@dataclass(frozen=True)
-class BindingEntry:
+class BindingEntry(NamedTuple):
     """One action of the current screen and every key that triggers it."""
 
     keys: tuple[str, ...]
@@ -161,8 +159,8 @@ def _add(
         )
     elif known.where == where and display not in known.keys:
         builtin = known.builtin and _is_textuals(node, binding)
-        entries[group] = replace(
-            known, keys=known.keys + (display,), binding_id=known.binding_id or binding.id, builtin=builtin
+        entries[group] = known._replace(
+            keys=known.keys + (display,), binding_id=known.binding_id or binding.id, builtin=builtin
         )
 
 

@@ -15,16 +15,15 @@ from datetime import datetime, tzinfo
 from typing import NamedTuple, Protocol
 
 from rich.text import Text
-from textual.widgets import DataTable
 
 from warmline.store import Store
 from warmline.store.followups import FollowUp
 from warmline.store.rows import Job, Op
 from warmline.store.today import TodayLead, TodayPage, lead_names
 from warmline.tui.context import Cockpit
+from warmline.tui.job_cells import outcome_words, subject
 from warmline.tui.safe import plain
 from warmline.tui.screens.follow_up_dialogs import LOCAL_ONLY, due_cell
-from warmline.tui.screens.jobs import outcome_words, results_screen, subject
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.timefmt import relative
 from warmline.vocabulary import kind_label
@@ -99,6 +98,9 @@ class JobRow(NamedTuple):
 
     def open(self, cockpit: Cockpit) -> None:
         """The job's results, as the cache has them now."""
+        # deferred: first frame (the job monitor's screens; Today only names jobs)
+        from warmline.tui.screens.jobs import results_screen
+
         job = cockpit.store.get_job(self.job.key)
         if job is not None:
             cockpit.push_screen(results_screen(job))
@@ -230,11 +232,12 @@ def _highlight_op(cockpit: Cockpit, op_id: str) -> None:
     """Put the outbox's cursor on the op the rep came for."""
     # deferred: first frame (the outbox loads the actions)
     from warmline.tui.screens.outbox import OutboxScreen
+    from warmline.tui.widgets.tables import RowTable
 
     screen = cockpit.screen
     if not isinstance(screen, OutboxScreen):
         return
-    table = screen.query_one("#outbox-table", DataTable)
+    table = screen.query_one("#outbox-table", RowTable)
     try:
         table.move_cursor(row=table.get_row_index(op_id), animate=False)
     except Exception:  # noqa: BLE001 - delivered or discarded meanwhile: the cursor stays

@@ -11,7 +11,7 @@ lists them all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.text import Text
 from textual.binding import Binding
@@ -89,8 +89,7 @@ class KeyBar(Widget):
         return line
 
 
-@dataclass(frozen=True)
-class KeyHint:
+class KeyHint(NamedTuple):
     """One key on the bar: what to press, what it does, and whether it does it now."""
 
     key: str

@@ -13,15 +13,15 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from warmline.tui.columns import Column
-from warmline.tui.safe import safe_text
-from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.jobs import (
+from warmline.tui.job_cells import (
     kind_column,
     progress_cell,
     result_cell,
     status_cell,
     subject,
 )
+from warmline.tui.safe import safe_text
+from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.prospecting.company import CompanyScreen
 from warmline.tui.screens.prospecting.people import FoundContactsScreen
 from warmline.tui.screens.prospecting.research import RunResultsScreen
