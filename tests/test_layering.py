@@ -70,6 +70,26 @@ def test_the_cockpit_start_up_path_leaves_the_heavy_modules_for_later() -> None:
     assert json.loads(out.stdout) == []
 
 
+# Today, the default start screen, draws with the Line API and names jobs with the job
+# monitor's words only (warmline/startup.py, point 2): the screens its rows and keys open,
+# and the DataTable the other tables use, load when first used.
+TODAY_LATER = [
+    "textual.widgets._data_table", "warmline.tui.widgets.tables", "warmline.tui.screens.jobs",
+    "warmline.tui.screens.lead_list", "warmline.tui.screens.help", "warmline.tui.screens.first_run",
+]
+
+
+def test_today_start_up_path_leaves_the_other_screens_for_later() -> None:
+    code = (
+        "import json, sys\n"
+        "import warmline.launch, warmline.cockpit, warmline.config, warmline.store, warmline.tui.app\n"
+        "import warmline.tui.screens.today\n"
+        f"print(json.dumps(sorted(m for m in {[*LATER, *TODAY_LATER]!r} if m in sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == []
+
+
 # The reasons an import may sit inside a function, explained in warmline/startup.py. The
 # import says which, on its line or on a comment line just above its group of imports:
 # `# deferred: first frame (why)`.

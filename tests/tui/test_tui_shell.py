@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual.color import Color
 from textual.command import CommandList
 
 from support.cockpit import cockpit, fill, settings
@@ -61,6 +62,11 @@ async def test_theme_is_selected_from_options_and_unknown_falls_back(store) -> N
     async with app.run_test() as pilot:
         await pilot.pause()
         assert app.theme == "warmline-light"
+        # Set before the app ran, with no second parse of the CSS: it is applied all the same.
+        assert {"-theme-warmline-light", "-light-mode"} <= app.classes and "-dark-mode" not in app.classes
+        light = app.get_theme("warmline-light")
+        assert light is not None and light.background is not None
+        assert app.screen.styles.background == Color.parse(light.background)
     app = cockpit(store, config=settings(theme="no-such-theme"))
     async with app.run_test() as pilot:
         await pilot.pause()

@@ -24,7 +24,6 @@ from warmline.tui.context import Cockpit
 from warmline.tui.job_cells import outcome_words, subject
 from warmline.tui.safe import plain
 from warmline.tui.screens.follow_up_dialogs import LOCAL_ONLY, due_cell
-from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.timefmt import relative
 from warmline.vocabulary import kind_label
 from warmline.work_days import DEFAULT_WORK_DAYS, first_work_day
@@ -156,6 +155,9 @@ class MoreColdRow(NamedTuple):
 def _show_quiet_leads(cockpit: Cockpit) -> None:
     """The lead list on its warm tab, sorted by last activity (the quietest at the end:
     `G`)."""
+    # deferred: first frame (the lead list opens on a key)
+    from warmline.tui.screens.lead_list import LeadListScreen
+
     screen = cockpit.screen
     if isinstance(screen, LeadListScreen):
         screen.show_view("warm", "activity")
