@@ -10,9 +10,11 @@ spec's `reconcile`: APPEND looks for the record among the lead's recent ones bef
 sending again; SET reads the current state and skips when it already holds; KEYED relies
 on the Idempotency-Key (creating jobs and leads: nothing readable to match), with a probe
 where there is something to find (a contact made offline: by its email, else its name).
+
+Annotations are evaluated, not strings, as in `warmline.store.rows` (its named tuples
+are defined before the first frame).
 """
 
-from __future__ import annotations
 
 from enum import StrEnum
 from typing import Literal, NamedTuple

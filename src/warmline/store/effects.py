@@ -18,9 +18,11 @@ docs/wire.md, so the sync engine can send them as they are. `meta` holds local-o
 Which effect a kind has is its spec's `effect` (`warmline.ops.specs`), a value
 (`warmline.ops.effects`) this module carries out: `_behaviour` matches on it once, for
 every kind (the table in `warmline.ops.specs` says what each kind's effect is).
+
+Annotations are evaluated, not strings, as in `warmline.store.rows` (its named tuples
+are defined before the first frame).
 """
 
-from __future__ import annotations
 
 import functools
 import sqlite3

@@ -8,9 +8,13 @@ They are built from SQLite rows by `build`, which picks the record's fields by n
 a query only has to name its columns like the fields. `pending` on a detail item means a
 queued action made it and the server has not confirmed it yet; `failed` means that action
 was set aside with a server message (see the outbox).
+
+Annotations are evaluated, not strings (no `from __future__ import annotations`): typing
+compiles each string annotation of a named tuple's fields, which made defining these
+records cost about twice as much (`warmline.startup`, point 4). A method naming its own
+class quotes it.
 """
 
-from __future__ import annotations
 
 import json
 from collections.abc import Mapping
@@ -276,7 +280,7 @@ class Job(NamedTuple):
     raw: JsonObject
 
     @classmethod
-    def from_row(cls, row: SqlRow) -> Job:
+    def from_row(cls, row: SqlRow) -> "Job":
         data: dict[str, object] = dict(row)
         data["params"] = json_object(row["params"])
         data["raw"] = json_object(row["raw"])
@@ -300,7 +304,7 @@ class CompanyRow(NamedTuple):
     ai_tag: str | None
 
     @classmethod
-    def from_row(cls, row: SqlRow) -> CompanyRow:
+    def from_row(cls, row: SqlRow) -> "CompanyRow":
         data: dict[str, object] = dict(row)
         data["tags"] = json_list(row["tags"])
         data["custom_fields"] = json_object(row["custom_fields"])
@@ -325,7 +329,7 @@ class ContactRow(NamedTuple):
         return " ".join(p for p in (self.first_name, self.last_name) if p)
 
     @classmethod
-    def from_row(cls, row: SqlRow) -> ContactRow:
+    def from_row(cls, row: SqlRow) -> "ContactRow":
         data: dict[str, object] = dict(row)
         data["tags"] = json_list(row["tags"])
         data["custom_fields"] = json_object(row["custom_fields"])
@@ -339,7 +343,7 @@ class ResearchTemplate(NamedTuple):
     fields: list[JsonObject]
 
     @classmethod
-    def from_row(cls, row: SqlRow) -> ResearchTemplate:
+    def from_row(cls, row: SqlRow) -> "ResearchTemplate":
         data: dict[str, object] = dict(row)
         data["fields"] = [field for field in json_list(row["fields"]) if isinstance(field, dict)]
         return build(cls, data)
