@@ -1,12 +1,15 @@
 """What Warmline does to start fast, and nothing else does: the one place that explains it.
 
 The rep opens the cockpit many times a day, so plain `warmline` is measured from launch to
-the lead list on screen, against a one-Label Textual app (bench/bench_tui.py, 10,000
-cached leads; target 1.3x). Each measure below stays because removing it moved that figure
-beyond noise. The figures are the change in the process's CPU time at its first frame
-without the measure, from copies of the tree that differ in that one measure only, run
-turn by turn, 25 times each, in two runs (the median; the wall-clock first paint of a
-shared machine varies by 10% between identical copies, its CPU time by a few ms).
+its start screen (Today; or the lead list) on screen, against a one-Label Textual app
+(bench/bench_tui.py, 10,000 cached leads; target 1.2x). Each measure below stays because
+removing it moved that figure beyond noise. The figures of points 1 to 7 are the change in
+the process's CPU time at its first frame without the measure, from copies of the tree
+that differ in that one measure only, run turn by turn, 25 times each, in two runs (the
+median; the wall-clock first paint of a shared machine varies by 10% between identical
+copies, its CPU time by a few ms). Later ones are callgrind's count of instructions to
+the first complete frame (bench/bench_first_frame.py), which repeats to 0.1% on a busy
+machine.
 
 1. The console script's fast path (`warmline.launch`): plain `warmline` opens the cockpit
    without importing click and the command line; anything with arguments is the command
@@ -18,8 +21,11 @@ shared machine varies by 10% between identical copies, its CPU time by a few ms)
    before the first frame: +280 ms (2x the one-Label app instead of 1.2x). sqlite-utils,
    used only for bulk writes, loads on first use too: +50 to +60 ms. The week in review
    (`warmline.review`, its screen and its store reads) loads when the screen opens: Today's
-   Monday row is a weekday test, no read.
-   tests/test_layering.py (`LATER`) keeps these off the first-frame path.
+   Monday row is a weekday test, no read. So do the screens Today does not show (the lead
+   list unless it is the start screen, the job monitor, help, first run: -16 M
+   instructions of ~1,250 M to Today's first frame, bench/bench_first_frame.py) and
+   Textual's `DataTable`.
+   tests/test_layering.py (`LATER`, `TODAY_LATER`) keeps these off the first-frame path.
 3. The collector waits (`hold_collection`, `release_collection`): everything allocated
    before the first frame (modules, classes, styles, the screen) lives as long as the
    process, yet Python's cyclic collector walks it again and again while it grows. So
@@ -32,7 +38,9 @@ shared machine varies by 10% between identical copies, its CPU time by a few ms)
    frame. As dataclasses: +23 to +35 ms. The same holds for the op specs and their
    effect values (`warmline.ops.specs`, `.effects`, `.confirmation`), which `warmline log`
    loads: as frozen dataclasses they took 5 ms of its ~110 (0.46 ms to define each, a
-   named tuple 0.07 ms).
+   named tuple 0.07 ms). Where they are defined before the first frame (`store.rows`,
+   the op effects, Today's rows) their annotations are evaluated rather than strings:
+   typing compiles each string annotation of a named tuple's fields (-9 M instructions).
 5. The command line (`# deferred: command line`): a command imports the HTTP stack only
    when it talks to the service or queues an action, so `warmline --help` and the commands
    that read the cache start in a third of the time (250 ms of CPU instead of 700); and a
@@ -48,18 +56,27 @@ shared machine varies by 10% between identical copies, its CPU time by a few ms)
    (`QUEUE_PATH_LATER`) pins it. Before: 0.5 to 0.6 s, 36 to 50x `python -c pass`, most
    of it importing httpx, pydantic and APScheduler and the quick send; the figures after
    are in docs/cli.md.
+8. The first screen draws with the Line API: Today's rows (and the agenda's, search's and
+   people's, which look the same) are a `SectionList`, a `VirtualList` over rows in
+   memory, not a `DataTable`, whose cell rendering was 57 M instructions of Today's first
+   frame.
+9. The theme is set before the app runs without Textual's refresh of the CSS
+   (`WarmlineApp._start_with_theme`): the refresh parsed every stylesheet a second time
+   before the first frame (-25 M instructions).
 
 An import inside a function is there for one of the reasons 2, 5, 6 or 7 and says which on
 its line or on a comment just above (`# deferred: first frame`, `command line`, `sandbox`);
 every other import is at the top of its module (tests/test_layering.py).
 
 Measured and dropped, for no gain beyond noise (two identical copies differ by up to 5 ms
-in the median): Warmline's copy of Textual's theme switching, to skip a second CSS parse
-(-4 to +9 ms without it); a `sys.modules` stand-in for httpx's own command line, which
+in the median): a `sys.modules` stand-in for httpx's own command line, which
 kept click, Pygments and Rich from loading with httpx (-1 to +5 ms on the first frame;
-it did save about 70 ms of CPU on each command that loads the HTTP stack); and importing
-the palette's provider, the help and first-run screens and `webbrowser` on first use
-(3 to 8 ms together).
+it did save about 70 ms of CPU on each command that loads the HTTP stack); importing the
+palette's provider and `webbrowser` on first use (3 to 8 ms with the help and first-run
+screens, which now load on first use as point 2 says: counted in instructions, the gain
+that CPU time could not show was plain); and a list without a reserved scrollbar column
+(-1.4 M). Point 9 was once measured and dropped in CPU time too (-4 to +9 ms); counted in
+instructions it is 2% of the first frame.
 """
 
 from __future__ import annotations
