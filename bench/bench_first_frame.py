@@ -47,6 +47,13 @@ COMPLETE = {
 def child(mode: str, out: Path) -> None:
     """Run the app; at the first frame that shows all of `COMPLETE[mode]`, write "done" to
     `out` and end the process at once."""
+    if mode != "label":
+        # `warmline` holds the collector before it imports Textual (warmline.launch); this
+        # wrapper imports Textual first (to watch the frames), so it holds it here as well,
+        # or it would count collections during that import that the cockpit never makes.
+        from warmline.startup import hold_collection
+
+        hold_collection()
     import textual.app
 
     shown = textual.app.App._display
