@@ -191,7 +191,7 @@ class LeadsStore(Database):
                 if conn.execute(f"SELECT 1 FROM leads WHERE {clause}", (lead_id, *flt.params)).fetchone() is None:
                     return None
             before, values = _before(order, tuple(found))
-            return count_rows(conn, LEADS, [*where, before], [*params, *values], flt, order.index)
+            return count_rows(conn, LEADS, [*where, before], [*params, *values], flt, order.index_name)
 
     @staticmethod
     def _lead_where(status: str | None) -> tuple[list[str], list[SqlValue]]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from warmline.store.values import SqlValue
@@ -31,12 +30,11 @@ MIN_TRIGRAM = 3
 FTS_MAX_CHARS = 12
 
 
-@dataclass(frozen=True)
-class Order:
+class Order(NamedTuple):
     """A sort: (column, "ASC"|"DESC") terms ending with a unique column, and its index."""
 
     terms: tuple[tuple[str, str], ...]
-    index: str
+    index_name: str
 
     def sql(self, reverse: bool = False) -> str:
         flip = {"ASC": "DESC", "DESC": "ASC"}
@@ -52,14 +50,13 @@ class Listing(NamedTuple):
     name_index: str
 
 
-@dataclass(frozen=True)
-class TextFilter:
-    """A filter clause; `few` when its candidates are best fetched by `index` and sorted."""
+class TextFilter(NamedTuple):
+    """A filter clause; `few` when its candidates are best fetched by `index_name` and sorted."""
 
     clause: str
     params: tuple[SqlValue, ...]
     few: bool
-    index: str | None = None
+    index_name: str | None = None
 
 
 def has_table(conn: sqlite3.Connection, name: str) -> bool:
@@ -130,9 +127,9 @@ def page_ids(
     condition = " AND ".join(clauses) or "1"
     # Few candidates: look them up by id and sort; else walk the sort's index in order.
     if text is not None and text.few:
-        source = f"{listing.table} " + (f"INDEXED BY {text.index}" if text.index else "NOT INDEXED")
+        source = f"{listing.table} " + (f"INDEXED BY {text.index_name}" if text.index_name else "NOT INDEXED")
     else:
-        source = f"{listing.table} INDEXED BY {order.index}"
+        source = f"{listing.table} INDEXED BY {order.index_name}"
     # Past the middle (when the total is known), walking the index backwards is shorter.
     if total is not None and offset > total // 2 and (text is None or not text.few):
         count = max(0, min(limit, total - offset))
@@ -165,8 +162,8 @@ def count_rows(
     condition = " AND ".join(clauses) or "1"
     if text is None:
         source = f"{listing.table} INDEXED BY {count_index}" if count_index else listing.table
-    elif text.index:  # a name prefix: a range of the name index, whatever its size
-        source = f"{listing.table} INDEXED BY {text.index}"
+    elif text.index_name:  # a name prefix: a range of the name index, whatever its size
+        source = f"{listing.table} INDEXED BY {text.index_name}"
     elif text.few:
         source = f"{listing.table} NOT INDEXED"
     else:
