@@ -59,15 +59,24 @@ LATER = [
 ]
 
 
-def test_the_cockpit_start_up_path_leaves_the_heavy_modules_for_later() -> None:
+COCKPIT = "warmline.launch, warmline.cockpit, warmline.config, warmline.store, warmline.tui.app"
+
+
+def loaded_of(watched: list[str], imports: str) -> list[str]:
+    """Which of `watched` a fresh interpreter has loaded after `import {imports}`."""
     code = (
         "import json, sys\n"
-        "import warmline.launch, warmline.cockpit, warmline.config, warmline.store, warmline.tui.app\n"
-        "import warmline.tui.screens.lead_list, warmline.tui.screens.today\n"
-        f"print(json.dumps(sorted(m for m in {LATER!r} if m in sys.modules)))\n"
+        f"import {imports}\n"
+        f"print(json.dumps(sorted(m for m in {watched!r} if m in sys.modules)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert json.loads(out.stdout) == []
+    loaded: list[str] = json.loads(out.stdout)
+    return loaded
+
+
+def test_the_cockpit_start_up_path_leaves_the_heavy_modules_for_later() -> None:
+    imports = f"{COCKPIT}, warmline.tui.screens.lead_list, warmline.tui.screens.today"
+    assert loaded_of(LATER, imports) == []
 
 
 # Today, the default start screen, draws with the Line API and names jobs with the job
@@ -80,14 +89,7 @@ TODAY_LATER = [
 
 
 def test_today_start_up_path_leaves_the_other_screens_for_later() -> None:
-    code = (
-        "import json, sys\n"
-        "import warmline.launch, warmline.cockpit, warmline.config, warmline.store, warmline.tui.app\n"
-        "import warmline.tui.screens.today\n"
-        f"print(json.dumps(sorted(m for m in {[*LATER, *TODAY_LATER]!r} if m in sys.modules)))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert json.loads(out.stdout) == []
+    assert loaded_of([*LATER, *TODAY_LATER], f"{COCKPIT}, warmline.tui.screens.today") == []
 
 
 # The reasons an import may sit inside a function, explained in warmline/startup.py. The
