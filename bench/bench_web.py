@@ -7,7 +7,8 @@ follow-ups, a key, a loopback service that is not there) shown two ways, turn by
 1. First paint of Today. tmux: from launching the process to Today on the terminal
    (bench_tui.paint_in_tmux). Chromium: from the start of loading the page (the browser
    already signed in) to the frame that shows Today: the page, xterm.js, the WebSocket and
-   the cockpit's own start. Target: under 2x tmux.
+   the cockpit's own start. Target: under 2x tmux. Each turn of either side starts with
+   the server's spare cockpit ready (`warmline.web.spare`), as a rep finds it.
 2. Key to frame, median, for `L` (Today to the lead list), `j` (its cursor down) and enter
    (a lead opened). tmux: from `send-keys` to the first `capture-pane` showing the screen
    the key settles on. Chromium: from the keydown event to the animation frame in which
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import math
 import os
 import re
 import shlex
@@ -50,7 +52,8 @@ from support.web_session import WIRE_TAP, WebServer, screen_size  # noqa: E402
 SETTLE = 0.3
 """Seconds with nothing new on the screen after which a key's effect is taken as complete."""
 CELL = (9.0, 21.0)
-"""Roboto Mono at 16 px in Chromium: a cell's width and height in CSS pixels."""
+"""Roboto Mono at 16 px in Chromium: a cell's width and height in CSS pixels, as the Canvas
+renderer measures them (the first guess; `Browser._fit` corrects it)."""
 
 # A key and whether it is measured. Each round goes Today -> the lead list -> down -> up ->
 # a lead -> back -> Today, so every round starts where the last one did. (`j` is measured on
@@ -154,12 +157,32 @@ class Browser:
             options.add_argument(flag)
         driver_path = next(path for path in DRIVER_PATHS if Path(path).is_file())
         self.driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": int(120 * CELL[0]) + 4, "height": int(40 * CELL[1]) + 4, "deviceScaleFactor": 1, "mobile": False})
+        self._size_window(*CELL)
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WIRE_TAP})
         self.driver.get(server.link)  # signed in: the cookie for every later load
         _wait(lambda: bool(self.tap().get("messages")), "the first session")
+        self._fit()
         self._start_replay()
+
+    def _size_window(self, width: float, height: float) -> None:
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": math.ceil(120 * width) + 4, "height": math.ceil(40 * height) + 4,
+            "deviceScaleFactor": 1, "mobile": False})
+
+    def _fit(self) -> None:
+        """If the terminal is not 120x40, size the window by the cell size the page measured
+        (the renderer's, from the font: 9 x 21 CSS pixels with the Canvas renderer, 9.6
+        wide with the DOM renderer) and load the page again."""
+        columns, rows = screen_size(self.tap())
+        if (columns, rows) == (120, 40):
+            return
+        width, height = self.driver.execute_script(
+            "const r = document.querySelector('.xterm-screen').getBoundingClientRect(); return [r.width, r.height]")
+        self._size_window(width / columns, height / rows)
+        self.driver.get("about:blank")
+        _wait(lambda: self.server.session_pids() == [], "the last session to end")
+        self.driver.get(self.server.origin + "/")
+        _wait(lambda: bool(self.tap().get("messages")), "the session")
 
     def tap(self) -> dict[str, Any]:
         return self.driver.execute_script("return window.__warmlineTap || null") or {}
@@ -200,6 +223,7 @@ class Browser:
         message out)."""
         self.driver.get("about:blank")
         _wait(lambda: self.server.session_pids() == [], "the last session to end")
+        self.quiet()
         self.driver.get(self.server.origin + "/")
         _wait(lambda: bool(self.tap().get("sent")), "the page's WebSocket")
         self._start_replay()
@@ -212,6 +236,12 @@ class Browser:
         index = next(i for i, (text, _) in enumerate(self.after) if painted(text))
         opened = self.driver.execute_script("return window.__warmlineTap.sent[0][0]")
         return self._frame(index) / 1000.0, opened / 1000.0
+
+    def quiet(self) -> None:
+        """Wait for the server's spare cockpit to be ready (`warmline.web.spare`), as it is
+        for a rep whose server has been up a while; and so that its start, which follows
+        each claim, shares the CPU with no turn of either side."""
+        _wait(self.server.spare_ready, "the spare cockpit")
 
     def key(self, key: str) -> tuple[float, float]:
         """Press `key`; seconds from its keydown to the frame showing the screen it settles on,
@@ -263,6 +293,7 @@ def main() -> None:
         browser_paints: list[float] = []
         openings: list[float] = []
         for _run in range(args.runs):
+            browser.quiet()
             terminal_paints += paint_in_tmux({"tmux": launch}, 1)["tmux"]
             paint, opened = browser.fresh_page(painted)
             browser_paints.append(paint)
@@ -275,10 +306,12 @@ def main() -> None:
               "  (target < 2x)")
 
         print(f"\n2. Key to frame, {args.runs} rounds of {' '.join(key for key, _ in ROUND)}")
+        browser.quiet()
         in_tmux = keys_in_tmux(launch, args.runs)
         in_browser: dict[str, list[float]] = {key: [] for key in in_tmux}
         drawing: dict[str, list[float]] = {key: [] for key in in_tmux}
         browser.fresh_page(painted)  # a session of its own for the keys
+        browser.quiet()
         for _round in range(args.runs):
             for key, measured in ROUND:
                 took, drawn = browser.key(key)

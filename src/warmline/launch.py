@@ -7,7 +7,8 @@ without loading click and the command line; anything with arguments is the comma
 it has no arguments, only `_WARMLINE_COMPLETE` in its environment (`warmline completion`).
 `warmline log` and `warmline note` take the queue path (`warmline.dispatch` explains it).
 Each branch imports only what it runs (`warmline.startup`). With no terminal the cockpit
-refuses at once (`warmline.terminal`).
+refuses at once (`warmline.terminal`). Started by `warmline web` as a spare, it loads the
+cockpit's modules and waits to be claimed before anything else (`warmline.claim`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 
+from warmline.claim import is_spare, wait_for_claim
 from warmline.config import ConfigError, load_config
 from warmline.dispatch import COMPLETE_VAR, QUEUE_COMMANDS
 from warmline.exit_codes import EXIT_BAD_INPUT
@@ -39,6 +41,8 @@ def main() -> None:
         # another name from the program's.
         command_line(complete_var=COMPLETE_VAR)
         return
+    if is_spare():
+        _wait_as_spare()
     try:
         config = load_config()
     except ConfigError as exc:
@@ -50,3 +54,12 @@ def main() -> None:
 
     with exit_on_termination():
         start_cockpit(config)
+
+
+def _wait_as_spare() -> None:
+    """`warmline web`'s spare (`warmline.claim`): the cockpit's modules loaded, the rest
+    (configuration, key, cache, Today) only once a tab has claimed it."""
+    hold_collection()
+    from warmline import cockpit  # noqa: F401  # deferred: command line (loaded ahead of the claim)
+
+    wait_for_claim()

@@ -22,6 +22,7 @@ import aiohttp
 import pyte
 
 from support.waiting import until
+from warmline.claim import ENV_CLAIM_FD
 
 LINK_PREFIX = "  http"
 
@@ -53,8 +54,30 @@ class WebServer:
         return "ws" + self.origin.removeprefix("http") + "/ws"
 
     def session_pids(self) -> list[int]:
-        """The cockpits this server started (its child processes)."""
-        return children_of(self.process.pid)
+        """The cockpits this server started for tabs (its child processes but the spare)."""
+        return [pid for pid in children_of(self.process.pid) if not self.is_spare(pid)]
+
+    def spare_pids(self) -> list[int]:
+        """The cockpits started ahead and not claimed by a tab (`warmline.web.spare`)."""
+        return [pid for pid in children_of(self.process.pid) if self.is_spare(pid)]
+
+    def spare_ready(self) -> bool:
+        """Whether a spare is waiting for its claim, its modules loaded (blocked reading
+        its claim pipe, the one pipe it reads before then)."""
+        return any(_wait_channel(pid).endswith(("pipe_read", "pipe_wait")) for pid in self.spare_pids())
+
+    def is_spare(self, pid: int) -> bool:
+        """A child holding a claim pipe whose other end the server still holds: the server
+        closes its end when a tab claims the child (an fd number the child reuses later
+        names another pipe, or none of the server's)."""
+        number = environ_of_or_empty(pid).get(ENV_CLAIM_FD)
+        if number is None:
+            return False
+        try:
+            pipe = os.readlink(f"/proc/{pid}/fd/{number}")
+        except OSError:
+            return False
+        return pipe.startswith("pipe:") and pipe in _open_files(self.process.pid)
 
     def stop(self) -> int:
         if self.process.poll() is None:
@@ -78,6 +101,29 @@ def children_of(pid: int) -> list[int]:
             if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                 found.append(int(entry.name))
     return found
+
+
+def _open_files(pid: int) -> set[str]:
+    found = set()
+    for entry in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            found.add(os.readlink(entry))
+    return found
+
+
+def _wait_channel(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text()
+    except OSError:
+        return ""
+
+
+def environ_of_or_empty(pid: int) -> dict[str, str]:
+    """`environ_of`, or nothing for a process that has ended."""
+    try:
+        return environ_of(pid)
+    except OSError:
+        return {}
 
 
 def browser_session() -> aiohttp.ClientSession:

@@ -28,6 +28,9 @@ async def test_a_rep_works_through_the_cockpit_in_chromium(chromium, web_server,
     assert chromium.current_url == server.origin + "/"
     assert chromium.title == "Warmline"
     chromium.save_screenshot(str(shots / "1-today.png"))
+    # Drawn by xterm.js's DOM renderer (warmline.web.client): rows of text, no canvas layers.
+    assert chromium.execute_script("return document.querySelectorAll('.xterm-rows > div').length") > 0
+    assert chromium.execute_script("return document.querySelectorAll('canvas').length") == 0
 
     page.press("L")
     await page.shows("Leads", "8 shown", "Score / target")

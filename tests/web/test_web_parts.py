@@ -1,5 +1,5 @@
 """The parts of `warmline web` one by one: the kept environment, the key on a pipe, the
-one-time token, and which links the page may open."""
+one-time token, which links the page may open, and the client script as served."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import pytest
 from warmline.config import ENV_API_KEY_FD, KEY_FROM_PIPE, ConfigError, key_from_pipe, load_config
 from warmline.web import window
 from warmline.web.access import Gate
+from warmline.web.client import Client, without_renderer_addons
+from warmline.web.server import CLIENT
 from warmline.web.session import CockpitSession, cockpit_environment, opens_safely
 
 
@@ -76,14 +78,11 @@ def test_which_links_the_page_may_open(url: object, opens: bool) -> None:
 async def test_a_link_the_page_may_not_open_never_reaches_it() -> None:
     sent: list[str] = []
 
-    async def nothing(*args: object) -> None:
-        return None
-
     async def write_str(text: str) -> None:
         sent.append(text)
 
-    session = CockpitSession(environment={}, api_key=None, label="test", write_bytes=nothing, write_str=write_str,
-                             close=nothing, download_manager=None)
+    session = CockpitSession(environment={}, api_key=None, download_manager=None)
+    session.remote_write_str = write_str  # as `claim` sets it: the tab's side
     for url in ("javascript:fetch('/ws')", "https://example.com/"):
         await session.on_meta(json.dumps({"type": "open_url", "url": url, "new_tab": True}).encode())
     assert [json.loads(text) for text in sent] == [["open_url", {"url": "https://example.com/", "new_tab": True}]]
@@ -101,3 +100,31 @@ def test_the_browser_gets_a_private_page_not_the_link_on_its_command_line(monkey
     assert window.open_window(launcher) == "an app window of chromium"
     assert started == [["/usr/bin/chromium", f"--app={launcher.as_uri()}"]]
     assert "token" not in " ".join(started[0])
+
+
+def test_the_client_is_served_without_its_webgl_and_canvas_addons() -> None:
+    """textual-serve's own bundle, as installed: if a release changes the two statements,
+    this fails (and the server serves the bundle as it is, with a warning)."""
+    original = CLIENT.read_text(encoding="utf-8")
+    served = Client.from_bundle(CLIENT).body.decode("utf-8")
+    for statement in ("this.terminal.loadAddon(this.webglAddon)", "this.terminal.loadAddon(this.canvasAddon)"):
+        assert statement in original
+        assert statement not in served
+    assert len(original) - len(served) < 200  # nothing else is taken out
+    assert "this.terminal.loadAddon(this.fitAddon)" in served
+
+
+def test_a_client_without_both_addon_loads_is_left_as_it_is() -> None:
+    webgl = "this.webglAddon=new p.WebglAddon,this.terminal.loadAddon(this.webglAddon),"
+    canvas = "this.canvasAddon=new m.CanvasAddon,this.terminal.loadAddon(this.canvasAddon),"
+    assert without_renderer_addons(f"a,{webgl}{canvas}b") == "a,b"
+    assert without_renderer_addons(f"a,{webgl}b") is None
+    assert without_renderer_addons(f"a,{webgl}{canvas}{canvas}b") is None
+    assert without_renderer_addons("a,b") is None
+
+
+def test_a_client_the_server_does_not_know_is_served_as_it_is(tmp_path: Path, caplog) -> None:
+    bundle = tmp_path / "textual.js"
+    bundle.write_text("new Terminal();")
+    assert Client.from_bundle(bundle).body == b"new Terminal();"
+    assert "served as it is" in caplog.text

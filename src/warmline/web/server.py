@@ -7,7 +7,10 @@ reading of the browser's messages (`_process_messages`). What is replaced, and w
 - `handle_index`: its page loads Google's fonts and runs inline scripts; ours
   (templates/cockpit.html) loads only files of this server, under a strict CSP;
 - `handle_websocket`: it builds its `AppService` itself, with no Origin check and no cap;
-  ours checks the Origin, holds the cap and starts a `CockpitSession`;
+  ours checks the Origin, holds the cap and claims a `CockpitSession` started ahead
+  (`warmline.web.spare`);
+- its `textual.js` is served without the addons that draw with WebGL or a canvas
+  (`warmline.web.client`);
 - `serve`: it binds what it is told and prints a logo; `run` here binds first (the port
   may be chosen by the system), makes the link from the bound address, and stops every
   session before it returns.
@@ -32,21 +35,23 @@ from aiohttp import WSCloseCode, web
 from textual_serve.server import Server
 
 from warmline.web.access import Gate, page
+from warmline.web.client import Client
 from warmline.web.session import CockpitSession
+from warmline.web.spare import Spares
 
 HERE = Path(__file__).parent
 SERVED = Path(textual_serve.__file__).parent / "static"
+CLIENT = SERVED / "js" / "textual.js"
 STATIC_FILES = {
-    "textual.js": SERVED / "js" / "textual.js",
     "xterm.css": SERVED / "css" / "xterm.css",
     "RobotoMono.ttf": SERVED / "fonts" / "RobotoMono-VariableFont_wght.ttf",
     "RobotoMono-Italic.ttf": SERVED / "fonts" / "RobotoMono-Italic-VariableFont_wght.ttf",
     "cockpit.css": HERE / "static" / "cockpit.css",
     "cockpit.js": HERE / "static" / "cockpit.js",
 }
-"""Every file the page needs, and nothing else: xterm.js and textual-serve's client, its
-stylesheet and font (textual-serve's own copies), and our stylesheet and script (the
-keyboard to the terminal at once)."""
+"""Every file the page needs besides its client (`textual.js`, `warmline.web.client`), and
+nothing else: xterm.js's stylesheet and textual-serve's font (textual-serve's own copies),
+and our stylesheet and script (the keyboard to the terminal at once)."""
 
 FULL = (
     "Warmline is open in {count} browser sessions already, as many as this server allows ({cap}). "
@@ -77,6 +82,8 @@ class CockpitServer(Server):
         self.running: dict[web.WebSocketResponse, CockpitSession | None] = {}
         """Each open session's WebSocket and its cockpit (None while it starts)."""
         self._counter = 0
+        self.client = Client.from_bundle(CLIENT)
+        self.spares = Spares(self._new_session)
 
     async def _make_app(self) -> web.Application:
         app = web.Application(middlewares=[self.gate.middleware])
@@ -88,6 +95,7 @@ class CockpitServer(Server):
             web.get("/static/{name}", self.handle_static, name="static"),
         ])
         app.on_response_prepare.append(self.gate.security_headers)
+        app.on_startup.append(self.on_startup)
         app.on_shutdown.append(self.on_shutdown)
         return app
 
@@ -103,6 +111,8 @@ class CockpitServer(Server):
         return aiohttp_jinja2.render_template("cockpit.html", request, context)
 
     async def handle_static(self, request: web.Request) -> web.StreamResponse:
+        if request.match_info["name"] == "textual.js":
+            return self.client.response(request)
         path = STATIC_FILES.get(request.match_info["name"])
         if path is None:
             raise web.HTTPNotFound()
@@ -127,24 +137,34 @@ class CockpitServer(Server):
             del self.running[websocket]
         return websocket
 
+    def _new_session(self) -> CockpitSession:
+        return CockpitSession(environment=self.sessions.environment, api_key=self.sessions.api_key,
+                              download_manager=self.download_manager)
+
     async def _run_session(self, request: web.Request, websocket: web.WebSocketResponse) -> None:
         self._counter += 1
-        session = CockpitSession(
-            environment=self.sessions.environment, api_key=self.sessions.api_key, label=f"session {self._counter}",
-            write_bytes=websocket.send_bytes, write_str=websocket.send_str, close=websocket.close,
-            download_manager=self.download_manager,
-        )
-        self.running[websocket] = session
+        session: CockpitSession | None = None
         try:
-            await session.start(_dimension(request, "width", 80), _dimension(request, "height", 24))
+            session = self.running[websocket] = await self.spares.take()
+            await session.claim(
+                label=f"session {self._counter}", write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                close=websocket.close, width=_dimension(request, "width", 80), height=_dimension(request, "height", 24),
+            )
+            self.spares.make_ready(after=session.first_output)
             await self._process_messages(websocket, session)
         except Exception:  # noqa: BLE001 - one tab's failure is logged; the server serves the others
             log.exception("the session ended with an error")
         finally:
-            await session.stop()
+            if session is not None:
+                await session.stop()
+
+    async def on_startup(self, app: web.Application) -> None:
+        """The first spare, ready before the first tab (`warmline.web.spare`)."""
+        self.spares.make_ready()
 
     async def on_shutdown(self, app: web.Application) -> None:
-        """Close every tab's WebSocket: each handler then quits its cockpit."""
+        """End the spare and close every tab's WebSocket: each handler then quits its cockpit."""
+        await self.spares.stop()
         for websocket in list(self.running):
             with suppress(ConnectionError):
                 await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"the server is stopping")

@@ -25,13 +25,15 @@ import json
 import os
 import sys
 from asyncio.subprocess import PIPE, Process
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from textual_serve.app_service import AppService
 
+from warmline.claim import ENV_CLAIM_FD
 from warmline.config import ENV_API_KEY_FD, ENV_BASE_URL, ENV_DATA_DIR
 from warmline.textsafe import terminal_line
 
@@ -73,22 +75,74 @@ def cockpit_environment(server: Mapping[str, str], *, base_url: str, data_dir: P
 
 
 class CockpitSession(AppService):
-    """The cockpit behind one WebSocket (see the module's docstring)."""
+    """The cockpit behind one WebSocket (see the module's docstring). It is started as a
+    spare (`spawn`), with no tab, and belongs to a tab once claimed (`claim`)."""
 
-    def __init__(self, *, environment: Mapping[str, str], api_key: str | None, label: str, **service: Any) -> None:
-        super().__init__(" ".join(COCKPIT_COMMAND), **service)
+    def __init__(self, *, environment: Mapping[str, str], api_key: str | None, **service: Any) -> None:
+        super().__init__(" ".join(COCKPIT_COMMAND), write_bytes=_no_tab, write_str=_no_tab, close=_no_tab, **service)
         self._environment = dict(environment)
         self._api_key = api_key
-        self._label = label
+        self._label = "spare"
+        self._claim_pipe: int | None = None
+        """The write end of the pipe the spare waits on (`warmline.claim`), until claimed."""
         self._stderr_relay: asyncio.Task[None] | None = None
+        self.first_output = asyncio.Event()
+        """Set when the claimed cockpit has written to its tab (or ended)."""
+
+    async def spawn(self) -> None:
+        """Start the cockpit as a spare: it loads its modules, then waits for `claim`."""
+        read_end, self._claim_pipe = os.pipe()
+        try:
+            await self._open_app_process(claim_fd=read_end)
+        except BaseException:
+            self._close_claim_pipe()
+            raise
+        finally:
+            os.close(read_end)
+
+    @property
+    def claimable(self) -> bool:
+        """A spare still running and not yet claimed."""
+        process = self._process
+        return self._claim_pipe is not None and process is not None and process.returncode is None
+
+    async def claim(self, *, label: str, width: int, height: int, write_bytes: Callable[[bytes], Awaitable[None]],
+                    write_str: Callable[[str], Awaitable[None]], close: Callable[[], Awaitable[object]]) -> None:
+        """Hand the spare to a tab of `width` x `height`: it starts the cockpit proper."""
+        assert self._claim_pipe is not None, "claimed twice"
+        self._label = label
+        self.remote_write_bytes, self.remote_write_str = write_bytes, write_str
+
+        async def close_tab() -> None:
+            await close()
+
+        self.remote_close = close_tab
+        with suppress(OSError):  # a spare that has just died: `run` finds its end
+            os.write(self._claim_pipe, json.dumps({"width": width, "height": height}).encode())
+        self._close_claim_pipe()
+        self._task = asyncio.create_task(self.run())
+
+    async def start(self, width: int, height: int) -> None:
+        raise NotImplementedError("a session is spawned, then claimed")
+
+    def _close_claim_pipe(self) -> None:
+        if self._claim_pipe is not None:
+            os.close(self._claim_pipe)
+            self._claim_pipe = None
+
+    async def on_data(self, payload: bytes) -> None:
+        self.first_output.set()
+        await super().on_data(payload)
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         textual = super()._build_environment(width=width, height=height)
         return {**self._environment, **{name: textual[name] for name in TEXTUAL_SETTINGS if name in textual}}
 
-    async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
+    async def _open_app_process(self, width: int = 80, height: int = 24, *, claim_fd: int | None = None) -> Process:
         environment = self._build_environment(width=width, height=height)
         handed: tuple[int, ...] = ()
+        if claim_fd is not None:
+            environment[ENV_CLAIM_FD] = str(claim_fd)
         if self._api_key:
             read_end, write_end = os.pipe()
             # A key is far under a pipe's buffer: written whole now, read by the child later.
@@ -99,7 +153,7 @@ class CockpitSession(AppService):
         try:
             process = await asyncio.create_subprocess_exec(
                 *COCKPIT_COMMAND, stdin=PIPE, stdout=PIPE, stderr=PIPE, env=environment,
-                pass_fds=handed, start_new_session=True,
+                pass_fds=(*handed, *(() if claim_fd is None else (claim_fd,))), start_new_session=True,
             )
         finally:
             for fd in handed:
@@ -138,7 +192,10 @@ class CockpitSession(AppService):
             await self._end_process()
 
     async def _end_process(self) -> None:
-        """Terminate the cockpit if it is still running, kill it if that is not enough."""
+        """Terminate the cockpit if it is still running, kill it if that is not enough (a
+        spare, told by its claim pipe's closing, ends by itself first)."""
+        self._close_claim_pipe()
+        self.first_output.set()
         process = self._process
         if process is not None and process.returncode is None:
             process.terminate()
@@ -165,3 +222,8 @@ def _ended_stream() -> asyncio.StreamReader:
     stream = asyncio.StreamReader()
     stream.feed_eof()
     return stream
+
+
+
+async def _no_tab(*_: object) -> None:
+    """Where a spare's output would go: it writes nothing before it is claimed."""
