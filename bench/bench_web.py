@@ -10,7 +10,7 @@ follow-ups, a key, a loopback service that is not there) shown two ways, turn by
    the cockpit's own start. Target: under 2x tmux. Each turn of either side starts with
    the server's spare cockpit ready (`warmline.web.spare`), as a rep finds it.
 2. Key to frame, median, for `L` (Today to the lead list), `j` (its cursor down) and enter
-   (a lead opened). tmux: from `send-keys` to the first `capture-pane` showing the screen
+   (a lead opened), a round of keys on each side in turn (both cockpits open throughout). tmux: from `send-keys` to the first `capture-pane` showing the screen
    the key settles on. Chromium: from the keydown event to the animation frame in which
    xterm.js draws the WebSocket message that completes that screen (the page's clock, read
    back through a tap installed before the page's scripts, tests/support/web_session.py).
@@ -81,34 +81,36 @@ def styled(screen: pyte.Screen) -> str:
 
 # --- tmux ------------------------------------------------------------------------------------
 
-def keys_in_tmux(launch: Launch, rounds: int) -> dict[str, list[float]]:
-    """Key-to-screen times in tmux 120x40 for the measured keys of `ROUND`, `rounds` times."""
-    argv, env, painted = launch
-    server = f"warmline-bench-web-{os.getpid()}"
-    tmux = ["tmux", "-f", "/dev/null", "-L", server]
-    setenv = [arg for name, value in {"TERM": "xterm-256color", **env}.items() for arg in ("-e", f"{name}={value}")]
-    subprocess.run([*tmux, "new-session", "-d", "-s", "keys", "-x", "120", "-y", "40", *setenv, shlex.join(argv)],
-                   check=True)
+class TmuxKeys:
+    """The cockpit in tmux 120x40, for key-to-screen times."""
 
-    def capture() -> str:
+    def __init__(self, launch: Launch) -> None:
+        argv, env, painted = launch
+        self.tmux = ["tmux", "-f", "/dev/null", "-L", f"warmline-bench-web-{os.getpid()}"]
+        setenv = [arg for name, value in {"TERM": "xterm-256color", **env}.items() for arg in ("-e", f"{name}={value}")]
+        subprocess.run([*self.tmux, "new-session", "-d", "-s", "keys", "-x", "120", "-y", "40", *setenv,
+                        shlex.join(argv)], check=True)
+        try:
+            _wait(lambda: painted(_plain(self.capture())), "Today in tmux")
+            _settle(self.capture)
+        except BaseException:
+            self.close()
+            raise
+
+    def capture(self) -> str:
         # -e: with the colours, which are all a cursor's move changes
-        return subprocess.run([*tmux, "capture-pane", "-p", "-e", "-t", "keys"], capture_output=True, text=True).stdout
+        return subprocess.run([*self.tmux, "capture-pane", "-p", "-e", "-t", "keys"],
+                              capture_output=True, text=True).stdout
 
-    times: dict[str, list[float]] = {key: [] for key, measured in ROUND if measured}
-    try:
-        _wait(lambda: painted(_plain(capture())), "Today in tmux")
-        _settle(capture)
-        for _round in range(rounds):
-            for key, measured in ROUND:
-                before = comparable(capture())
-                sent = time.perf_counter()
-                subprocess.run([*tmux, "send-keys", "-t", "keys", TMUX_KEYS.get(key, key)], check=True)
-                seen = _settle(capture, before)
-                if measured:
-                    times[key].append(seen - sent)
-    finally:
-        subprocess.run([*tmux, "kill-server"], capture_output=True)
-    return times
+    def key(self, key: str) -> float:
+        """Press `key`; seconds from sending it to the first capture of the screen it settles on."""
+        before = comparable(self.capture())
+        sent = time.perf_counter()
+        subprocess.run([*self.tmux, "send-keys", "-t", "keys", TMUX_KEYS.get(key, key)], check=True)
+        return _settle(self.capture, before) - sent
+
+    def close(self) -> None:
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
 
 
 def _settle(capture: Callable[[], str], before: str | None = None) -> float:
@@ -306,23 +308,33 @@ def main() -> None:
               "  (target < 2x)")
 
         print(f"\n2. Key to frame, {args.runs} rounds of {' '.join(key for key, _ in ROUND)}")
-        browser.quiet()
-        in_tmux = keys_in_tmux(launch, args.runs)
-        in_browser: dict[str, list[float]] = {key: [] for key in in_tmux}
-        drawing: dict[str, list[float]] = {key: [] for key in in_tmux}
+        measured_keys = [key for key, measured in ROUND if measured]
+        in_tmux: dict[str, list[float]] = {key: [] for key in measured_keys}
+        in_browser: dict[str, list[float]] = {key: [] for key in measured_keys}
+        drawing: dict[str, list[float]] = {key: [] for key in measured_keys}
         browser.fresh_page(painted)  # a session of its own for the keys
         browser.quiet()
-        for _round in range(args.runs):
-            for key, measured in ROUND:
-                took, drawn = browser.key(key)
-                if measured:
-                    in_browser[key].append(took)
-                    drawing[key].append(drawn)
-        for key in in_tmux:
-            terminal = report(f"{key} in tmux", in_tmux[key])
+        terminal = TmuxKeys(launch)
+        try:
+            for _round in range(args.runs):  # a round on each side in turn
+                for key, measured in ROUND:
+                    took = terminal.key(key)
+                    if measured:
+                        in_tmux[key].append(took)
+                for key, measured in ROUND:
+                    took, drawn = browser.key(key)
+                    if measured:
+                        in_browser[key].append(took)
+                        drawing[key].append(drawn)
+        finally:
+            terminal.close()
+        for key in measured_keys:
+            in_terminal = report(f"{key} in tmux", in_tmux[key])
             web = report(f"{key} in Chromium", in_browser[key])
             report(f"{key} in Chromium, from the last bytes' arrival to the frame", drawing[key])
-            print(f"    ratio {key}: Chromium / tmux = {web / terminal:.2f}x  (target <= 1.2x)")
+            paired = statistics.median(b / t for b, t in zip(in_browser[key], in_tmux[key], strict=True))
+            print(f"    ratio {key}: Chromium / tmux = {web / in_terminal:.2f}x; median of the rounds' ratios "
+                  f"{paired:.2f}x  (target <= 1.2x)")
     finally:
         browser.close()
         server.stop()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from warmline.claim import ENV_CLAIM_FD, claimed_size, wait_for_claim
 from warmline.config import ENV_API_KEY_FD, KEY_FROM_PIPE, ConfigError, key_from_pipe, load_config
 from warmline.web import window
 from warmline.web.access import Gate
@@ -128,3 +129,41 @@ def test_a_client_the_server_does_not_know_is_served_as_it_is(tmp_path: Path, ca
     bundle.write_text("new Terminal();")
     assert Client.from_bundle(bundle).body == b"new Terminal();"
     assert "served as it is" in caplog.text
+
+
+def _claim_pipe(monkeypatch, claim: bytes) -> None:
+    read_end, write_end = os.pipe()
+    os.write(write_end, claim)
+    os.close(write_end)
+    monkeypatch.setenv(ENV_CLAIM_FD, str(read_end))
+
+
+def test_a_claimed_spare_takes_the_tabs_size_and_drops_the_variable(monkeypatch) -> None:
+    _claim_pipe(monkeypatch, b'{"width": 132, "height": 41}')
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("ROWS", "24")
+    wait_for_claim()
+    assert (os.environ["COLUMNS"], os.environ["ROWS"]) == ("132", "41")
+    assert ENV_CLAIM_FD not in os.environ
+
+
+def test_a_spare_dropped_unclaimed_exits_quietly(monkeypatch) -> None:
+    _claim_pipe(monkeypatch, b"")
+    with pytest.raises(SystemExit) as exit_:
+        wait_for_claim()
+    assert exit_.value.code == 0
+
+
+@pytest.mark.parametrize("claim", [b"", b"{", b"[120, 40]", b'{"width": 0, "height": 40}',
+                                   b'{"width": "120", "height": 40}', b'{"width": 120}'])
+def test_a_claim_that_is_not_a_size_is_refused(claim: bytes) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        claimed_size(claim)
+    assert "not a terminal size" in str(exit_.value.code)
+
+
+def test_a_claim_pipe_that_cannot_be_read_is_refused(monkeypatch) -> None:
+    monkeypatch.setenv(ENV_CLAIM_FD, "not-a-number")
+    with pytest.raises(SystemExit) as exit_:
+        wait_for_claim()
+    assert "cannot be read" in str(exit_.value.code)

@@ -13,6 +13,7 @@ import pytest
 
 from support.waiting import until
 from support.web_session import WebServer, browser_session, environ_of, sign_in, terminal
+from warmline.web.server import CLIENT
 
 pytestmark = pytest.mark.e2e
 
@@ -128,7 +129,7 @@ async def test_the_page_loads_nothing_from_elsewhere_and_no_directory_is_listed(
         assert "default-src 'none'" in policy and "script-src 'self';" in policy
         assert "frame-ancestors 'none'" in policy and "font-src 'self';" in policy
         assert "googleapis" not in html and "https://" not in html
-        for name in ("textual.js", "xterm.css", "cockpit.css", "RobotoMono.ttf"):
+        for name in ("textual.js", "textual-canvas.js", "xterm.css", "cockpit.css", "RobotoMono.ttf"):
             async with client.get(f"{server.origin}/static/{name}") as answer:
                 assert answer.status == 200, name
         async with client.get(f"{server.origin}/static/cockpit.css") as answer:
@@ -169,3 +170,22 @@ async def test_only_what_the_cockpit_needs_reaches_its_environment(service) -> N
         server.stop()
     assert "SOME_TOKEN" not in environment
     assert environment["LC_TIME"] == "en_GB.UTF-8"
+
+
+async def test_the_page_draws_with_the_dom_renderer_unless_asked_for_the_canvas(web_server) -> None:
+    """warmline.web.client: the DOM renderer's client by default, textual-serve's own on request."""
+    server = web_server()
+    shipped = CLIENT.read_bytes()
+    async with browser_session() as client:
+        await sign_in(client, server)
+        for query, script in (("", "textual.js"), ("?renderer=canvas", "textual-canvas.js"),
+                              ("?renderer=<script>", "textual.js")):
+            async with client.get(f"{server.origin}/{query}") as page:
+                assert f'<script src="/static/{script}"></script>' in await page.text(), query
+        async with client.get(server.origin + "/static/textual-canvas.js") as answer:
+            assert await answer.read() == shipped
+        async with client.get(server.origin + "/static/textual.js") as answer:
+            etag = answer.headers["ETag"]
+            assert b"this.terminal.loadAddon(this.canvasAddon)" not in await answer.read()
+        async with client.get(server.origin + "/static/textual.js", headers={"If-None-Match": etag}) as answer:
+            assert answer.status == 304

@@ -1,6 +1,7 @@
 """`warmline web` told to stop (SIGTERM, SIGHUP as when its terminal closes, SIGINT as
 Ctrl+C) while a browser tab has a cockpit open: the server ends, and so does every
-cockpit it started; none is left running without its server (issue 25, clean exits)."""
+cockpit it started, the spare included; none is left running without its server (issue
+25, clean exits)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,10 @@ async def test_a_signal_stops_the_server_and_every_cockpit_it_started(web_server
         async with terminal(client, server) as screen:
             await screen.shows("Today ·")
             [cockpit] = server.session_pids()
+            await until(server.spare_ready, what="the next spare ready")
+            [spare] = server.spare_pids()
             os.kill(server.process.pid, stop)
             await until(lambda: server.process.poll() is not None, what="the server ending")
             await until(lambda: not _running(cockpit), what="the tab's cockpit ending with its server")
+            await until(lambda: not _running(spare), what="the spare cockpit ending with its server")
             await until(lambda: screen.websocket.closed, what="the tab's session closing")

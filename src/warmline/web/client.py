@@ -14,6 +14,12 @@ and the client; so the two statements that load the addons are taken out of it a
 served (`without_renderer_addons`). If a release of textual-serve no longer has them in
 that form, the client is served as it is, and a warning says so: the cockpit still works,
 drawing as textual-serve does.
+
+What the DOM renderer draws less well: block and box characters the page's font lacks
+(charts, scroll bars, the score bar) come from a fallback font, whose glyphs do not fill
+the cell's height (thin gaps between rows) and may not have its width (a star shifts its
+row by a fraction of a cell). The Canvas renderer draws those characters itself, cell-exact:
+the page at `/?renderer=canvas` is served textual-serve's client as it ships.
 """
 
 from __future__ import annotations
@@ -54,9 +60,10 @@ class Client:
     last_modified: str
 
     @classmethod
-    def from_bundle(cls, path: Path) -> Client:
+    def from_bundle(cls, path: Path, *, as_shipped: bool = False) -> Client:
+        """The client in `path` for the DOM renderer, or `as_shipped` (its Canvas renderer)."""
         script = path.read_text(encoding="utf-8")
-        served = without_renderer_addons(script)
+        served = script if as_shipped else without_renderer_addons(script)
         if served is None:
             log.warning("textual-serve's client (%s) is not the one Warmline knows: served as it is, "
                         "drawing with its WebGL or Canvas renderer", path)

@@ -49,7 +49,7 @@ STATIC_FILES = {
     "cockpit.css": HERE / "static" / "cockpit.css",
     "cockpit.js": HERE / "static" / "cockpit.js",
 }
-"""Every file the page needs besides its client (`textual.js`, `warmline.web.client`), and
+"""Every file the page needs besides its client (`CockpitServer.clients`), and
 nothing else: xterm.js's stylesheet and textual-serve's font (textual-serve's own copies),
 and our stylesheet and script (the keyboard to the terminal at once)."""
 
@@ -82,7 +82,12 @@ class CockpitServer(Server):
         self.running: dict[web.WebSocketResponse, CockpitSession | None] = {}
         """Each open session's WebSocket and its cockpit (None while it starts)."""
         self._counter = 0
-        self.client = Client.from_bundle(CLIENT)
+        self.clients = {
+            "textual.js": Client.from_bundle(CLIENT),
+            "textual-canvas.js": Client.from_bundle(CLIENT, as_shipped=True),
+        }
+        """The page's client, for xterm.js's DOM renderer, and as textual-serve ships it
+        (its Canvas renderer: `/?renderer=canvas`); `warmline.web.client` says why."""
         self.spares = Spares(self._new_session)
 
     async def _make_app(self) -> web.Application:
@@ -105,14 +110,16 @@ class CockpitServer(Server):
         font_size = request.query.get("fontsize", "16")
         context = {
             "title": "Warmline",
+            "client": "textual-canvas.js" if request.query.get("renderer") == "canvas" else "textual.js",
             "websocket_url": self.gate.websocket_url,
             "font_size": int(font_size) if font_size.isdigit() and 8 <= int(font_size) <= 48 else 16,
         }
         return aiohttp_jinja2.render_template("cockpit.html", request, context)
 
     async def handle_static(self, request: web.Request) -> web.StreamResponse:
-        if request.match_info["name"] == "textual.js":
-            return self.client.response(request)
+        client = self.clients.get(request.match_info["name"])
+        if client is not None:
+            return client.response(request)
         path = STATIC_FILES.get(request.match_info["name"])
         if path is None:
             raise web.HTTPNotFound()
