@@ -55,11 +55,17 @@ class WebServer:
 
     def session_pids(self) -> list[int]:
         """The cockpits this server started for tabs (its child processes but the spare)."""
-        return [pid for pid in children_of(self.process.pid) if not self.is_spare(pid)]
+        return [pid for pid in self._cockpits() if not self.is_spare(pid)]
 
     def spare_pids(self) -> list[int]:
         """The cockpits started ahead and not claimed by a tab (`warmline.web.spare`)."""
-        return [pid for pid in children_of(self.process.pid) if self.is_spare(pid)]
+        return [pid for pid in self._cockpits() if self.is_spare(pid)]
+
+    def _cockpits(self) -> list[int]:
+        """The child processes, but one still being started: forked, not yet running the
+        cockpit, it shows the server's own command line and environment."""
+        own = _command_line(self.process.pid)
+        return [pid for pid in children_of(self.process.pid) if _command_line(pid) != own]
 
     def spare_ready(self) -> bool:
         """Whether a spare is waiting for its claim, its modules loaded (blocked reading
@@ -109,6 +115,13 @@ def _open_files(pid: int) -> set[str]:
         with contextlib.suppress(OSError):
             found.add(os.readlink(entry))
     return found
+
+
+def _command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
 
 
 def _wait_channel(pid: int) -> str:

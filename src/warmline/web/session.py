@@ -122,9 +122,6 @@ class CockpitSession(AppService):
         self._close_claim_pipe()
         self._task = asyncio.create_task(self.run())
 
-    async def start(self, width: int, height: int) -> None:
-        raise NotImplementedError("a session is spawned, then claimed")
-
     def _close_claim_pipe(self) -> None:
         if self._claim_pipe is not None:
             os.close(self._claim_pipe)
