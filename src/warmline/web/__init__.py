@@ -5,6 +5,8 @@ xterm.js over a WebSocket and to each cockpit over pipes, with Textual's web dri
 we change in it, and why, is said where it is changed:
 - `access`: the one-time link, the cookie, the Host and Origin checks, the headers;
 - `session`: how a cockpit is started (no shell, a kept environment, the key on a pipe);
+- `spare`: one cockpit started ahead of the next tab, claimed by it (`warmline.claim`);
+- `client`: textual-serve's page client, served to draw with xterm.js's DOM renderer;
 - `server`: the routes, our own page, the session cap, binding and stopping;
 - `window`: opening the link in the system's browser, as an app window where it can.
 

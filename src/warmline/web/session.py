@@ -9,6 +9,11 @@ environment `cockpit_environment` keeps. The key reaches it on a pipe it inherit
 its environment, which every process it starts would inherit and `/proc/PID/environ`
 shows for as long as it runs.
 
+A session is started before its tab (`warmline.web.spare`): `spawn` starts the cockpit as
+a spare, which loads its modules and waits on a claim pipe (`warmline.claim`) before it
+reads its configuration, its key (written to its pipe at the spawn, read only after the
+claim) or the cache; `claim` gives it a tab, writing the tab's size to that pipe.
+
 The rest of `AppService` (the packet protocol, resizes, downloads) is textual-serve's, with
 four changes: a link the cockpit asks the page to open must be a web or mail address (the
 page opens what it is given, and a `javascript:` link would run in the cockpit's page); what
@@ -190,7 +195,7 @@ class CockpitSession(AppService):
 
     async def _end_process(self) -> None:
         """Terminate the cockpit if it is still running, kill it if that is not enough (a
-        spare, told by its claim pipe's closing, ends by itself first)."""
+        spare's claim pipe is closed too: that alone would end it)."""
         self._close_claim_pipe()
         self.first_output.set()
         process = self._process
@@ -219,7 +224,6 @@ def _ended_stream() -> asyncio.StreamReader:
     stream = asyncio.StreamReader()
     stream.feed_eof()
     return stream
-
 
 
 async def _no_tab(*_: object) -> None:
