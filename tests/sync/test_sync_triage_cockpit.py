@@ -20,6 +20,7 @@ from warmline.api import ServiceClient
 from warmline.config import Config
 from warmline.store import Store
 from warmline.sync import SyncEngine
+from warmline.sync.backoff import Backoff
 from warmline.tui.app import WarmlineApp
 from warmline.tui.screens.recommendations import RecommendationsScreen
 from warmline_sandbox.clock import SystemClock
@@ -48,7 +49,11 @@ async def test_thirty_fast_completes_make_no_failure_and_count_what_the_service_
     store = Store(tmp_path / "cache.sqlite3")
     try:
         async with ServiceClient("http://127.0.0.1", KEY, transport=httpx.ASGITransport(app=sandbox)) as client:
-            engine = SyncEngine(store, client, tick_interval=0.1)
+            # A send that fails on a loaded machine (the sandbox's database busy past its
+            # timeout, say) is retried, as it must be; with the default backoff (2 s doubling
+            # to 5 min) a few such failures would put the retry past this test's wait, which
+            # is about counting, not retry timing. So the retries here come within a second.
+            engine = SyncEngine(store, client, tick_interval=0.1, backoff=Backoff(base=0.1, cap=1.0))
             assert await engine.refresh_leads()
             assert await engine.refresh_recommendations()
             assert (await engine.prefetch(wait=False)).finished  # and every lead's figures
