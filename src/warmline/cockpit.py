@@ -28,7 +28,8 @@ def start_cockpit(config: Config) -> None:
         run_first_run(config_path(), config=config)
         return
     try:
-        store = Store(config.db_path)  # makes the data dir (0700) and the file (0600)
+        # Makes the data dir (0700) and the file (0600); says so when it upgrades an old one.
+        store = Store(config.db_path, on_upgrade=_say_upgrading)
     except CacheUnusable as exc:
         _cache_unusable_exit(exc)
     # The log file only while the terminal UI runs: a line on stderr would be drawn over its
@@ -44,6 +45,14 @@ def start_cockpit(config: Config) -> None:
         _cache_unusable_exit(cache_unusable(store.path, exc))
     finally:
         store.close()
+
+
+def _say_upgrading(version: int, target: int) -> None:
+    """A line on the terminal while the cache of an older Warmline is brought up to date,
+    before the cockpit's screen replaces it: rebuilding an index over a large cache takes
+    seconds, which would otherwise pass on a blank terminal."""
+    print("Updating the cache for this version of Warmline (once; a large cache takes a few seconds)...",
+          file=sys.stderr, flush=True)
 
 
 def _cache_unusable_exit(exc: Exception) -> NoReturn:

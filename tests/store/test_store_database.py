@@ -81,6 +81,52 @@ def test_opening_an_old_database_applies_the_missing_migrations(tmp_path: Path) 
     new.close()
 
 
+def test_an_upgrade_of_an_old_file_is_told_once_before_it_runs(tmp_path: Path) -> None:
+    told: list[tuple[int, int]] = []
+
+    def on_upgrade(version: int, target: int) -> None:
+        told.append((version, target))
+
+    new_file = Database(tmp_path / "new.sqlite3")
+    assert migrate(new_file.conn, [_v1, _v2], on_upgrade) == 2
+    assert told == []  # a new file: nothing to wait for
+    assert migrate(new_file.conn, [_v1, _v2], on_upgrade) == 2
+    assert told == []  # up to date
+    new_file.close()
+
+    old = Database(tmp_path / "old.sqlite3")
+    migrate(old.conn, [_v1])
+    seen: list[int] = []
+
+    def v3(conn: sqlite3.Connection) -> None:
+        seen.append(len(told))
+
+    assert migrate(old.conn, [_v1, _v2, v3], on_upgrade) == 3
+    assert told == [(1, 3)] and seen == [1]  # once, before the migrations ran
+    old.close()
+
+
+def test_the_cockpit_says_it_updates_an_old_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import warmline.cockpit
+    from warmline.config import Config
+
+    path = tmp_path / "data" / "cache.sqlite3"
+    path.parent.mkdir()
+    old = Database(path)
+    migrate(old.conn, MIGRATIONS[:-1])
+    old.close()
+    opened: list[int] = []
+    monkeypatch.setattr(warmline.cockpit, "run_cockpit", lambda store, **_: opened.append(store.schema_version))
+    monkeypatch.setattr(warmline.cockpit.logfile, "configure", lambda **_: [])
+    warmline.cockpit.start_cockpit(Config(api_key="k", data_dir=tmp_path / "data"))
+    assert opened == [len(MIGRATIONS)]
+    assert "Updating the cache for this version of Warmline" in capsys.readouterr().err
+    warmline.cockpit.start_cockpit(Config(api_key="k", data_dir=tmp_path / "data"))
+    assert capsys.readouterr().err == ""  # up to date: nothing said
+
+
 def test_a_failing_migration_leaves_the_previous_version(tmp_path: Path) -> None:
     db = Database(tmp_path / "x.sqlite3")
     migrate(db.conn, [_v1])

@@ -28,6 +28,7 @@ configured; `schema` the migrations. Never imports Textual or Rich.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from warmline.config import data_dir
@@ -72,11 +73,18 @@ def default_db_path() -> Path:
 class Store(LeadsStore, RecommendationsStore, OutboxStore, JobsStore, DirectoryStore, StateStore, TombstonesStore):
     """The cache. Safe to share between threads; open one per process."""
 
-    def __init__(self, path: Path | str | None = None, clock: EpochClock = system_clock) -> None:
+    def __init__(
+        self,
+        path: Path | str | None = None,
+        clock: EpochClock = system_clock,
+        on_upgrade: Callable[[int, int], None] | None = None,
+    ) -> None:
+        """`on_upgrade`: told before a cache written by an older Warmline is brought up to
+        date (`migrate`), which may take seconds on a large one."""
         super().__init__(default_db_path() if path is None else path, clock)
         try:
             with self._lock:
-                self.schema_version = migrate(self.conn, MIGRATIONS)
+                self.schema_version = migrate(self.conn, MIGRATIONS, on_upgrade)
         except (sqlite3.DatabaseError, OSError, NewerSchemaError) as exc:
             # Not SQLite, truncated, a damaged page, read-only, written by a newer Warmline.
             self.conn.close()

@@ -574,13 +574,22 @@ class NewerSchemaError(RuntimeError):
     """The cache was written by a newer Warmline: refused rather than misread."""
 
 
-def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS) -> int:
+def migrate(
+    conn: sqlite3.Connection,
+    migrations: Sequence[Migration] = MIGRATIONS,
+    on_upgrade: Callable[[int, int], None] | None = None,
+) -> int:
     """Bring the database up to `len(migrations)`; returns the version reached.
 
     The connection must be in autocommit mode (no transaction open). A file written by a
     newer Warmline (a higher version than we know) is refused rather than misread.
+    `on_upgrade(version, target)` is called once before an existing file (not a new one)
+    is brought up: a migration may rebuild an index over all its rows, seconds on a large
+    cache, and the one waiting should be told.
     """
     target = len(migrations)
+    found: int | None = None  # the version the file had: 0 for a new one
+    told = False
     while True:
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -592,6 +601,10 @@ def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIO
             if version == target:
                 conn.execute("COMMIT")
                 return version
+            found = version if found is None else found
+            if on_upgrade is not None and not told and found > 0:
+                on_upgrade(version, target)
+                told = True
             migrations[version](conn)
             conn.execute(
                 "INSERT INTO schema_version (version, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
