@@ -39,10 +39,14 @@ import math
 import re
 from typing import Any
 
+# The patterns are strings, compiled by `re` on first use and kept in its cache: compiling
+# them all at import took 20 M instructions of the cockpit's first frame (warmline.startup),
+# and text that is printable throughout (nearly all) needs none of them.
+
 # Whole sequences first, so their parameters do not survive as stray text: CSI (ESC [ or the
 # one-byte C1 CSI ... final byte), OSC (ESC ] or C1 OSC ... BEL or ST), the other two-byte
 # escapes (ESC P, ESC X, ESC ^, ESC _ and the like).
-_ESCAPES = re.compile(
+_ESCAPES = (
     r"\x1b\[[0-?]*[ -/]*[@-~]"
     r"|\x9b[0-?]*[ -/]*[@-~]"
     r"|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
@@ -52,18 +56,18 @@ _ESCAPES = re.compile(
 # marks LRM, RLM and ALM, which reorder neighbouring text as well.
 _BIDI = "\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c"
 _LINE_BREAKS = "\n\r\x0b\x0c\x85\u2028\u2029"
-_CONTROLS = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_BIDI}\u2028\u2029]")
-_CONTROLS_BUT_LF = re.compile(f"[\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f{_BIDI}\u2028\u2029]")
-_FOLDED = re.compile(f"[\\t{_LINE_BREAKS}]+")
-_BREAK = re.compile("\r\n|[\r\x0b\x0c\x85\u2028\u2029]")
-_SURROGATES = re.compile("[\ud800-\udfff]")
-_JSON_UNSAFE = re.compile(f"[\\x7f-\\x9f{_BIDI}\u2028\u2029\\ud800-\\udfff]")
+_CONTROLS = f"[\\x00-\\x1f\\x7f-\\x9f{_BIDI}\u2028\u2029]"
+_CONTROLS_BUT_LF = f"[\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f{_BIDI}\u2028\u2029]"
+_FOLDED = f"[\\t{_LINE_BREAKS}]+"
+_BREAK = "\r\n|[\r\x0b\x0c\x85\u2028\u2029]"
+_SURROGATES = "[\ud800-\udfff]"
+_JSON_UNSAFE = f"[\\x7f-\\x9f{_BIDI}\u2028\u2029\\ud800-\\udfff]"
 # What a spreadsheet runs as a formula when a cell (or a line of it) starts with it; a tab
 # or CR at the start is how guards are dodged (they never survive `csv_text`, listed anyway).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/?#@'\"]*@")
+_USERINFO = r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/?#@'\"]*@"
 
 
 def redact_url(text: object) -> str:
@@ -72,7 +76,7 @@ def redact_url(text: object) -> str:
     A base URL may carry `user:password@`; any message, status or log line that shows a
     URL (or quotes one inside a longer text, as httpx's errors do) passes through here.
     """
-    return _USERINFO.sub(r"\1***@", str(text))
+    return re.sub(_USERINFO, r"\1***@", str(text))
 
 
 def _text(value: Any) -> str:
@@ -82,21 +86,27 @@ def _text(value: Any) -> str:
 def terminal_line(value: Any) -> str:
     """`value` as one line of a terminal: nothing that moves the cursor, rewrites the line,
     starts a new one, switches the direction of the text or talks to the terminal."""
-    text = _ESCAPES.sub("", _text(value))
-    return _CONTROLS.sub("", _FOLDED.sub(" ", text))
+    text = "" if value is None else str(value)
+    if text.isprintable():  # no escape, control, line break, bidi control or surrogate
+        return text
+    text = storable_text(text)
+    return re.sub(_CONTROLS, "", re.sub(_FOLDED, " ", re.sub(_ESCAPES, "", text)))
 
 
 def terminal_text(value: Any) -> str:
     """`value` for a terminal, keeping its line breaks (as LF): messages and notes."""
-    text = _BREAK.sub("\n", _ESCAPES.sub("", _text(value))).replace("\t", "    ")
-    return _CONTROLS_BUT_LF.sub("", text)
+    text = "" if value is None else str(value)
+    if text.isprintable():
+        return text
+    text = re.sub(_BREAK, "\n", re.sub(_ESCAPES, "", storable_text(text))).replace("\t", "    ")
+    return re.sub(_CONTROLS_BUT_LF, "", text)
 
 
 def storable_text(text: str) -> str:
     """`text` with each surrogate code point replaced by U+FFFD: Python keeps them in a str,
     but no UTF-8 encoder writes one, so one in a company name would stop every write of
     the list it came in."""
-    return text if text.isascii() else _SURROGATES.sub("\ufffd", text)
+    return text if text.isascii() else re.sub(_SURROGATES, "\ufffd", text)
 
 
 INT64_MIN = -(2**63)
@@ -154,7 +164,7 @@ def storable_json(value: Any, repairs: Repairs | None = None, *, int64: bool = F
     return _repaired(value, found, int64)
 
 
-_LONG_NUMBER = re.compile(r"\d{19}")
+_LONG_NUMBER = r"\d{19}"
 """A run of digits that may be an integer beyond 64 bits (their largest has 19)."""
 
 
@@ -165,12 +175,12 @@ def _needs_nothing(value: dict[Any, Any] | list[Any], int64: bool) -> bool:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError):  # NaN or infinity, or not JSON data
         return False
-    return not has_surrogates(text) and not (int64 and _LONG_NUMBER.search(text))
+    return not has_surrogates(text) and not (int64 and re.search(_LONG_NUMBER, text))
 
 
 def has_surrogates(text: str) -> bool:
     """True when `text` holds a surrogate code point (`storable_text` would change it)."""
-    return not text.isascii() and _SURROGATES.search(text) is not None
+    return not text.isascii() and re.search(_SURROGATES, text) is not None
 
 
 def _repaired(value: Any, found: Repairs, int64: bool) -> Any:
@@ -218,7 +228,7 @@ def json_dumps(value: Any, **kwargs: Any) -> str:
     where an escape is valid JSON for the same character, so the output still decodes to
     exactly `value`.
     """
-    return _JSON_UNSAFE.sub(_escape_json, json.dumps(value, ensure_ascii=False, **kwargs))
+    return re.sub(_JSON_UNSAFE, _escape_json, json.dumps(value, ensure_ascii=False, **kwargs))
 
 
 def csv_text(value: Any) -> str:

@@ -15,7 +15,6 @@ import contextlib
 import math
 import sqlite3
 import threading
-import webbrowser
 from collections.abc import Callable, Hashable
 from contextlib import AbstractContextManager
 from datetime import tzinfo
@@ -624,6 +623,9 @@ class WarmlineApp(TypeaheadApp):
             return
         opener = self.opener
         if opener is None:
+            # deferred: first frame (Python's webbrowser looks for browsers as it loads)
+            import webbrowser
+
             opener = webbrowser.open
 
         def attempt() -> None:
