@@ -85,6 +85,7 @@ def test_the_cockpit_start_up_path_leaves_the_heavy_modules_for_later() -> None:
 TODAY_LATER = [
     "textual.widgets._data_table", "warmline.tui.widgets.tables", "warmline.tui.screens.jobs",
     "warmline.tui.screens.lead_list", "warmline.tui.screens.help", "warmline.tui.screens.first_run",
+    "warmline.tui.screens.follow_up_dialogs", "warmline.tui.context", "webbrowser",
 ]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 from functools import partial
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from warmline import logfile
 from warmline.config import Config, config_path
@@ -19,7 +19,9 @@ from warmline.store import CacheUnusable, Store
 from warmline.store.database import cache_unusable
 from warmline.textsafe import terminal_text
 from warmline.tui.app import run_cockpit, run_first_run
-from warmline.tui.context import SyncHandle
+
+if TYPE_CHECKING:
+    from warmline.tui.context import SyncHandle
 
 
 def start_cockpit(config: Config) -> None:

@@ -37,8 +37,8 @@ from warmline.tui import browser
 from warmline.tui.app_bindings import APP_BINDINGS
 from warmline.tui.bindings import screen_bindings
 from warmline.tui.clipboard import OSC52_NOTE, Copier, clipboard_text, system_copy
-from warmline.tui.context import QUIT_GRACE_SECONDS, Cockpit, Decision, Held, SyncHandle
 from warmline.tui.feed import status_from_store
+from warmline.tui.held import QUIT_GRACE_SECONDS, Held
 from warmline.tui.palette import ScreenActions
 from warmline.tui.refusals import ActionRefused, refusals
 from warmline.tui.safe import safe_text
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from textual.theme import Theme
 
     from warmline.store import Store
+    from warmline.tui.context import Cockpit, Decision, SyncHandle
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -714,8 +715,9 @@ class WarmlineApp(TypeaheadApp):
         self.notify(safe_text(message, multiline=True), severity=severity, markup=False, timeout=timeout)
 
 
-_implements: type[Cockpit] = WarmlineApp
-"""mypy checks here that the app is what its screens type against (`warmline.tui.context`)."""
+if TYPE_CHECKING:
+    _implements: type[Cockpit] = WarmlineApp
+    """mypy checks here that the app is what its screens type against (`warmline.tui.context`)."""
 
 
 def cockpit_revision(store: Store, followups: FollowUps | None) -> Hashable:

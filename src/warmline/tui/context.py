@@ -5,9 +5,11 @@ module depends on the app module that imports every screen (a type-level cycle),
 that what a screen may reach is written down in one place. `WarmlineApp` implements it;
 `warmline.tui.app` has mypy check that it does.
 
-Also here: the shapes the app and screens share around it (a held `Decision`, the sync
-engine as the cockpit sees it). Everything else is for typing only, so importing this
-module costs nothing before the first frame.
+Also here: the shapes the app and screens share around it (a `Decision` that can be
+held, the sync engine as the cockpit sees it). All of it is for typing only: modules
+import it under `TYPE_CHECKING`, so its protocols are never built when the cockpit runs
+(defining them cost 5 M instructions of the first frame, `warmline.startup`). What the
+app needs of held decisions at run time is in `warmline.tui.held`.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from typing import (
     TYPE_CHECKING,
     Any,
     Concatenate,
-    NamedTuple,
     ParamSpec,
     Protocol,
     TypeVar,
@@ -40,24 +41,13 @@ if TYPE_CHECKING:
     from warmline.tui.status import CockpitStatus
     from warmline.tui.timefmt import DatetimeClock
 
+from warmline.tui.held import QUIT_GRACE_SECONDS, Held
+
 P = ParamSpec("P")
 R = TypeVar("R")
 Ts = TypeVarTuple("Ts")
 ScreenResult = TypeVar("ScreenResult")
 WorkResult = TypeVar("WorkResult")
-
-QUIT_GRACE_SECONDS = 3.0
-"""How long quitting waits for held decisions to reach the service (then they go at the
-next sync: they are committed to the cache, never lost)."""
-
-
-class Held(NamedTuple):
-    """A one-key decision inside its undo window: its ops are not sent before `until`."""
-
-    op_ids: tuple[str, ...]
-    label: str
-    until: float  # the store's monotonic clock (`Store.monotonic`): a wall-clock jump moves it not
-
 
 class Decision(Protocol[*Ts]):
     """An action a rep takes with one key, which can be held for the undo window: it

@@ -30,7 +30,7 @@ from warmline.store.followups import AGENDA_GROUPS, AgendaGroup, FollowUp, agend
 from warmline.tui.columns import Column
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.follow_up_dialogs import (
+from warmline.tui.screens.follow_up_actions import (
     FOLLOW_UP_BINDINGS,
     FollowUpActions,
     day_text,

@@ -40,7 +40,7 @@ from warmline.tui.screens.dialogs import (
     TextValues,
     confirm_lead_removal,
 )
-from warmline.tui.screens.follow_up_dialogs import (
+from warmline.tui.screens.follow_up_actions import (
     FOLLOW_UP_BINDINGS,
     LOCAL_ONLY,
     FollowUpActions,

@@ -43,7 +43,7 @@ from warmline.review.words import (
 from warmline.store.database import CacheUnusable
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.follow_up_dialogs import rep_now
+from warmline.tui.screens.follow_up_actions import rep_now
 from warmline.tui.widgets.bar_chart import Bar, BarChart
 
 LISTED = 6

@@ -12,7 +12,7 @@ annotation compiled; as they are, under 1 ms. Every type named here is loaded al
 
 from collections.abc import Callable
 from datetime import datetime, tzinfo
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from rich.text import Text
 
@@ -20,13 +20,15 @@ from warmline.store import Store
 from warmline.store.followups import FollowUp
 from warmline.store.rows import Job, Op
 from warmline.store.today import TodayLead, TodayPage, lead_names
-from warmline.tui.context import Cockpit
 from warmline.tui.job_cells import outcome_words, subject
 from warmline.tui.safe import plain
-from warmline.tui.screens.follow_up_dialogs import LOCAL_ONLY, due_cell
+from warmline.tui.screens.follow_up_actions import LOCAL_ONLY, due_cell
 from warmline.tui.timefmt import relative
 from warmline.vocabulary import kind_label
 from warmline.work_days import DEFAULT_WORK_DAYS, first_work_day
+
+if TYPE_CHECKING:
+    from warmline.tui.context import Cockpit
 
 UNREADABLE = "cannot read the follow-ups file"
 COLD_SHOWN = 5
@@ -68,7 +70,7 @@ class TodayRow(Protocol):
     def follow_up(self) -> FollowUp | None:
         """The follow-up the row is, for the follow-up keys."""
 
-    def open(self, cockpit: Cockpit) -> None:
+    def open(self, cockpit: "Cockpit") -> None:
         """Go to the screen this row stands for."""
 
 
@@ -95,7 +97,7 @@ class JobRow(NamedTuple):
     def key(self) -> str:
         return f"job:{self.job.key}"
 
-    def open(self, cockpit: Cockpit) -> None:
+    def open(self, cockpit: "Cockpit") -> None:
         """The job's results, as the cache has them now."""
         # deferred: first frame (the job monitor's screens; Today only names jobs)
         from warmline.tui.screens.jobs import results_screen
@@ -105,7 +107,7 @@ class JobRow(NamedTuple):
             cockpit.push_screen(results_screen(job))
 
 
-def open_lead(cockpit: Cockpit, lead_id: int) -> None:
+def open_lead(cockpit: "Cockpit", lead_id: int) -> None:
     """The lead's page, unless the service removed it since Today was read."""
     if cockpit.store.get_lead(lead_id) is None:
         cockpit.notify_plain(
@@ -132,7 +134,7 @@ class LeadRow(NamedTuple):
     def lead(self) -> tuple[int, str]:
         return self.today_lead.lead.id, self.today_lead.lead.company_name
 
-    def open(self, cockpit: Cockpit) -> None:
+    def open(self, cockpit: "Cockpit") -> None:
         open_lead(cockpit, self.today_lead.lead.id)
 
 
@@ -147,12 +149,12 @@ class MoreColdRow(NamedTuple):
     def key(self) -> str:
         return "cold:more"
 
-    def open(self, cockpit: Cockpit) -> None:
+    def open(self, cockpit: "Cockpit") -> None:
         cockpit.action_open("leads")
         cockpit.call_after_refresh(_show_quiet_leads, cockpit)
 
 
-def _show_quiet_leads(cockpit: Cockpit) -> None:
+def _show_quiet_leads(cockpit: "Cockpit") -> None:
     """The lead list on its warm tab, sorted by last activity (the quietest at the end:
     `G`)."""
     # deferred: first frame (the lead list opens on a key)
@@ -179,7 +181,7 @@ class FollowUpRow(NamedTuple):
     def follow_up(self) -> FollowUp:
         return self.follow_up_due
 
-    def open(self, cockpit: Cockpit) -> None:
+    def open(self, cockpit: "Cockpit") -> None:
         """The page of the lead the follow-up is about."""
         open_lead(cockpit, self.follow_up_due.lead_id)
 
@@ -195,7 +197,7 @@ class AgendaRow(NamedTuple):
     def key(self) -> str:
         return "agenda:week"
 
-    def open(self, cockpit: Cockpit) -> None:
+    def open(self, cockpit: "Cockpit") -> None:
         """The agenda (the app loads it on first use: it is not on the first frame's path)."""
         cockpit.action_open("agenda")
 
@@ -209,7 +211,7 @@ class RecommendationsRow(NamedTuple):
     def key(self) -> str:
         return "recs:all"
 
-    def open(self, cockpit: Cockpit) -> None:
+    def open(self, cockpit: "Cockpit") -> None:
         """The triage queue."""
         cockpit.action_open("recommendations")
 
@@ -224,13 +226,13 @@ class FailedOpRow(NamedTuple):
     def key(self) -> str:
         return f"op:{self.op.op_id}"
 
-    def open(self, cockpit: Cockpit) -> None:
+    def open(self, cockpit: "Cockpit") -> None:
         """The outbox, on this op (retry, edit or discard it there)."""
         cockpit.action_open("outbox")
         cockpit.call_after_refresh(_highlight_op, cockpit, self.op.op_id)
 
 
-def _highlight_op(cockpit: Cockpit, op_id: str) -> None:
+def _highlight_op(cockpit: "Cockpit", op_id: str) -> None:
     """Put the outbox's cursor on the op the rep came for."""
     # deferred: first frame (the outbox loads the actions)
     from warmline.tui.screens.outbox import OutboxScreen
@@ -257,13 +259,13 @@ class ReviewRow(NamedTuple):
     def key(self) -> str:
         return "review:last-week"
 
-    def open(self, cockpit: Cockpit) -> None:
+    def open(self, cockpit: "Cockpit") -> None:
         """The review screen (the app loads it on first use), on the week before this one."""
         cockpit.action_open("review")
         cockpit.call_after_refresh(_show_last_week, cockpit)
 
 
-def _show_last_week(cockpit: Cockpit) -> None:
+def _show_last_week(cockpit: "Cockpit") -> None:
     # deferred: first frame (the review screen loads the review's modules)
     from warmline.tui.screens.review import ReviewScreen
 
