@@ -246,12 +246,12 @@ def _work_days(ui: Mapping[str, Any], path: Path) -> tuple[int, ...]:
 
 def _service_fields(service: Mapping[str, Any], path: Path) -> dict[str, dict[str, str]]:
     """`[service.fields]`, checked against the operations and fields it may rename."""
-    # deferred: first frame (warmline.api is loaded before it only by a config with the table)
-    from warmline.api.request_fields import RequestFields, RequestFieldsError
-
     raw = service.get("fields")
     if raw is None:
         return {}
+    # deferred: first frame (warmline.api is loaded before it only by a config with the table)
+    from warmline.api.request_fields import RequestFields, RequestFieldsError
+
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: [service.fields] must be a table")
     try:

@@ -174,7 +174,8 @@ SECTION_KEYS = {"sources": "1", "contacts": "2", "competitors": "3", "follow-ups
 class LeadDetailScreen(FollowUpActions, CockpitScreen):
     """The lead's page. Keys act on the lead; table keys act on the focused row."""
 
-    CSS_PATH = STYLES / "lead_detail.tcss"  # loaded when the screen is first shown, not at start-up
+    # loaded when the screen is first shown, not at start-up
+    CSS_PATH = [STYLES / "record_page.tcss", STYLES / "lead_detail.tcss"]
 
     SCREEN_TITLE = "Lead"
 

@@ -77,6 +77,20 @@ class LeadRowFormatter:
 class LeadListScreen(CockpitScreen):
     """The home screen; everything comes from the cache, nothing waits on the network."""
 
+    # Its own rules, not cockpit.tcss's: parsed only once the lead list is used. DEFAULT_CSS,
+    # not CSS_PATH, which Textual does not read for the start screen (`[ui] start_screen`).
+    DEFAULT_CSS = """
+    LeadListScreen #lead-tabs { height: 1; padding: 0 1; }
+    LeadListScreen #lead-filter {
+        border: none;
+        height: 1;
+        margin: 0;
+        padding: 0 1;
+        background: $panel;
+    }
+    LeadListScreen #lead-filter:focus { border: none; background: $primary 25%; }
+    """
+
     SCREEN_TITLE = "Leads"
     AUTO_FOCUS = "#lead-list"  # focused before the first paint, so it is painted once
 

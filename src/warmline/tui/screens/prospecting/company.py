@@ -24,7 +24,7 @@ from warmline.store.custom_fields import FieldValue
 from warmline.store.rows import CompanyRow, ContactRow, Job
 from warmline.tui.clipboard import web_link
 from warmline.tui.safe import plain, safe_text
-from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog, confirm_lead_removal
 from warmline.tui.screens.prospecting.common import add_to_outreach, confirm, found_by, start_job
 from warmline.tui.screens.prospecting.directory import RecordEditing, record_bindings
@@ -86,6 +86,8 @@ def research_text(job: Job | None, findings: ResearchFindings | None, now: datet
 class RecordPage(RecordEditing[Row, Model], CockpitScreen):
     """A page showing one company or contact: e edits it, n creates another (shown next),
     deleting it goes back to where the rep came from."""
+
+    CSS_PATH = STYLES / "record_page.tcss"  # loaded when the first page is shown
 
     def records_changed(self, record_id: int, deleted: bool) -> None:
         if deleted:
