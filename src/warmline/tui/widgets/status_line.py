@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import tzinfo
 
-from rich.text import Text
+from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -27,14 +27,15 @@ class StatusLine(Widget):
         padding: 0 1;
         background: $panel;
         color: $foreground;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
-    StatusLine > .status--good { color: $success; }
-    StatusLine > .status--warn { color: $warning; }
-    StatusLine > .status--bad { color: $error; text-style: bold; }
-    StatusLine > .status--muted { color: $foreground-muted; }
     """
 
-    COMPONENT_CLASSES = {"status--good", "status--warn", "status--bad", "status--muted"}
+    ROLE_STYLES = {"good": "$success", "warn": "$warning", "bad": "$error bold", "muted": "$foreground-muted"}
+    """The theme's colours by a part's role, as styles of the line's `Content` (Textual reads
+    the variables as it draws): not component classes, whose styles Textual builds before
+    the first frame (3 M instructions for these four, `warmline.startup`)."""
 
     status: reactive[CockpitStatus] = reactive(CockpitStatus, always_update=True)
 
@@ -52,13 +53,10 @@ class StatusLine(Widget):
         if status is not None:
             self.set_reactive(StatusLine.status, status)
 
-    def render(self) -> Text:
-        line = Text(no_wrap=True, overflow="ellipsis")
+    def render(self) -> Content:
+        parts: list[tuple[str, str]] = []
         for index, part in enumerate(describe(self.status, self._clock(), self._zone)):
             if index:
-                line.append(SEPARATOR, self.get_component_rich_style("status--muted"))
-            style = (
-                self.get_component_rich_style(f"status--{part.role}") if part.role != "normal" else ""
-            )
-            line.append(part.text, style)
-        return line
+                parts.append((SEPARATOR, self.ROLE_STYLES["muted"]))
+            parts.append((part.text, self.ROLE_STYLES.get(part.role, "")))
+        return Content.assemble(*parts)
