@@ -118,6 +118,7 @@ class WarmlineApp(TypeaheadApp):
         screen names it, user themes sit beside it). The rest stands in for the world
         outside in tests: the sync handle, the clock and zone, the browser, the clipboard,
         the status and revision sources (by default read from the store)."""
+        self._theme_set = False
         super().__init__()
         self._check_cache = check_cache
         """Look for damaged pages after the first frame (`Database.raise_if_damaged`)."""
@@ -183,10 +184,17 @@ class WarmlineApp(TypeaheadApp):
         parse may as well read this theme's variables, where the refresh would parse every
         stylesheet a second time before the first frame (~25 M instructions of ~1,250 M)."""
         self.set_reactive(App.theme, name)
+        self._theme_set = True
         self.stylesheet.set_variables(self.get_css_variables())
         dark = self.current_theme.dark
         self.update_classes({f"-theme-{name}": True, "-dark-mode": dark, "-light-mode": not dark}, update=False)
         self._refresh_truecolor_filter(self.ansi_theme)
+
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's CSS variables; none while Textual's `__init__` asks for its default
+        theme's, which `_start_with_theme` replaces before anything reads them (building
+        them costs 4 M instructions of the first frame)."""
+        return super().get_css_variables() if self._theme_set else {}
 
     @property
     def store(self) -> Store:
