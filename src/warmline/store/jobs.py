@@ -16,7 +16,6 @@ from collections.abc import Iterable, Mapping
 from warmline.ops.kinds import JobKind
 from warmline.store.clock import iso, normalize_ts
 from warmline.store.database import Database
-from warmline.store.effects import rebase_touched
 from warmline.store.mapping import company_columns, dumps, unwrap
 from warmline.store.rows import Job, json_object
 from warmline.store.values import JsonMap, JsonObject, JsonValue, SqlRow, nullable
@@ -190,6 +189,9 @@ class JobsStore(Database):
 
     def _note_on_lead(self, conn: sqlite3.Connection, kind: str, key: int, status: str) -> None:
         """A lead's scan or generation status follows its job."""
+        # deferred: first frame (what a queued action does locally loads with the first write)
+        from warmline.store.effects import rebase_touched
+
         statuses: dict[str, str] = {JobKind.SIGNAL_SCAN: "signal_scan_status", JobKind.RECOMMENDATIONS: "generation_status"}
         field = statuses.get(kind)
         if field is None:

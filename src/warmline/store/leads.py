@@ -7,11 +7,9 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
-from warmline.ops.effects import ChildFlag
 from warmline.ops.kinds import OpKind
 from warmline.store.clock import EpochClock, iso, system_clock
 from warmline.store.database import MAX_ID, Database
-from warmline.store.effects import rebase_touched
 from warmline.store.mapping import lead_contact_columns, unwrap
 from warmline.store.paging import Listing, Order, count_rows, has_table, page_ids, text_filter
 from warmline.store.recommendations import active_recommendations_in
@@ -355,6 +353,9 @@ class LeadsStore(Database):
 
         A listed lead the service had removed was added again: its tombstone goes, unless it
         is newer than `listed_at` (when the listing was asked for)."""
+        # deferred: first frame (what a queued action does locally loads with the first write)
+        from warmline.store.effects import rebase_touched
+
         if full_list_for_status not in (None, "cold", "warm", "all"):
             raise ValueError("full_list_for_status must be cold, warm, all or None")
         with self.write() as conn:
@@ -383,6 +384,9 @@ class LeadsStore(Database):
 
     def upsert_lead_detail(self, detail: JsonMap) -> int:
         """A lead's full detail from the server; local pending items are kept on top."""
+        # deferred: first frame (what a queued action does locally loads with the first write)
+        from warmline.store.effects import rebase_touched
+
         with self.write() as conn:
             lead_id = write_lead_detail(conn, unwrap(detail), self.clock())
             stamp(conn, "detail_sig", [lead_id])
@@ -445,6 +449,7 @@ class LeadsStore(Database):
             )
             # A key contact or source is pending while an op that sets its flag is live.
             # The specs load the api's limits; the cockpit's first frame reads the store without them.
+            from warmline.ops.effects import ChildFlag  # deferred: first frame
             from warmline.ops.specs import spec_of  # deferred: first frame
 
             touched: dict[str, set[object]] = {"lead_contacts": set(), "monitoring_pages": set()}

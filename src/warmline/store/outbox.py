@@ -43,7 +43,6 @@ from typing import NamedTuple
 from warmline.config import MAX_UNDO_SECONDS
 from warmline.store.clock import EpochClock, epoch_of, iso, system_clock
 from warmline.store.database import Database, StoreError
-from warmline.store.effects import apply_op, fold_answer, forget_pending_rows, knows_kind, rebase
 from warmline.store.mapping import dumps
 from warmline.store.rows import (
     AMBIGUOUS,
@@ -209,6 +208,9 @@ class OutboxStore(Database):
         `hold_seconds` (the cockpit's undo window) keeps the op from being sent before
         then by anyone: `due_ops` is the only way to an op, for every process.
         """
+        # deferred: first frame (what a queued action does locally loads with the first write)
+        from warmline.store.effects import apply_op, knows_kind
+
         if not knows_kind(kind):
             raise StoreError(f"unknown op kind {kind!r}")
         now = self.clock()
@@ -514,6 +516,9 @@ class OutboxStore(Database):
         Safe to defer: until this commits, a crash leaves the ops in flight, and recovery
         marks them ambiguous, which the sync engine reconciles against the server.
         """
+        # deferred: first frame (what a queued action does locally loads with the first write)
+        from warmline.store.effects import fold_answer, rebase
+
         now = self.clock()
         recorded = 0
         with self.write() as conn:
@@ -712,6 +717,9 @@ class OutboxStore(Database):
             return self._remove(op_id, (PENDING,), "has already been sent")
 
     def _remove(self, op_id: str, allowed: tuple[str, ...], why: str) -> Op:
+        # deferred: first frame (what a queued action does locally loads with the first write)
+        from warmline.store.effects import rebase
+
         with self.write() as conn:
             op = self._op_in(conn, op_id)
             if op.state not in allowed:
@@ -755,6 +763,9 @@ class OutboxStore(Database):
         An op that was sent before gets a new id: its old Idempotency-Key is tied to the
         old body on the server, and a pending or failed op is known not to have applied.
         """
+        # deferred: first frame (what a queued action does locally loads with the first write)
+        from warmline.store.effects import forget_pending_rows, rebase
+
         op = self._op_in(conn, op_id)
         if op.state not in (PENDING, FAILED):
             raise OpStateError("only a waiting or failed action can be edited")

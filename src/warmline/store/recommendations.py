@@ -6,7 +6,6 @@ import sqlite3
 from collections.abc import Mapping
 
 from warmline.store.database import Database
-from warmline.store.effects import rebase_touched
 from warmline.store.mapping import unwrap
 from warmline.store.rows import Recommendation, RecommendationProgress, build
 from warmline.store.signature import list_sig_sql, stamp
@@ -96,6 +95,9 @@ class RecommendationsStore(Database):
     def upsert_recommendations(self, lead_id: int, response: JsonMap) -> None:
         """A lead's recommendation list response (`recommendations`, `count`, `progress`,
         `generation_status`): the lead's active recommendations become exactly these."""
+        # deferred: first frame (what a queued action does locally loads with the first write)
+        from warmline.store.effects import rebase_touched
+
         body = unwrap(response)
         recs = [r for r in body.get("recommendations") or [] if isinstance(r, Mapping)]
         with self.write() as conn:
