@@ -62,9 +62,27 @@ machine.
    frame.
 9. The theme is set before the app runs without Textual's refresh of the CSS
    (`WarmlineApp._start_with_theme`): the refresh parsed every stylesheet a second time
-   before the first frame (-25 M instructions).
+   before the first frame (-25 M instructions). Textual's own `__init__` asks for its
+   default theme's variables first; the app answers none until its theme is set
+   (`WarmlineApp.get_css_variables`), so the colour system is built once (-7 M).
+10. What the first frame does not use stays out of it (-46 M instructions together; with
+   point 9's last part, Today went from 1,189 M to 1,136 M, each step measured alone):
+   - `warmline.textsafe`'s patterns are strings that `re` compiles on first use, and
+     printable text needs none of them (-19 M, with `webbrowser`, loaded by a link);
+   - the follow-up dialogs load when one opens (`follow_up_actions` holds the keys), and
+     the `Cockpit` protocols are for typing only (`warmline.tui.held` holds what the app
+     needs at run time) (-9 M);
+   - a rule of `cockpit.tcss` costs about 0.2 M instructions to parse: a screen's own rules
+     live with it (`record_page.tcss`, the lead list's DEFAULT_CSS) (-5 M);
+   - the status line's colours are `Content` styles, not component classes (-3 M);
+   - what a queued action does locally (`warmline.store.effects`) loads with the first
+     write (-10 M).
+   A named tuple costs over half a million instructions to define (`ops.effects`, nine of
+   them and an enum, cost 7.7 M), and 56 of ours are still defined before the first frame:
+   what is left of the gap to the one-Label app is mostly those, the classes of our
+   widgets and screens, and Textual's work for our stylesheets and nodes, spread thin.
 
-An import inside a function is there for one of the reasons 2, 5, 6 or 7 and says which on
+An import inside a function is there for one of the reasons 2, 5, 6, 7 or 10 and says which on
 its line or on a comment just above (`# deferred: first frame`, `command line`, `sandbox`);
 every other import is at the top of its module (tests/test_layering.py).
 
