@@ -30,13 +30,8 @@ from warmline.store.followups import AGENDA_GROUPS, AgendaGroup, FollowUp, agend
 from warmline.tui.columns import Column
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.follow_up_actions import (
-    FOLLOW_UP_BINDINGS,
-    FollowUpActions,
-    day_text,
-    due_cell,
-    rep_now,
-)
+from warmline.tui.screens.follow_up_actions import FOLLOW_UP_BINDINGS, FollowUpActions, rep_now
+from warmline.tui.screens.follow_up_words import day_text, due_cell
 from warmline.tui.screens.today_sections import open_lead
 from warmline.tui.widgets.section_list import Rows, SectionList
 from warmline.tui.widgets.virtual_list import VirtualList

@@ -18,7 +18,7 @@ from textual.widgets import Input, Label, Static
 
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import DialogScreen
-from warmline.tui.screens.follow_up_actions import (
+from warmline.tui.screens.follow_up_words import (
     LOCAL_ONLY,
     SNOOZE_DAY,
     SNOOZE_WEEK,

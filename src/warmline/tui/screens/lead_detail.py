@@ -42,12 +42,11 @@ from warmline.tui.screens.dialogs import (
 )
 from warmline.tui.screens.follow_up_actions import (
     FOLLOW_UP_BINDINGS,
-    LOCAL_ONLY,
     FollowUpActions,
-    due_cell,
     keep_follow_up,
     rep_now,
 )
+from warmline.tui.screens.follow_up_words import LOCAL_ONLY, due_cell
 from warmline.tui.timefmt import local_datetime, logged_delivered, parse_ts, relative
 from warmline.tui.widgets.score_chart import ScoreChart
 from warmline.tui.widgets.tables import RowTable

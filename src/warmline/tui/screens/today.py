@@ -26,7 +26,8 @@ from warmline.store import CacheUnusable
 from warmline.store.today import TodayPage, today_page
 from warmline.tui.columns import Column
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.follow_up_actions import FOLLOW_UP_BINDINGS, FollowUpActions, day_text
+from warmline.tui.screens.follow_up_actions import FOLLOW_UP_BINDINGS, FollowUpActions
+from warmline.tui.screens.follow_up_words import day_text
 from warmline.tui.screens.today_sections import SECTIONS, Section, TodayRow, TodayView
 from warmline.tui.widgets.section_list import Rows, SectionList
 from warmline.tui.widgets.virtual_list import VirtualList

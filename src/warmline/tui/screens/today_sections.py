@@ -22,7 +22,7 @@ from warmline.store.rows import Job, Op
 from warmline.store.today import TodayLead, TodayPage, lead_names
 from warmline.tui.job_cells import outcome_words, subject
 from warmline.tui.safe import plain
-from warmline.tui.screens.follow_up_actions import LOCAL_ONLY, due_cell
+from warmline.tui.screens.follow_up_words import LOCAL_ONLY, due_cell
 from warmline.tui.timefmt import relative
 from warmline.vocabulary import kind_label
 from warmline.work_days import DEFAULT_WORK_DAYS, first_work_day

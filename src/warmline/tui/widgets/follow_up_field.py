@@ -22,7 +22,7 @@ from textual.widgets import Input, Label, Static
 
 from warmline.followup_phrases import FollowUpGuess, parse_follow_up
 from warmline.tui.safe import plain
-from warmline.tui.screens.follow_up_actions import day_text, read_day
+from warmline.tui.screens.follow_up_words import day_text, read_day
 
 
 @dataclass(frozen=True)

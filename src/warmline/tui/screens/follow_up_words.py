@@ -1,0 +1,66 @@
+"""How a follow-up reads in the cockpit: its day ("Fri 27 Nov 10:00"), the day a rep typed,
+a notice's one line; shared by the follow-up keys (`follow_up_actions`), their dialogs
+(`follow_up_dialogs`) and every screen that lists follow-ups.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from warmline.store.followups import FollowUp
+
+SNOOZE_DAY = 1
+SNOOZE_WEEK = 7
+
+LOCAL_ONLY = "kept on this computer only"
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def day_text(day: date, at: time | None = None, today: date | None = None) -> str:
+    """ "Fri 27 Nov", "Fri 27 Nov 10:00", "Mon 4 Jan 2027" (the year when not this one's).
+
+    The same words as `warmline.actions.followups.describe_due`, kept here so a screen
+    can show a day without loading the actions."""
+    text = f"{_DAYS[day.weekday()]} {day.day} {_MONTHS[day.month - 1]}"
+    if today is not None and day.year != today.year:
+        text += f" {day.year}"
+    return text + (f" {at:%H:%M}" if at is not None else "")
+
+
+def due_cell(follow_up: FollowUp, today: date) -> Text:
+    """When a follow-up is due, as a list shows it: "today", "Fri 27 Nov", and an overdue one
+    in the error colour ("overdue · Mon 23 Nov")."""
+    day = follow_up.due_on
+    at = f" {follow_up.at:%H:%M}" if follow_up.at is not None else ""
+    if day < today:
+        return Text(f"overdue · {day_text(day, None, today)}{at}", style="bold red")
+    if day == today:
+        return Text(f"today{at}", style="bold")
+    return Text(day_text(day, follow_up.at, today))
+
+
+def read_day(typed: str, now: datetime) -> tuple[date, time | None, str | None]:
+    """A day the rep typed (the parser's phrases or ISO 8601), today or later.
+
+    Raises ValueError with the message to show."""
+    from warmline.actions.followups import read_due  # deferred: first frame (loads the actions)
+    from warmline.api.errors import InputError  # deferred: first frame
+
+    try:
+        day, at, phrase = read_due(typed, now)
+    except InputError as refused:
+        raise ValueError(str(refused)) from None
+    if day < now.date():
+        raise ValueError(f"{day_text(day, None, now.date())} is in the past")
+    return day, at, phrase
+
+
+def one_line(text: str, width: int = 60) -> str:
+    """`text` on one line of at most `width` cells, for a notice or a dialog's title."""
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
