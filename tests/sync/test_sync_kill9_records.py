@@ -126,6 +126,21 @@ def _wait_for_delivery(db_path: Path, done_before: int) -> None:
     pytest.fail(f"a flusher delivered nothing in {WAIT_CAP:.0f} s")
 
 
+def _wait_for_a_send(db_path: Path) -> None:
+    """Until the flusher has a send in flight, or nothing is left to send: killed now, it is
+    cut mid-send. A random moment alone may never land in one on a loaded machine."""
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
+    try:
+        deadline = time.monotonic() + WAIT_CAP
+        while time.monotonic() < deadline:
+            states = {state for (state,) in conn.execute("SELECT DISTINCT state FROM outbox")}
+            if "in_flight" in states or states <= {"done"}:
+                return
+            time.sleep(0.0005)
+    finally:
+        conn.close()
+
+
 def _server(db: Path, sql: str) -> list[tuple[object, ...]]:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
     try:
@@ -156,7 +171,10 @@ def _kill_cycles(db_path: Path, url: str, rng: random.Random, made: Made, queue:
         victim.start()
         _queue(db_path, rng, min(PER_CYCLE, RECORDS - len(made)), made, queue)
         _wait_for_delivery(db_path, done_before)
-        time.sleep(rng.uniform(0.0, 0.03))
+        if mid_send == 0:  # no kill has cut a send yet: wait for one rather than hope for it
+            _wait_for_a_send(db_path)
+        else:
+            time.sleep(rng.uniform(0.0, 0.03))  # a random moment: mid-request, mid-commit...
         victim.kill()
         victim.join(10)
         kills += victim.exitcode == -9
