@@ -37,11 +37,20 @@ async def _service_progress(client: ServiceClient) -> tuple[int, int]:
     return completed, dismissed
 
 
-async def _until(check: Callable[[], bool], cap: float = 90.0) -> None:
+async def _until(check: Callable[[], bool], said: Callable[[], str], cap: float = 90.0) -> None:
     deadline = time.monotonic() + cap
     while not check():
-        assert time.monotonic() < deadline, "the condition never came true"
+        assert time.monotonic() < deadline, f"the condition never came true: {said()}"
         await asyncio.sleep(0.05)
+
+
+def _state(app: WarmlineApp, engine: SyncEngine, store: Store) -> str:
+    """What the queue and the engine were at, for a failure's message (a stall seen once
+    under load had no other trace)."""
+    ops = [(op.kind, op.state, op.attempts, op.last_error) for op in store.outbox_rows()]
+    return (f"held {app.last_decision()}, offline {engine.connection.offline}, "
+            f"status {engine.status.current}, flushing {engine._flushing}, "
+            f"limiter {engine.client.limiter.delay():.2f} s, ops not done {ops}")
 
 
 async def test_thirty_fast_completes_make_no_failure_and_count_what_the_service_counts(tmp_path: Path) -> None:
@@ -69,7 +78,10 @@ async def test_thirty_fast_completes_make_no_failure_and_count_what_the_service_
                 for _ in range(PRESSES):
                     await pilot.press("c")
                     await pilot.pause(0.05)
-                await _until(lambda: app.last_decision() is None and store.outbox_counts().queued == 0)
+                await _until(
+                    lambda: app.last_decision() is None and store.outbox_counts().queued == 0,
+                    lambda: _state(app, engine, store),
+                )
                 session = screen.session_counts()
                 shown = store.recommendation_progress()  # the all-time counts on screen
             after = await _service_progress(client)
