@@ -65,8 +65,8 @@ machine.
    before the first frame (-25 M instructions). Textual's own `__init__` asks for its
    default theme's variables first; the app answers none until its theme is set
    (`WarmlineApp.get_css_variables`), so the colour system is built once (-7 M).
-10. What the first frame does not use stays out of it (-46 M instructions together; with
-   point 9's last part, Today went from 1,189 M to 1,136 M, each step measured alone):
+10. What the first frame does not use stays out of it (-51 M instructions together; with
+   point 9's last part, Today went from 1,189 M to 1,132 M, each step measured alone):
    - `warmline.textsafe`'s patterns are strings that `re` compiles on first use, and
      printable text needs none of them (-19 M, with `webbrowser`, loaded by a link);
    - the follow-up dialogs load when one opens (`follow_up_actions` holds the keys), and
@@ -76,9 +76,10 @@ machine.
      live with it (`record_page.tcss`, the lead list's DEFAULT_CSS) (-5 M);
    - the status line's colours are `Content` styles, not component classes (-3 M);
    - what a queued action does locally (`warmline.store.effects`) loads with the first
-     write (-10 M).
+     write (-10 M), and the records of a lead's page (`warmline.store.lead_page`) with
+     that page (-5 M).
    A named tuple costs over half a million instructions to define (`ops.effects`, nine of
-   them and an enum, cost 7.7 M), and 56 of ours are still defined before the first frame:
+   them and an enum, cost 7.7 M), and 49 of ours are still defined before the first frame:
    what is left of the gap to the one-Label app is mostly those, the classes of our
    widgets and screens, and Textual's work for our stylesheets and nodes, spread thin.
 

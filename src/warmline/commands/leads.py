@@ -40,7 +40,8 @@ from warmline.wiring import make_client, make_engine
 if TYPE_CHECKING:
     from warmline.api import ServiceClient
     from warmline.config import Config
-    from warmline.store import LeadDetail, LeadRow, Store
+    from warmline.store import LeadRow, Store
+    from warmline.store.lead_page import LeadDetail
 
 
 LEAD_FIELDS = (

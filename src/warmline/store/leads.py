@@ -6,6 +6,7 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from warmline.ops.kinds import OpKind
 from warmline.store.clock import EpochClock, iso, system_clock
@@ -13,25 +14,16 @@ from warmline.store.database import MAX_ID, Database
 from warmline.store.mapping import lead_contact_columns, unwrap
 from warmline.store.paging import Listing, Order, count_rows, has_table, page_ids, text_filter
 from warmline.store.recommendations import active_recommendations_in
-from warmline.store.rows import (
-    EFFECT_STATES,
-    Competitor,
-    Deal,
-    KeyContact,
-    LeadDetail,
-    LeadRow,
-    MonitoringPage,
-    Note,
-    Touchpoint,
-    build,
-    json_object,
-)
+from warmline.store.rows import EFFECT_STATES, LeadRow, build, json_object
 from warmline.store.score_history import score_history_in
 from warmline.store.signature import list_sig_sql, stamp
 from warmline.store.tombstones import clear_relisted
 from warmline.store.values import JsonMap, SqlRow, SqlValue, column, nullable
 from warmline.store.writers import lead_exists, upsert, write_lead_detail, write_leads, write_notes
 from warmline.textsafe import terminal_line
+
+if TYPE_CHECKING:
+    from warmline.store.lead_page import Deal, LeadDetail
 
 LEADS = Listing("leads", fts_column="name_lower", name_column="name_lower", name_index="leads_name")
 STATUSES = (None, "cold", "warm")
@@ -285,6 +277,8 @@ class LeadsStore(Database):
 
     def lead_deals(self, lead_ids: Sequence[int]) -> dict[int, Deal]:
         """The deal of each lead (kept beside its list row), for an export of the lead list."""
+        from warmline.store.lead_page import Deal  # deferred: first frame (no deal on it)
+
         if not lead_ids:
             return {}
         marks = ", ".join("?" for _ in lead_ids)
@@ -435,6 +429,17 @@ class LeadsStore(Database):
 
     def lead_detail(self, lead_id: int) -> LeadDetail | None:
         """Everything the detail screen shows, pending local items included and marked."""
+        # deferred: first frame (the lead's page is not on it)
+        from warmline.store.lead_page import (
+            Competitor,
+            Deal,
+            KeyContact,
+            LeadDetail,
+            MonitoringPage,
+            Note,
+            Touchpoint,
+        )
+
         with self.read() as conn:
             found = self._select(
                 conn, "SELECT l.*, s.raw FROM leads l LEFT JOIN lead_snapshots s ON s.id = l.id WHERE l.id = ?", (lead_id,)

@@ -56,7 +56,7 @@ from warmline.vocabulary import recommendation_action, source_name
 if TYPE_CHECKING:
     from warmline.store import Job, Store
     from warmline.store.followups import FollowUp, Source
-    from warmline.store.rows import Competitor, KeyContact, LeadDetail
+    from warmline.store.lead_page import Competitor, KeyContact, LeadDetail
     from warmline.store.tombstones import Tombstone
     from warmline.tui.context import Decision
     from warmline.tui.widgets.follow_up_field import FollowUpChoice
