@@ -79,7 +79,7 @@ machine.
      write (-10 M), and the records of a lead's page (`warmline.store.lead_page`) with
      that page (-5 M).
    A named tuple costs over half a million instructions to define (`ops.effects`, nine of
-   them and an enum, cost 7.7 M), and 49 of ours are still defined before the first frame:
+   them and an enum, cost 7.7 M), and 37 of ours are still defined before the first frame:
    what is left of the gap to the one-Label app is mostly those, the classes of our
    widgets and screens, and Textual's work for our stylesheets and nodes, spread thin.
 
