@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, cast
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen, ScreenResultType
 
 from warmline.tui.widgets.key_bar import KeyBar
@@ -39,10 +38,10 @@ class CockpitScreen(Screen[None]):
         yield TextLine(Text(self.SCREEN_TITLE), id="screen-title")
         yield from self.compose_body()
         cockpit = self.cockpit
-        # Docked together at the bottom, so they stay there on a screen whose body is short.
-        with Vertical(id="screen-foot"):
-            yield StatusLine(cockpit.sync_status, clock=cockpit.clock, zone=cockpit.zone)
-            yield KeyBar()
+        # Docked at the bottom (cockpit.tcss), so they stay there on a screen whose body is
+        # short: the key bar on the last line, the status line above it.
+        yield StatusLine(cockpit.sync_status, clock=cockpit.clock, zone=cockpit.zone, id="screen-status")
+        yield KeyBar(id="screen-keys")
 
     def compose_body(self) -> ComposeResult:
         yield from ()
