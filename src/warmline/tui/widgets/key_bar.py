@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rich.text import Text
 from textual.binding import Binding
+from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -28,14 +28,14 @@ class KeyBar(Widget):
         width: 1fr;
         background: $footer-background;
         color: $footer-description-foreground;
-    }
-    KeyBar > .key-bar--key {
-        color: $footer-key-foreground;
-        text-style: bold;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     """
 
-    COMPONENT_CLASSES = {"key-bar--key"}
+    KEY_STYLE = "$footer-key-foreground bold"
+    """A key's look: a style of the line's `Content`, which Textual resolves as it draws (a
+    component class is built before the first frame, as `StatusLine.ROLE_STYLES` says)."""
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -47,12 +47,12 @@ class KeyBar(Widget):
         if screen is self.screen:
             self.refresh()
 
-    def render(self) -> Text:
+    def render(self) -> Content:
         hints = self._hints()
         palette = self.app.get_key_display(Binding(self.app.COMMAND_PALETTE_BINDING, "command_palette"))
         tail = [KeyHint(palette, "palette")]
         line = self._line(hints + tail)
-        if line.cell_len <= self.size.width:
+        if line.cell_length <= self.size.width:
             return line
         # Too many keys for the line: drop from the end, and say there are more and where to
         # read them all (the help key, as the rep's keymap has it), with room kept for that.
@@ -61,7 +61,7 @@ class KeyBar(Widget):
         if help_keys:
             more.append(KeyHint(help_keys[0], "more"))
         kept = [hint for hint in hints if hint.action != "help"]  # the marker names its key
-        while kept and self._line(kept + more + tail).cell_len > self.size.width:
+        while kept and self._line(kept + more + tail).cell_length > self.size.width:
             kept.pop()
         return self._line(kept + more + tail)
 
@@ -78,15 +78,13 @@ class KeyBar(Widget):
             hints.append(KeyHint(display, binding.description, binding.action, active.enabled))
         return hints
 
-    def _line(self, hints: list[KeyHint]) -> Text:
-        key_style = self.get_component_rich_style("key-bar--key")
-        line = Text(no_wrap=True, overflow="ellipsis")
+    def _line(self, hints: list[KeyHint]) -> Content:
+        parts: list[tuple[str, str]] = []
         for hint in hints:
-            line.append(f" {hint.key} ", key_style)
+            parts.append((f" {hint.key} ", self.KEY_STYLE))
             if hint.description:
-                line.append(hint.description + " ", style="" if hint.enabled else "dim")
-        line.rstrip()
-        return line
+                parts.append((hint.description + " ", "" if hint.enabled else "dim"))
+        return Content.assemble(*parts).rstrip()
 
 
 class KeyHint(NamedTuple):
