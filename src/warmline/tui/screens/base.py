@@ -1,5 +1,5 @@
-"""What every cockpit screen shares: a title line, the status line and the key footer; and
-what every dialog shares: a box in the middle with its own key bar."""
+"""What every cockpit screen shares: a title line, the status line and the key footer.
+(What every dialog shares is in `dialog_screen`: no dialog is on the first frame.)"""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, cast
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import ModalScreen, Screen, ScreenResultType
+from textual.screen import Screen
 
 from warmline.tui.widgets.key_bar import KeyBar
 from warmline.tui.widgets.status_line import StatusLine
@@ -63,31 +63,3 @@ class CockpitScreen(Screen[None]):
     def action_back(self) -> None:
         if self.app.screen_stack[-1] is self and len(self.app.screen_stack) > 1:
             self.app.pop_screen()
-
-
-class DialogScreen(ModalScreen[ScreenResultType]):
-    """A dialog: one `Vertical` box in the middle of the screen, over the screen it was opened
-    from, with its own key bar. The box, title, hint and error styles live here once; a
-    dialog's own DEFAULT_CSS says only what differs (its width, its widgets)."""
-
-    DEFAULT_CSS = """
-    DialogScreen { align: center middle; }
-    DialogScreen > Vertical {
-        width: 80%;
-        max-width: 90;
-        height: auto;
-        max-height: 90%;
-        border: round $primary;
-        background: $surface;
-        padding: 0 1;
-    }
-    DialogScreen .dialog-title { text-style: bold; color: $primary; }
-    DialogScreen .dialog-hint { color: $foreground-muted; }
-    DialogScreen .dialog-error { color: $error; text-style: bold; }
-    DialogScreen > KeyBar { dock: bottom; }
-    """
-
-    @property
-    def cockpit(self) -> Cockpit:
-        """The app, as dialogs may use it (`warmline.tui.context`)."""
-        return cast("Cockpit", self.app)

@@ -35,7 +35,7 @@ from warmline.records import (
 )
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
-from warmline.tui.screens.base import DialogScreen
+from warmline.tui.screens.dialog_screen import DialogScreen
 from warmline.tui.screens.dialogs import LineDialog
 from warmline.tui.screens.prospecting.common import reachable, service_client
 from warmline.tui.screens.prospecting.directory import record_problem

@@ -29,7 +29,7 @@ from warmline import actions
 from warmline.store.database import CacheDiskError, retrying
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain
-from warmline.tui.screens.base import DialogScreen
+from warmline.tui.screens.dialog_screen import DialogScreen
 from warmline.tui.typeahead import TypeaheadForm
 from warmline.tui.widgets.follow_up_field import FollowUpChoice, FollowUpField
 from warmline.tui.widgets.key_bar import KeyBar

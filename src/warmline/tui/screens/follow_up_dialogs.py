@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label, Static
 
 from warmline.tui.safe import plain
-from warmline.tui.screens.base import DialogScreen
+from warmline.tui.screens.dialog_screen import DialogScreen
 from warmline.tui.screens.follow_up_words import (
     LOCAL_ONLY,
     SNOOZE_DAY,

@@ -51,7 +51,8 @@ from warmline.store.lookup_values import LookupValues, lookup_values
 from warmline.tui.columns import Column
 from warmline.tui.refusals import refusals
 from warmline.tui.safe import plain
-from warmline.tui.screens.base import CockpitScreen, DialogScreen
+from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.dialog_screen import DialogScreen
 from warmline.tui.screens.dialogs import LineDialog
 from warmline.tui.screens.prospecting.common import (
     LEAD_COLUMN,
