@@ -10,8 +10,6 @@ which kind it meant; the caller sanitises it (it is the service's text). `--json
 raw names: scripts match on them.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 # --- activity types (a touchpoint's `detected_type`) ---------------------------------------

@@ -8,8 +8,6 @@ The record sits here, below the store, so that every part of an operation's spec
 this one does not know, and reading the outbox must not fail on it (`specs.spec_of`).
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 

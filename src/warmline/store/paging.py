@@ -13,8 +13,6 @@ Measured at 100,000 rows, the costs that matter and how each is avoided:
   name (an index range), which is also what a rep typing a name expects.
 """
 
-from __future__ import annotations
-
 import sqlite3
 from collections.abc import Sequence
 from typing import NamedTuple

@@ -9,8 +9,6 @@ first frame, before the HTTP stack is loaded. Nothing here imports more than the
 standard library.
 """
 
-from __future__ import annotations
-
 from enum import StrEnum
 from typing import NamedTuple
 

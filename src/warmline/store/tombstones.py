@@ -11,8 +11,6 @@ The tombstone makes the actions refuse new work on the lead (`tombstone_of`), an
 when a lead list fetched after it lists the lead again (re-added on the service).
 """
 
-from __future__ import annotations
-
 import sqlite3
 from collections.abc import Iterable
 from typing import NamedTuple

@@ -15,8 +15,6 @@ Each entry says where its key comes from, so the help screen can put the cockpit
 widgets (scroll left, focus next, copy), which the rep rarely needs.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from functools import cache
 from typing import Any, NamedTuple

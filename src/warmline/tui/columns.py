@@ -10,8 +10,6 @@ A list row is drawn for every visible line on every scroll, so it skips `rich.te
 `Segment`s.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 

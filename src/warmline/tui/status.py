@@ -4,8 +4,6 @@
 sync engine, or from a test; `describe()` turns it into words without any widget.
 """
 
-from __future__ import annotations
-
 from datetime import UTC, datetime, tzinfo
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -106,7 +104,7 @@ def _connection(status: CockpitStatus, now: datetime, zone: tzinfo) -> StatusPar
     return StatusPart("○ not connected", "muted")
 
 
-def sync_result(report: PassReport | None, zone: tzinfo) -> StatusPart:
+def sync_result(report: "PassReport | None", zone: tzinfo) -> StatusPart:
     """The notice after "Sync now": what the pass did, or why it could not (the status line
     then says the same in its one word). None: a pass was already running."""
     if report is None:

@@ -9,14 +9,21 @@ always kept) rather than a key cut in half, so the rep knows there are more and 
 lists them all.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from textual.binding import Binding
 from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
+
+
+class KeyHint(NamedTuple):
+    """One key on the bar: what to press, what it does, and whether it does it now."""
+
+    key: str
+    description: str
+    action: str = ""
+    enabled: bool = True
 
 
 class KeyBar(Widget):
@@ -85,12 +92,3 @@ class KeyBar(Widget):
             if hint.description:
                 parts.append((hint.description + " ", "" if hint.enabled else "dim"))
         return Content.assemble(*parts).rstrip()
-
-
-class KeyHint(NamedTuple):
-    """One key on the bar: what to press, what it does, and whether it does it now."""
-
-    key: str
-    description: str
-    action: str = ""
-    enabled: bool = True
