@@ -87,12 +87,16 @@ class WarmlineApp(TypeaheadApp):
             self.cache_error = error
             self.exit(return_code=1)
             return
-        if isinstance(error, NoMatches) and (self._told_to_stop or signalled() is not None):
-            # A termination signal while the first screen was still mounting: its late
-            # events find its widgets already taken down. The exit goes on; a traceback
-            # would be noise on the rep's terminal.
+        if isinstance(error, NoMatches) and self._closing_down():
+            # Closed while a screen was still opening: Textual mounts none of the widgets of
+            # a screen being taken down, yet sends it Mount, and its handler finds none.
+            # The exit goes on; a traceback would be noise on the rep's terminal.
             return
         super()._handle_exception(error)
+
+    def _closing_down(self) -> bool:
+        """The app is closing: quit (`q`, a test's end), or told to stop by a signal."""
+        return not self.is_running or self._told_to_stop or signalled() is not None
 
     def __init__(
         self,
