@@ -105,12 +105,18 @@ palette's provider and `webbrowser` on first use (3 to 8 ms with the help and fi
 screens, which now load on first use as point 2 says: counted in instructions, the gain
 that CPU time could not show was plain); and a list without a reserved scrollbar column
 (-1.4 M). Point 9 was once measured and dropped in CPU time too (-4 to +9 ms); counted in
-instructions it is 2% of the first frame. Not kept for now: a 1 ms thread switch interval
-until the first frame is drawn (`sys.setswitchinterval`). Textual's writer thread waits for
-the interpreter's lock while the main thread works on after the first frame: 4.4 ms from
-the frame handed over to its bytes written (the one-Label app: ~2 ms), 1.7 ms with it
-(eight launches each). The wall-clock bench could not show the gain beyond a noisy
-machine's swings the evening it was tried; worth measuring again on a quiet one.
+instructions it is 2% of the first frame. And a 1 ms thread switch interval until the first
+frame is drawn (`sys.setswitchinterval`), tried twice. Textual's writer thread waits for
+the interpreter's lock while the main thread works on after the first frame (Textual lays
+the screen out again for each of the terminal's two size reports, which the one-Label app
+mounts fast enough to merge; the list's first cursor refreshes the key bar): 4.2 ms from
+the frame handed over to its bytes written (the one-Label app: ~2 ms), 1.8 ms with the
+short interval (ten launches each). Yet the whole first paint got slower, not faster: on
+a machine with other work (load 2.4), Today's median went from 233 and 236 ms to 309 and
+301 ms (bench_tui.py, two rounds, head and patched in turn). Most likely because a thread
+made to drop the lock waits until the other thread has taken it, which on busy cores can
+be a whole scheduler slice, and a 1 ms interval forces such drops far more often. Not
+worth trying again.
 """
 
 from __future__ import annotations
