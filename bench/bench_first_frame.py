@@ -25,7 +25,6 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +33,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_tui import cache_for, compile_sources, warmline_command  # noqa: E402
+
+from support.tmux import PrivateTmux  # noqa: E402
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b\][^\x07]*\x07")
 COMPLETE = {
@@ -92,11 +93,9 @@ def instructions(mode: str, env: dict[str, str], scratch: Path) -> int:
     command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={counts}",
                f"--log-file={scratch / 'valgrind.log'}",
                sys.executable, __file__, "--child", mode, "--out", str(done)]
-    server = f"warmline-ir-{os.getpid()}"
     setenv = [arg for name, value in {"TERM": "xterm-256color", **env}.items() for arg in ("-e", f"{name}={value}")]
-    subprocess.run(["tmux", "-f", "/dev/null", "-L", server, "new-session", "-d", "-s", "ir", "-x", "120", "-y", "40",
-                    *setenv, shlex.join(command)], check=True)
-    try:
+    with PrivateTmux() as server:
+        server.run("new-session", "-d", "-s", "ir", "-x", "120", "-y", "40", *setenv, shlex.join(command), check=True)
         deadline = time.monotonic() + 300
         while not (done.exists() and counts.exists()) and time.monotonic() < deadline:
             time.sleep(0.2)
@@ -106,8 +105,6 @@ def instructions(mode: str, env: dict[str, str], scratch: Path) -> int:
             log = (scratch / "valgrind.log").read_text(errors="replace")[-2000:]
             raise RuntimeError(f"{mode}: no complete frame counted within 300 s\n{log}")
         return int(found.group(1))
-    finally:
-        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
 
 
 def main() -> None:

@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import compileall
 import json
-import os
 import resource
 import shlex
 import shutil
@@ -49,7 +48,11 @@ from textual import events
 from textual.keys import REPLACED_KEYS, _get_unicode_name_from_key
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
 PYTHON = sys.executable
+
+from support.tmux import PrivateTmux  # noqa: E402
+
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 
 
@@ -193,18 +196,15 @@ def paint_in_tmux(apps: dict[str, Launch], runs: int) -> dict[str, list[float]]:
     weighs on all of them alike; one untimed warm-up run each fills the OS's file cache
     (a private tmux server; a keep-alive session stops it from exiting between runs).
     """
-    server = f"warmline-bench-{os.getpid()}"
-    tmux = ["tmux", "-f", "/dev/null", "-L", server]
     times: dict[str, list[float]] = {label: [] for label in apps}
-    subprocess.run([*tmux, "new-session", "-d", "-s", "keep", "sleep 3600"], check=True)
-    try:
+    with PrivateTmux() as server:
+        tmux = server.argv
+        subprocess.run([*tmux, "new-session", "-d", "-s", "keep", "sleep 3600"], check=True)
         for launch in apps.values():
             _paint_once(tmux, launch)
         for _run in range(runs):
             for label, launch in apps.items():
                 times[label].append(_paint_once(tmux, launch))
-    finally:
-        subprocess.run([*tmux, "kill-server"], capture_output=True)
     return times
 
 

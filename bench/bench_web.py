@@ -47,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from support.browser import CHROMIUM_PATHS, DRIVER_PATHS, FLAGS, missing_reason  # noqa: E402
+from support.tmux import PrivateTmux  # noqa: E402
 from support.web_session import WIRE_TAP, WebServer, screen_size  # noqa: E402
 
 SETTLE = 0.3
@@ -86,7 +87,8 @@ class TmuxKeys:
 
     def __init__(self, launch: Launch) -> None:
         argv, env, painted = launch
-        self.tmux = ["tmux", "-f", "/dev/null", "-L", f"warmline-bench-web-{os.getpid()}"]
+        self.server = PrivateTmux()
+        self.tmux = self.server.argv
         setenv = [arg for name, value in {"TERM": "xterm-256color", **env}.items() for arg in ("-e", f"{name}={value}")]
         subprocess.run([*self.tmux, "new-session", "-d", "-s", "keys", "-x", "120", "-y", "40", *setenv,
                         shlex.join(argv)], check=True)
@@ -110,7 +112,7 @@ class TmuxKeys:
         return _settle(self.capture, before) - sent
 
     def close(self) -> None:
-        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
+        self.server.close()
 
 
 def _settle(capture: Callable[[], str], before: str | None = None) -> float:
