@@ -90,9 +90,9 @@ class TmuxKeys:
         self.server = PrivateTmux()
         self.tmux = self.server.argv
         setenv = [arg for name, value in {"TERM": "xterm-256color", **env}.items() for arg in ("-e", f"{name}={value}")]
-        subprocess.run([*self.tmux, "new-session", "-d", "-s", "keys", "-x", "120", "-y", "40", *setenv,
-                        shlex.join(argv)], check=True)
         try:
+            subprocess.run([*self.tmux, "new-session", "-d", "-s", "keys", "-x", "120", "-y", "40", *setenv,
+                            shlex.join(argv)], check=True)
             _wait(lambda: painted(_plain(self.capture())), "Today in tmux")
             _settle(self.capture)
         except BaseException:
