@@ -109,7 +109,8 @@ instructions it is 2% of the first frame. And a 1 ms thread switch interval unti
 frame is drawn (`sys.setswitchinterval`), tried twice. Textual's writer thread waits for
 the interpreter's lock while the main thread works on after the first frame (Textual lays
 the screen out again for each of the terminal's two size reports, which the one-Label app
-mounts fast enough to merge; the list's first cursor refreshes the key bar): 4.2 ms from
+mounts fast enough to merge; leaving out our own work then, the sync start, the cache
+check and the list's first cursor message, did not shorten the wait): 4.2 ms from
 the frame handed over to its bytes written (the one-Label app: ~2 ms), 1.8 ms with the
 short interval (ten launches each). Yet the whole first paint got slower, not faster: on
 a machine with other work (load 2.4), Today's median went from 233 and 236 ms to 309 and
