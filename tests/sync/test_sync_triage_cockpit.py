@@ -45,12 +45,20 @@ async def _until(check: Callable[[], bool], said: Callable[[], str], cap: float 
 
 
 def _state(app: WarmlineApp, engine: SyncEngine, store: Store) -> str:
-    """What the queue and the engine were at, for a failure's message (a stall seen once
-    under load had no other trace)."""
+    """What the queue, the engine and the app's workers were at, for a failure's message.
+    A stall seen twice under load had no other trace; the second time it showed the engine
+    had never run a flush, which led to its start waiting on Today for good (now `on_ready`)."""
     ops = [(op.kind, op.state, op.attempts, op.last_error) for op in store.outbox_rows()]
+    scheduler = engine.scheduler
+    jobs = "no scheduler" if scheduler is None else [
+        (job.id, str(job.next_run_time)) for job in scheduler.get_jobs()  # APScheduler 3, untyped
+    ]
+    workers = [(worker.name, worker.state.name) for worker in app.workers]
     return (f"held {app.last_decision()}, offline {engine.connection.offline}, "
             f"status {engine.status.current}, flushing {engine._flushing}, "
-            f"limiter {engine.client.limiter.delay():.2f} s, ops not done {ops}")
+            f"limiter {engine.client.limiter.delay():.2f} s, jobs {jobs}, "
+            f"running {engine._running}, workers {workers}, "
+            f"due {len(store.due_ops(None, 100))}, ops not done {ops}")
 
 
 async def test_thirty_fast_completes_make_no_failure_and_count_what_the_service_counts(tmp_path: Path) -> None:

@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import gc
 import threading
+from functools import partial
 
 from support.cockpit import RecordingSync, cockpit
 from support.tui_wire_data import KESTREL
+from support.waiting import until
 from warmline.startup import hold_collection
 from warmline.store import Store
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 from warmline.tui.screens.lead_list import LeadListScreen
+from warmline.tui.screens.recommendations import RecommendationsScreen
 from warmline.tui.widgets.status_line import StatusLine
+
+TYPED_AHEAD_ATTEMPTS = 10
 
 
 async def test_the_engine_is_built_off_the_event_loop_after_the_first_frame(store: Store) -> None:
@@ -99,3 +104,18 @@ async def test_an_app_started_without_the_hold_leaves_the_collector_alone(store:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert gc.isenabled() and gc.get_freeze_count() == frozen
+
+
+async def test_sync_starts_when_the_first_key_puts_another_screen_over_today(store: Store) -> None:
+    """A key typed ahead while the cockpit starts is handled as soon as it is ready; when it
+    opens another screen (`r` here), the engine must still start. Started from Today's
+    after-refresh callback, it sometimes waited on Today for good: in CI, thirty triage
+    decisions then sat in the outbox for 90 s. A race, so it is run a few times."""
+    for _attempt in range(TYPED_AHEAD_ATTEMPTS):
+        sync = RecordingSync()
+        app = cockpit(store, sync=sync)
+        async with app.run_test(size=(120, 40)) as pilot:
+            app.action_open("recommendations")  # the key typed ahead, handled at once
+            await until(partial(getattr, sync, "started"), pilot=pilot, cap=20, what="the engine's start")
+            assert isinstance(app.screen, RecommendationsScreen)
+        assert sync.stopped

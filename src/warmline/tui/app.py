@@ -245,7 +245,6 @@ class WarmlineApp(TypeaheadApp):
             screen.focus_next(screen.AUTO_FOCUS or self.AUTO_FOCUS or "*")
 
     def on_mount(self) -> None:
-        self.call_after_refresh(release_collection)  # held by `warmline` while it starts
         if signalled() is not None:  # told to stop before the loop ran: nothing could hand it over
             self._terminated()
             return
@@ -260,14 +259,27 @@ class WarmlineApp(TypeaheadApp):
                 severity="warning",
                 markup=False,
             )
-        if self._keymap_ids:
-            self.call_after_refresh(self._check_keymap)
         self.poll_status()
         self.set_interval(self._status_interval, self.poll_status)
-        if self._check_cache and self._store is not None:
-            self.call_after_refresh(self._start_cache_check)
+
+    def on_ready(self) -> None:
+        """The first frame is on screen: start what the rep need not wait for.
+
+        Textual posts `Ready` to the app itself, once. A `call_after_refresh` from
+        `on_mount` waited on whichever screen was current instead, and when the rep's first
+        key (typed ahead while the cockpit started) put another screen over it at that
+        moment, it could wait there for good: sync never started, and nothing the rep did
+        was sent (caught in CI; `tests/tui/test_tui_first_keys.py`).
+        """
+        release_collection()  # held by `warmline` while it starts
+        if self._told_to_stop or self._store is None:
+            return
+        if self._keymap_ids:
+            self._check_keymap()
+        if self._check_cache:
+            self._start_cache_check()
         if self.sync is not None or self._sync_factory is not None:
-            self.call_after_refresh(self._start_sync)
+            self._start_sync()
 
     def _terminated(self) -> None:
         """Told to stop (`run`): release this process's holds without waiting to send them
