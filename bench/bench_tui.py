@@ -214,6 +214,7 @@ def _paint_once(tmux: list[str], launch: Launch) -> float:
     started = time.perf_counter()
     subprocess.run([*tmux, "new-session", "-d", "-s", "paint", "-x", "120", "-y", "40", *setenv, shlex.join(argv)],
                    check=True)
+    pane = subprocess.run([*tmux, "list-panes", "-t", "paint", "-F", "#{pane_pid}"], capture_output=True, text=True)
     screen = ""
     try:
         while time.perf_counter() - started < 60:
@@ -224,6 +225,16 @@ def _paint_once(tmux: list[str], launch: Launch) -> float:
         raise RuntimeError(f"{argv[0]} did not paint within 60 s; the terminal showed:\n{screen}")
     finally:
         subprocess.run([*tmux, "kill-session", "-t", "paint"], capture_output=True)
+        _wait_gone(pane.stdout.strip())
+
+
+def _wait_gone(pid: str, cap: float = 10.0) -> None:
+    """Wait for a closed pane's process to end: an app still shutting down (its sync
+    engine stopping, a thread finishing an import) would share the CPU with the next
+    app's start, and each turn launches the apps in the same order."""
+    deadline = time.monotonic() + cap
+    while pid.isdigit() and Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.002)
 
 
 def report(label: str, values: list[float], unit: float = 1000.0, suffix: str = "ms") -> float:
