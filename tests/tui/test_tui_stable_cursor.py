@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
+from textual._xterm_parser import XTermParser
 
 import support.tui_wire_data as W
 from support.bursts import type_fast
@@ -162,6 +164,26 @@ async def test_j_j_enter_in_a_burst_opens_the_third_lead(many: Store) -> None:
         type_fast(app, "j", "j", "enter")
         await until(lambda: isinstance(app.screen, LeadDetailScreen), pilot=pilot, what="a lead page")
         assert isinstance(app.screen, LeadDetailScreen) and app.screen.lead_id == 3
+
+
+def test_textual_reads_a_line_feed_as_ctrl_j() -> None:
+    """Why the next test types ctrl+j: Enter typed while `warmline` starts, before the
+    cockpit has put the terminal in raw mode, reaches it as a line feed (the line mode's
+    ICRNL), and Textual's parser reads that as ctrl+j, a carriage return as Enter."""
+    parser = XTermParser()
+    assert [event.key for event in parser.feed("\n") if isinstance(event, events.Key)] == ["ctrl+j"]
+    assert [event.key for event in parser.feed("\r") if isinstance(event, events.Key)] == ["enter"]
+
+
+async def test_j_and_enter_typed_ahead_open_the_second_lead(many: Store) -> None:
+    """Before: `L j Enter` typed at once after `warmline` opened the list, moved, and the
+    Enter did nothing (seen in tmux). The cockpit reads the line feed as Enter."""
+    app = cockpit(many)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await by_activity_at(app, pilot, 0)
+        type_fast(app, "j", "ctrl+j")
+        await until(lambda: isinstance(app.screen, LeadDetailScreen), pilot=pilot, what="a lead page")
+        assert isinstance(app.screen, LeadDetailScreen) and app.screen.lead_id == 2
 
 
 async def test_j_j_enter_pressed_at_once_opens_the_third_lead(many: Store) -> None:

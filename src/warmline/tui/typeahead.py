@@ -17,6 +17,12 @@ the form is pushed when the app reads that key, before it reads the next one.
 A hold never outlasts `HOLD_LIMIT` seconds (a form that never mounts): the keys are then
 replayed to whatever has the focus, as before.
 
+Enter typed before the cockpit has the terminal (while `warmline` starts) arrives as a line
+feed: the terminal was still in line mode, whose `ICRNL` turns Enter's carriage return
+into one, and Textual reads a line feed as ctrl+j. `L j Enter` typed at once after
+`warmline` opened the list, moved, and then did nothing. Nothing in the cockpit or in
+Textual's widgets binds ctrl+j, so the app reads it as Enter (`as_typed`).
+
 The same line keeps a burst in order with no form at all. Textual runs a priority binding
 (Today's `enter`) when the app reads the key, but hands other keys to the focused widget's
 queue: `j j enter` typed at once opened the row under the cursor before the table had
@@ -40,6 +46,14 @@ from textual.widget import Widget
 HOLD_LIMIT = 2.0
 """Seconds keys are held at most for one form that does not say it is ready."""
 Held = events.Key | events.Paste
+LINE_FEED = "ctrl+j"
+
+
+def as_typed(event: Held) -> Held:
+    """The key the rep typed: Enter for a line feed (see the module's docstring)."""
+    if isinstance(event, events.Key) and event.key == LINE_FEED:
+        return events.Key("enter", "\r")
+    return event
 
 
 class TypeaheadForm(Screen[Any]):
@@ -90,7 +104,9 @@ class TypeaheadApp(App[Any]):
     async def on_event(self, event: events.Event) -> None:
         if not isinstance(event, Held) or event.is_forwarded:
             await super().on_event(event)
-        elif self._typeahead is not None:
+            return
+        event = as_typed(event)
+        if self._typeahead is not None:
             self._typeahead.append(event)  # read while a form opens, or before earlier keys were replayed
         elif self._stepping:
             self._typeahead = deque([event])  # the widget has not handled the key before: wait
