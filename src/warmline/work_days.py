@@ -72,6 +72,13 @@ def snooze_day(today: date, days: int, work_days: Collection[int] = DEFAULT_WORK
     return next_work_day(today, work_days) if days == 1 else today + timedelta(days=days)
 
 
+def snoozed_to(due: date, today: date, days: int, work_days: Collection[int] = DEFAULT_WORK_DAYS) -> date:
+    """Where a snooze by `days` moves a follow-up due on `due`: counted from that day while
+    it is still ahead, else from today. A snooze puts a follow-up off, never brings it
+    forward: in the agenda, "a day" on one due next Sunday gave tomorrow."""
+    return snooze_day(max(due, today), days, work_days)
+
+
 def first_work_day(work_days: Collection[int] = DEFAULT_WORK_DAYS) -> int:
     """The weekday the rep's week starts on: the work day after the longest run of days
     off (Monday for mon-fri, Sunday for sun-thu); Monday when every day is a work day."""

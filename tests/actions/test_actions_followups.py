@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date, datetime, time, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -103,8 +104,9 @@ def test_snooze_by_days_or_until_a_day_one_of_the_two(followups: FollowUps) -> N
     assert snooze_follow_up(followups, made.id, days=1, today=TODAY).due_on == TODAY + timedelta(
         days=1
     )
+    # Due tomorrow now: a week counts from that day (a snooze never brings it forward).
     assert snooze_follow_up(followups, made.id, days=7, today=TODAY).due_on == TODAY + timedelta(
-        days=7
+        days=8
     )
     assert snooze_follow_up(
         followups, made.id, until=date(2026, 12, 3), today=TODAY
@@ -123,18 +125,29 @@ FRIDAY = date(2026, 11, 27)
 
 def test_snoozing_a_day_on_a_friday_goes_to_monday(followups: FollowUps) -> None:
     """Issue 23: "a day" is the next working day of `[ui] work_days` (Mon-Fri by default);
-    a week stays a week."""
-    made = add_follow_up(followups, 3, "Acme", "Send", FRIDAY, today=FRIDAY)
-    assert snooze_follow_up(followups, made.id, days=1, today=FRIDAY).due_on == date(2026, 11, 30)
-    assert snooze_follow_up(followups, made.id, days=7, today=FRIDAY).due_on == date(2026, 12, 4)
+    a week stays a week. Each snooze is of a follow-up due today."""
+
+    def snoozed(days: int, today: date, **options: Any) -> date:
+        made = add_follow_up(followups, 3, "Acme", "Send", today, today=today)
+        return snooze_follow_up(followups, made.id, days=days, today=today, **options).due_on
+
     saturday = date(2026, 11, 28)
-    sun_thu = (6, 0, 1, 2, 3)
-    assert snooze_follow_up(
-        followups, made.id, days=1, today=FRIDAY, work_days=sun_thu
-    ).due_on == date(2026, 11, 29)
-    assert snooze_follow_up(
-        followups, made.id, days=1, today=saturday, work_days=(5,)
-    ).due_on == date(2026, 12, 5)
+    assert snoozed(1, FRIDAY) == date(2026, 11, 30)
+    assert snoozed(7, FRIDAY) == date(2026, 12, 4)
+    assert snoozed(1, FRIDAY, work_days=(6, 0, 1, 2, 3)) == date(2026, 11, 29)  # sun-thu
+    assert snoozed(1, saturday, work_days=(5,)) == date(2026, 12, 5)
+
+
+def test_a_snooze_puts_a_follow_up_off_never_forward(followups: FollowUps) -> None:
+    """A follow-up not due yet (the agenda shows them) moves a day or a week from its own
+    day; one due today or overdue, from today. Before, "a day" on Thursday's follow-up, on
+    a Tuesday, made it due on Wednesday."""
+    thursday = TODAY + timedelta(days=2)
+    ahead = add_follow_up(followups, 3, "Acme", "Demo", thursday, today=TODAY)
+    assert snooze_follow_up(followups, ahead.id, days=1, today=TODAY).due_on == thursday + timedelta(days=1)
+    assert snooze_follow_up(followups, ahead.id, days=7, today=TODAY).due_on == thursday + timedelta(days=8)
+    overdue = add_follow_up(followups, 3, "Acme", "Send", TODAY - timedelta(days=3), today=TODAY - timedelta(days=3))
+    assert snooze_follow_up(followups, overdue.id, days=1, today=TODAY).due_on == TODAY + timedelta(days=1)
 
 
 def test_a_snooze_keeps_the_time_typed_with_its_day(followups: FollowUps) -> None:
@@ -147,8 +160,8 @@ def test_a_snooze_keeps_the_time_typed_with_its_day(followups: FollowUps) -> Non
     day, at, _ = read_due("next monday 9am", NOW)
     snoozed = snooze_follow_up(followups, made.id, until=day, at=at, today=TODAY)
     assert (snoozed.due_on, snoozed.at) == (date(2026, 11, 30), time(9, 0))
-    snoozed = snooze_follow_up(followups, made.id, days=1, today=TODAY)
-    assert (snoozed.due_on, snoozed.at) == (date(2026, 11, 25), time(9, 0))
+    snoozed = snooze_follow_up(followups, made.id, days=1, today=TODAY)  # a day after Monday's
+    assert (snoozed.due_on, snoozed.at) == (date(2026, 12, 1), time(9, 0))
 
 
 def test_done_and_delete_name_an_unknown_id(followups: FollowUps) -> None:

@@ -103,14 +103,14 @@ def test_done_and_snooze_change_what_each_filter_lists(
     assert snoozed.exit_code == 0, snoozed.output
     item = json.loads(snoozed.stdout)
     assert (item["due"], item["promised"], item["snoozed_until"], item["state"]) == (
-        "2026-12-01", "2026-11-25", "2026-12-01", "snoozed",
-    )  # fmt: skip
+        "2026-12-02", "2026-11-25", "2026-12-02", "snoozed",
+    )  # fmt: skip  (a week from the day it was due: never brought forward)
     assert (
         run("followups", "snooze", "3", "--until", "3 Dec").stdout
         == "Snoozed: 3 · Thu 3 Dec · Nordlys Freight · monday\n"
     )
-    # A week later the snoozed ones are due; the one done stays done.
-    monkeypatch.setattr("warmline.actions.followups.rep_now", lambda: NOW + timedelta(days=7))
+    # A week after tomorrow the snoozed one is due; the one done stays done.
+    monkeypatch.setattr("warmline.actions.followups.rep_now", lambda: NOW + timedelta(days=8))
     assert [i["id"] for i in listed("--due", "today")] == [2]
     assert [i["id"] for i in listed("--due", "due")] == [2]
     monkeypatch.setattr("warmline.actions.followups.rep_now", lambda: NOW + timedelta(days=10))
@@ -222,7 +222,7 @@ def test_export_ics_reads_back_in_a_calendar_library(exported: Path, tmp_path: P
     )
     moved = next(e for e in again.walk("VEVENT") if e["UID"] == second["UID"])
     assert moved["UID"] == second["UID"] and int(moved["SEQUENCE"]) > int(second["SEQUENCE"])
-    assert moved["DTSTART"].dt == datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
+    assert moved["DTSTART"].dt == datetime(2026, 11, 28, 9, 0, tzinfo=UTC)  # 3 days after the 25th
 
 
 def test_ics_folds_long_non_ascii_text_without_cutting_a_character() -> None:

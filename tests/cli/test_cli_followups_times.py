@@ -51,13 +51,14 @@ def test_log_reads_a_bare_weekday_after_a_verb_with_its_time(desk: Path) -> None
 def test_a_day_on_a_friday_is_monday_unless_the_config_works_saturdays(
     desk: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    ran("followups", "add", "1", "2026-11-27", "Send the deck")
+    for number in (1, 2, 3):  # each due today, a Friday
+        ran("followups", "add", "1", "2026-11-27", f"Send the deck {number}")
     assert ran("followups", "snooze", "1", "--days", "1")["due"] == "2026-11-30"
-    assert ran("followups", "snooze", "1", "--days", "7")["due"] == "2026-12-04"
+    assert ran("followups", "snooze", "2", "--days", "7")["due"] == "2026-12-04"
     config = tmp_path / "config.toml"
     config.write_text('[ui]\nwork_days = "mon-sat"\n', encoding="utf-8")
     monkeypatch.setenv("WARMLINE_CONFIG", str(config))
-    assert ran("followups", "snooze", "1", "--days", "1")["due"] == "2026-11-28"
+    assert ran("followups", "snooze", "3", "--days", "1")["due"] == "2026-11-28"
     shown = run("config", "show")
     assert shown.exit_code == 0, shown.output
     assert "ui.work_days" in shown.stdout and "mon-sat  (config file)" in shown.stdout

@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from warmline.config import ConfigError, check_settings
-from warmline.work_days import describe_work_days, next_work_day, parse_work_days, snooze_day
+from warmline.work_days import (
+    describe_work_days,
+    next_work_day,
+    parse_work_days,
+    snooze_day,
+    snoozed_to,
+)
 
 FRIDAY = date(2026, 11, 27)
 
@@ -43,6 +49,14 @@ def test_a_day_is_the_next_working_day_a_week_a_week() -> None:
     assert snooze_day(FRIDAY, 1, (6, 0, 1, 2, 3)) == date(2026, 11, 29)
     assert snooze_day(FRIDAY, 7) == date(2026, 12, 4)
     assert snooze_day(FRIDAY, 2) == date(2026, 11, 29)  # more than a day: calendar days
+
+
+def test_a_snooze_counts_from_the_day_due_while_it_is_ahead() -> None:
+    thursday = date(2026, 12, 3)
+    assert snoozed_to(thursday, FRIDAY, 1) == date(2026, 12, 4)
+    assert snoozed_to(thursday, FRIDAY, 7) == date(2026, 12, 10)
+    assert snoozed_to(FRIDAY, FRIDAY, 1) == date(2026, 11, 30)  # due today: from today
+    assert snoozed_to(date(2026, 11, 20), FRIDAY, 1) == date(2026, 11, 30)  # overdue: from today
 
 
 def test_the_config_checks_and_keeps_them(tmp_path: Path) -> None:

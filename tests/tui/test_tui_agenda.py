@@ -16,6 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 import support.tui_wire_data as W
 from support.cockpit import cockpit, settings, text_of
@@ -152,9 +153,9 @@ async def test_done_snooze_and_open_as_on_today(store: Store, followups: FollowU
         assert picked is not None
         await pilot.press("Z")
         await until(lambda: isinstance(app.screen, SnoozeDialog), pilot=pilot, what="snooze dialog")
-        await pilot.press("2")  # a week
+        await pilot.press("2")  # a week, from the day it is due now (tomorrow)
         await until(lambda: isinstance(app.screen, AgendaScreen), pilot=pilot, what="back")
-        assert followups.get(picked.id).snoozed_until == TODAY + timedelta(days=7)
+        assert followups.get(picked.id).snoozed_until == picked.due_on + timedelta(days=7)
         follow_up = app.screen._follow_up()
         assert follow_up is not None
         await pilot.press("enter")
@@ -204,3 +205,28 @@ def test_the_agenda_is_not_on_the_first_frame_s_path() -> None:
 def test_agenda(snap_compare, store: Store, followups: FollowUps, size) -> None:
     seed_week(followups)
     assert snap_compare(agenda_cockpit(store, followups), terminal_size=size, press=["W"])
+
+
+async def test_a_snooze_puts_a_follow_up_off_never_forward(store: Store, followups: FollowUps) -> None:
+    """Before: `z` on Thursday's "Demo for the board", seen on a Sunday, made it due on
+    Monday (the next working day after today), and the dialog offered "a week" as next
+    Sunday: snoozing brought it forward. A day and a week now count from its own day while
+    that is still ahead."""
+    seed_week(followups)
+    demo = next(f for f in followups.list(today=TODAY) if f.text == "Demo for the board")
+    thursday = demo.due_on
+    assert thursday.weekday() == 3 and thursday > TODAY
+    app = agenda_cockpit(store, followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_agenda(app, pilot)
+        table(app).move_to(table(app).index_of_key(f"followup:{demo.id}"))
+        await pilot.pause()
+        await pilot.press("Z")
+        await until(lambda: isinstance(app.screen, SnoozeDialog), pilot=pilot, what="snooze dialog")
+        choices = " ".join(str(widget.render()) for widget in app.screen.query(Static))
+        assert "a day (Fri 27 Nov)" in choices and "a week (Thu 3 Dec)" in choices, choices
+        await pilot.press("escape")
+        await until(lambda: isinstance(app.screen, AgendaScreen), pilot=pilot, what="back")
+        await pilot.press("z")
+        await until(lambda: followups.get(demo.id).due_on != thursday, pilot=pilot, what="the snooze")
+        assert followups.get(demo.id).due_on == thursday + timedelta(days=1)  # Friday, not Monday

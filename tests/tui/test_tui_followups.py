@@ -271,7 +271,7 @@ async def test_done_and_snooze_from_anywhere_on_the_lead_page(store: Store) -> N
         moved = {f.text: f.due_on for f in open_ones(store)}
         assert moved == {
             "Call Dana back": date(2026, 11, 23),
-            "Spoke with Dana, wants pricing by Friday": date(2026, 11, 29),
+            "Spoke with Dana, wants pricing by Friday": date(2026, 12, 4),  # a week after its Friday
         }
 
         await pilot.press("Z")

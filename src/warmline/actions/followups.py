@@ -16,7 +16,7 @@ from datetime import date, datetime, time, timedelta
 from warmline.api.errors import InputError
 from warmline.followup_phrases import FollowUpGuess, parse_follow_up
 from warmline.store.followups import FollowUp, FollowUps, Source
-from warmline.work_days import DEFAULT_WORK_DAYS, snooze_day
+from warmline.work_days import DEFAULT_WORK_DAYS, snoozed_to
 from warmline.zone import rep_now as zone_now
 
 MAX_TEXT = 5000
@@ -169,27 +169,30 @@ def snooze_follow_up(
     today: date | None = None,
     work_days: Collection[int] = DEFAULT_WORK_DAYS,
 ) -> FollowUp:
-    """Make it due `days` days after `today` (1 day, 1 week) or on `until` (a day picked,
-    today or later). Exactly one of the two. "A day" (`days=1`) is the next of the rep's
-    `work_days` (`[ui] work_days`: on a Friday, Monday); more days are calendar days, so
-    "a week" is the same weekday. `at` is the time the rep typed with the day ("tomorrow
-    at 10"); without one the follow-up keeps the time it had."""
+    """Make it due `days` days later (1 day, 1 week) or on `until` (a day picked, today or
+    later). Exactly one of the two. `days` count from the day it is due while that is still
+    ahead, else from `today` (`snoozed_to`: a snooze never brings it forward). "A day"
+    (`days=1`) is the next of the rep's `work_days` (`[ui] work_days`: on a Friday,
+    Monday); more days are calendar days, so "a week" is the same weekday. `at` is the
+    time the rep typed with the day ("tomorrow at 10"); without one the follow-up keeps
+    the time it had."""
     if (days is None) == (until is None):
         raise InputError("snooze", "snooze by a number of days or until a date, one of the two")
     day = today or rep_now().date()
+    found = followups.get(followup_id)
+    if found is None:
+        raise FollowUpNotFound(followup_id)
     if days is not None:
         if isinstance(days, bool) or not 1 <= days <= MAX_SNOOZE_DAYS:
             raise InputError("days", f"snooze by 1 to {MAX_SNOOZE_DAYS} days (got {days})")
-        until = snooze_day(day, days, work_days)
+        until = snoozed_to(found.due_on, day, days, work_days)
     assert until is not None
     _check_day(until, day, "until")
-    if followups.get(followup_id) is None:
-        raise FollowUpNotFound(followup_id)
     if at is not None:
         followups.update(followup_id, at=at)
-    found = followups.snooze(followup_id, until)
-    assert found is not None
-    return found
+    snoozed = followups.snooze(followup_id, until)
+    assert snoozed is not None
+    return snoozed
 
 
 def delete_follow_up(followups: FollowUps, followup_id: int) -> None:

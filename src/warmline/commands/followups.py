@@ -217,7 +217,7 @@ def followups_done(followup_id: int, as_json: bool) -> None:
     "--days",
     type=NumberType(),
     default=None,
-    help="Due this many days from today (1 to 366; 1 is the next working day).",
+    help="Due this many days later, from its day if still ahead, else from today (1 to 366; 1 is the next working day).",
 )
 @click.option(
     "--until",

@@ -26,7 +26,7 @@ from textual.binding import Binding
 
 from warmline.store.database import CacheUnusable
 from warmline.tui.screens.follow_up_words import LOCAL_ONLY, SNOOZE_DAY, day_text, one_line
-from warmline.work_days import snooze_day
+from warmline.work_days import snoozed_to
 
 if TYPE_CHECKING:
     from warmline.store.followups import FollowUp, FollowUps, Source
@@ -108,9 +108,9 @@ def snooze(cockpit: Cockpit, follow_up: FollowUp, until: date, at: time | None =
 
 def snooze_days(cockpit: Cockpit, follow_up: FollowUp, days: int) -> bool:
     """Snooze `follow_up` by `days` (the `z` key: a day, which is the next of the rep's
-    `[ui] work_days`: on a Friday, Monday)."""
+    `[ui] work_days`: on a Friday, Monday), from its day when that is still ahead."""
     today = rep_now(cockpit).date()
-    return snooze(cockpit, follow_up, snooze_day(today, days, cockpit.config.work_days))
+    return snooze(cockpit, follow_up, snoozed_to(follow_up.due_on, today, days, cockpit.config.work_days))
 
 
 def ask_snooze(cockpit: Cockpit, follow_up: FollowUp, snoozed: Callable[[], None]) -> None:
@@ -123,7 +123,7 @@ def ask_snooze(cockpit: Cockpit, follow_up: FollowUp, snoozed: Callable[[], None
     # deferred: first frame (the dialogs open on a key)
     from warmline.tui.screens.follow_up_dialogs import SnoozeDialog
 
-    dialog = SnoozeDialog(follow_up.text, rep_now(cockpit), cockpit.config.work_days)
+    dialog = SnoozeDialog(follow_up.text, rep_now(cockpit), cockpit.config.work_days, due=follow_up.due_on)
     cockpit.push_screen(dialog, picked)
 
 

@@ -27,7 +27,7 @@ from warmline.tui.screens.follow_up_words import (
     read_day,
 )
 from warmline.tui.widgets.key_bar import KeyBar
-from warmline.work_days import DEFAULT_WORK_DAYS, snooze_day
+from warmline.work_days import DEFAULT_WORK_DAYS, snoozed_to
 
 DAY_HINT = "friday, tomorrow at 10, in two weeks, 3 Dec or 2026-12-03"
 SNOOZE_HINT = "monday 9am, tomorrow at 10, in 2 weeks, 3 Dec"
@@ -54,12 +54,15 @@ class SnoozeDialog(DialogScreen[tuple[date, time | None] | None]):
     ]
 
     def __init__(
-        self, text: str, now: datetime, work_days: Collection[int] = DEFAULT_WORK_DAYS
+        self, text: str, now: datetime, work_days: Collection[int] = DEFAULT_WORK_DAYS, *, due: date | None = None
     ) -> None:
+        """`due`: the day the follow-up is due now; a day or a week count from it while it
+        is still ahead (`snoozed_to`), else from today."""
         super().__init__()
         self._text = text
         self._now = now
         self._work_days = work_days
+        self._due = due or now.date()
 
     @property
     def today(self) -> date:
@@ -86,7 +89,7 @@ class SnoozeDialog(DialogScreen[tuple[date, time | None] | None]):
         yield KeyBar()
 
     def _day(self, days: int) -> date:
-        return snooze_day(self.today, days, self._work_days)
+        return snoozed_to(self._due, self.today, days, self._work_days)
 
     def action_pick(self, days: int) -> None:
         self.dismiss((self._day(days), None))
