@@ -75,7 +75,7 @@ def snooze_day(today: date, days: int, work_days: Collection[int] = DEFAULT_WORK
 def snoozed_to(due: date, today: date, days: int, work_days: Collection[int] = DEFAULT_WORK_DAYS) -> date:
     """Where a snooze by `days` moves a follow-up due on `due`: counted from that day while
     it is still ahead, else from today. A snooze puts a follow-up off, never brings it
-    forward: in the agenda, "a day" on one due next Sunday gave tomorrow."""
+    forward: in the agenda, "a day" on one due a week ahead gave Monday."""
     return snooze_day(max(due, today), days, work_days)
 
 

@@ -269,7 +269,7 @@ class WarmlineApp(TypeaheadApp):
         `on_mount` waited on whichever screen was current instead, and when the rep's first
         key (typed ahead while the cockpit started) put another screen over it at that
         moment, it could wait there for good: sync never started, and nothing the rep did
-        was sent (caught in CI; `tests/tui/test_tui_first_keys.py`).
+        was sent (caught in CI; `tests/tui/test_tui_startup.py`).
         """
         release_collection()  # held by `warmline` while it starts
         if self._told_to_stop or self._store is None:
