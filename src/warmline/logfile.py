@@ -56,8 +56,9 @@ MAX_MESSAGE = 4000
 MAX_TRACEBACK = 8000
 
 LOGGER = "warmline"
-# Other libraries' loggers whose warnings belong in the file (a job the scheduler skipped
-# or that raised); their chatter below that does not.
+# Other libraries' loggers whose warnings belong in the file (a scheduled job that raised
+# or missed its time; a run skipped by design is filtered out, `warmline.sync.engine`);
+# their chatter below that does not.
 THIRD_PARTY = ("apscheduler",)
 
 _secrets: set[str] = set()

@@ -3,12 +3,15 @@ id, each op settled and why, never the API key; debug level adds headers and bod
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from support.sync_helpers import KEY, UNAVAILABLE, FaultyTransport
 from warmline import logfile
@@ -130,3 +133,43 @@ def test_a_hidden_key_is_masked_wherever_a_line_quotes_it(log_dir: Path) -> None
     assert "s3cret-key-123" not in line and "********" in line
     assert "user:pw" not in line and "https://***@host/" in line
     assert "\x1b" not in line and line.endswith("red next line")
+
+
+async def test_a_run_skipped_while_the_last_one_runs_is_not_logged_but_a_job_that_raised_is(
+    log_dir: Path,
+) -> None:
+    """With `max_instances=1`, a run due while the last one still runs is skipped by design;
+    APScheduler warns of each (one a second for the tick while a request hangs). The real
+    scheduler, made to find the job due again while it runs: no line for that (the filter
+    `warmline.sync.engine` puts on APScheduler's logger), and a job that raises is still
+    in the log."""
+    path = configure(log_dir)
+    started, release = asyncio.Event(), asyncio.Event()
+
+    async def hangs() -> None:
+        started.set()
+        await release.wait()
+
+    async def raises() -> None:
+        raise RuntimeError("a job that broke")
+
+    scheduler = AsyncIOScheduler(job_defaults={"coalesce": True, "max_instances": 1})
+    scheduler.start()
+    try:
+        job = scheduler.add_job(hangs, "interval", seconds=3600, next_run_time=datetime.now(UTC))
+        await asyncio.wait_for(started.wait(), 30)
+        for _ in range(3):  # due again, three times, while it still runs
+            job.modify(next_run_time=datetime.now(UTC))
+            scheduler.wakeup()
+            await asyncio.sleep(0)
+        scheduler.add_job(raises, "date", run_date=datetime.now(UTC))
+        for _ in range(200):
+            if "a job that broke" in (path.read_text() if path.exists() else ""):
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        release.set()
+        scheduler.shutdown(wait=False)
+    text = path.read_text()
+    assert "a job that broke" in text
+    assert "maximum number of running instances" not in text

@@ -395,10 +395,15 @@ class ServiceClient:
             return UnresponsiveReadError(
                 f"The service at {display_url(self._base_url)} did not answer GET {path} ({reason})"
             )
-        return AmbiguousError(
+        unknown = (
             f"{method} {path} was sent to {display_url(self._base_url)} but no answer came back "
             f"({reason}); it may or may not have been applied"
         )
+        if isinstance(exc, httpx.ReadTimeout):
+            # Sent to a service that stopped answering (hung, or its host asleep): as with the
+            # total deadline, unknown until checked, and the service counts as offline.
+            return UnresponsiveSendError(unknown)
+        return AmbiguousError(unknown)
 
     def _redact(self, text: str) -> str:
         """Remove the key from text the server sent back, in case it echoes headers.

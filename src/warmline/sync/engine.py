@@ -79,6 +79,17 @@ log = logging.getLogger("warmline.sync")
 log.addHandler(logging.NullHandler())
 logging.getLogger("apscheduler").addHandler(logging.NullHandler())
 
+
+def _not_a_skipped_run(record: logging.LogRecord) -> bool:
+    """Drops APScheduler's "skipped: maximum number of running instances reached": with
+    `max_instances=1` a run due while the last one still runs is skipped by design (that
+    run covers it), and a request that hangs for its 30 s deadline wrote one such warning a
+    second into the rep's log. A job that raised or missed its time is still logged."""
+    return "maximum number of running instances" not in str(record.msg)
+
+
+logging.getLogger("apscheduler.scheduler").addFilter(_not_a_skipped_run)
+
 T = TypeVar("T")
 LeadGoneListener = Callable[[int], None]
 ScheduledJob = Callable[[], Awaitable[None]]
@@ -512,13 +523,14 @@ class SyncEngine:
             self.connection.lost(report.offline_error or "could not reach the service")
         elif report.auth_error:
             self.connection.refused_key(report.auth_error)
-        elif report.attempted:
+        elif report.answered:
             self.connection.reached()
         # Inside a whole pass (`sync_now`), "syncing" lasts until the pass ends.
         changes: StatusChange = {"syncing": self._passing, "rate_limited_until": self._rate_limited_until()}
-        if report.attempted and not report.offline and not report.auth_error:
-            # Only an exchange with the service is a sync: a pass with nothing to send
-            # proves nothing ("offline · synced just now" would be a lie).
+        if report.settled and not report.offline and not report.auth_error:
+            # Only an op settled with the service is a sync: a pass with nothing to send, or
+            # whose sends got no answer or an error, proves nothing ("offline · synced just
+            # now" would be a lie).
             changes["last_sync_at"] = self.clock()
         await self._blocking(self.status.update, **changes)
         await self._remember_server_clock()

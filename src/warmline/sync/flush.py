@@ -22,7 +22,8 @@ sent with `Idempotency-Key: <op id>`. The outcome decides the next state (docs/s
 - offline (not sent): back to the queue as it was; the pass stops, since offline is a
   state the engine probes out of, not a reason to back each op off;
 - may have been applied (connection lost after sending, 500): `mark_ambiguous`,
-  reconciled on a later pass;
+  reconciled on a later pass; sent and not answered in time (hung, asleep): the same,
+  and the pass stops as offline;
 - any 2xx, whatever its body: delivered, and then confirmed (`confirm`): a set-to-value op
   whose change the service does not show (answer or re-read) fails with the likely cause;
 - refused for good (validation, not found, already dismissed, plan limit): `mark_failed`
@@ -30,6 +31,9 @@ sent with `Idempotency-Key: <op id>`. The outcome decides the next state (docs/s
 - the lead itself is gone ("Outreach lead not found"): `mark_lead_gone` fails the op and
   every other op queued on the lead with one message, and hides the lead;
 - authentication refused: back to the queue untouched; the pass stops.
+
+Only an answer counts as the service being there (`FlushReport.answered`), and only an op
+settled with it as a sync (`FlushReport.settled`, the status line's "synced").
 """
 
 from __future__ import annotations
@@ -92,6 +96,9 @@ class Outcome:
     not_before: float | None = None
     halt: str | None = None  # HALT_OFFLINE or HALT_AUTH: stop the pass
     lead_gone: bool = False  # failed because the lead itself is gone: so are its other ops
+    answered: bool = True
+    """False when no answer came (not sent, a transport failure, a hold of our own, a bug):
+    no sign that the service is there."""
 
 
 @dataclass
@@ -109,11 +116,21 @@ class FlushReport:
     auth_error: str | None = None
     errors: list[str] = field(default_factory=list)
 
+    answered: int = 0
+    """Ops that got an answer this pass (`Outcome.answered`), an error status included:
+    only an answer shows that the service is there."""
+
     @property
     def attempted(self) -> int:
         return self.delivered + self.reconciled + self.resolved + self.failed + self.retrying + self.ambiguous
 
-    def count(self, outcome: str) -> None:
+    @property
+    def settled(self) -> int:
+        """Ops whose fate the service decided this pass (a sync): delivered, found applied,
+        already decided, or refused."""
+        return self.delivered + self.reconciled + self.resolved + self.failed
+
+    def count(self, outcome: Outcome) -> None:
         attribute = {
             DONE: "delivered",
             RECONCILED: "reconciled",
@@ -122,8 +139,9 @@ class FlushReport:
             RETRY: "retrying",
             PUT_BACK: "retrying",
             AMBIGUOUS_OUTCOME: "ambiguous",
-        }[outcome]
+        }[outcome.kind]
         setattr(self, attribute, getattr(self, attribute) + 1)
+        self.answered += outcome.answered
 
 
 def _decides_a_card(kind: str) -> bool:
@@ -300,7 +318,7 @@ class Flusher:
             pass_.settled.extend(
                 self._halt_on(t.result(), report) for t in finished if not t.cancelled() and t.exception() is None
             )
-        unsent = [Outcome(op, PUT_BACK) for op in pass_.ready]
+        unsent = [Outcome(op, PUT_BACK, answered=False) for op in pass_.ready]
         pass_.ready.clear()
         if pass_.settled or unsent:
             await self._blocking(self._record, [*pass_.settled, *unsent])
@@ -350,7 +368,7 @@ class Flusher:
 
     def _tell(self, outcomes: list[Outcome], report: FlushReport) -> None:
         for outcome in outcomes:
-            report.count(outcome.kind)
+            report.count(outcome)
             self._log(outcome)
             if outcome.lead_gone and outcome.op.lead_id is not None and self._on_lead_gone is not None:
                 self._on_lead_gone(outcome.op.lead_id)
@@ -404,7 +422,7 @@ class Flusher:
         except Exception as exc:  # a bug must not leave the op in flight or lose it
             log.exception("unexpected error delivering %s %s", op.kind, op.op_id)
             message = f"internal error: {exc.__class__.__name__}: {exc}"
-            return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=self._later(op))
+            return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=self._later(op), answered=False)
 
     async def _confirmed(self, op: Op, answer: Answer) -> Outcome:
         """A 2xx is delivery; whether the change shows decides done or failed (`confirm`).
@@ -421,15 +439,17 @@ class Flusher:
     def _classify(self, op: Op, exc: ApiError) -> Outcome:
         now = self.clock()
         message = str(exc)
+        answered = exc.status is not None  # an HTTP status came back (a gateway's counts)
         if isinstance(exc, RecommendationGoneError) and _decides_a_card(op.kind):
             return already_dismissed(op)
         if isinstance(exc, UnresponsiveSendError):
-            # Cut by its deadline: it may have arrived (reconciled before any resend), and a
-            # service that does not answer in time counts as offline: the pass stops.
-            return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=self._later(op), halt=HALT_OFFLINE)
+            # Sent, and no answer in time: it may have arrived (reconciled before any
+            # resend), and a service that does not answer counts as offline: the pass stops.
+            return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=self._later(op),
+                           halt=HALT_OFFLINE, answered=False)
         if isinstance(exc, AuthError | OfflineError):
             halt = HALT_AUTH if isinstance(exc, AuthError) else HALT_OFFLINE
-            return Outcome(op, PUT_BACK, message=message, halt=halt)
+            return Outcome(op, PUT_BACK, message=message, halt=halt, answered=False)
         if isinstance(exc, InputError):
             return Outcome(op, FAILED, message=message)
         if isinstance(exc, LeadNotFoundError):
@@ -438,11 +458,13 @@ class Flusher:
             plan = plan_retry(self.backoff, op.attempts + 1, now, self._server_wait(exc, now))
             if op.state == AMBIGUOUS:
                 # Our check or resend was refused unapplied; the first send is still unknown.
-                return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=plan.next_attempt_at)
+                return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=plan.next_attempt_at,
+                               answered=answered)
             return Outcome(op, RETRY, message=message, next_attempt_at=plan.next_attempt_at,
-                           not_before=plan.not_before)
+                           not_before=plan.not_before, answered=answered)
         if exc.is_ambiguous:
-            return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=self._later(op))
+            return Outcome(op, AMBIGUOUS_OUTCOME, message=message, next_attempt_at=self._later(op),
+                           answered=answered)
         return Outcome(op, FAILED, message=message)
 
     def _later(self, op: Op) -> float:
