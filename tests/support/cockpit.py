@@ -152,3 +152,24 @@ class LookupSync(RecordingSync):
     @property
     def client(self) -> ServiceClient:
         return self._client
+
+
+def keys_missing_from_key_bar(app: Any) -> list[str]:
+    """The current screen's own keys marked to show that its key bar leaves out (those the
+    screen hides, with nothing to act on, aside): the bar must be wide enough for them all."""
+    from textual.binding import Binding
+
+    from warmline.tui.widgets.key_bar import KeyBar
+
+    screen = app.screen
+    shown = screen.query_one(KeyBar).render().plain + " "
+    missing = []
+    for binding in type(screen).BINDINGS:
+        if isinstance(binding, tuple) or not binding.show or not binding.description:
+            continue
+        if screen.check_action(binding.action, ()) is False:  # hidden: nothing to act on
+            continue
+        first = Binding(binding.key.split(",")[0].strip(), binding.action)
+        if f" {app.get_key_display(first)} {binding.description} " not in shown:
+            missing.append(f"{binding.key} {binding.description}")
+    return missing

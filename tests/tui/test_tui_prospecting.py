@@ -16,13 +16,22 @@ from typing import Any
 import pytest
 
 import support.tui_wire_data as W
-from support.cockpit import LookupSync, Opened, cockpit, deliver, status_text, text_of
+from support.cockpit import (
+    LookupSync,
+    Opened,
+    cockpit,
+    deliver,
+    keys_missing_from_key_bar,
+    status_text,
+    text_of,
+)
 from support.prospecting import (
     FOUND,
     PEOPLE,
     TEMPLATE_ID,
     fill_prospecting,
     job_key,
+    record_long_run,
     sandbox_client,
 )
 from support.tui_wire_data import KESTREL_COMPANY
@@ -752,4 +761,22 @@ async def test_help_lists_each_prospecting_screens_own_keys(prospect_store: Stor
             shown = {entry.description for entry in app.screen._entries}
             assert described <= shown and "Prospecting" in shown
             await pilot.press("escape", "escape")
+            await pilot.pause()
+
+
+async def test_the_results_screens_show_their_keys_enter_included(prospect_store: Store) -> None:
+    """As every screen (test_tui_shell): enter ("Open"), which the focused table's hidden
+    enter kept off the key bar, is there with the rest."""
+    app = cockpit(prospect_store)
+    screens = [
+        lambda: FoundContactsScreen(job_key(prospect_store, "contact_search")),
+        lambda: FoundCompaniesScreen(job_key(prospect_store, "deep_search")),
+        lambda: RunResultsScreen(record_long_run(prospect_store)),
+    ]
+    async with app.run_test(size=(260, 30)) as pilot:
+        for make in screens:
+            app.push_screen(make())
+            await pilot.pause()
+            assert keys_missing_from_key_bar(app) == [], type(app.screen).__name__
+            await pilot.press("escape")
             await pilot.pause()

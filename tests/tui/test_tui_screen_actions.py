@@ -12,6 +12,7 @@ from textual.command import CommandList
 from textual.widgets import DataTable
 
 from support.cockpit import cockpit
+from support.prospecting import fill_prospecting
 from support.tui_wire_data import KESTREL, lead_detail, lead_items
 from support.waiting import until
 from warmline.store import Store
@@ -248,7 +249,9 @@ async def test_every_action_of_every_screen_that_makes_sense_now_is_in_the_palet
     store: Store, name: str
 ) -> None:
     """One provider for every screen: each of the screen's own bindings whose action is
-    enabled (`check_action`) is offered by its description, shown in the key bar or not."""
+    enabled (`check_action`) is offered by its description, shown in the key bar or not.
+    The store holds a job and templates, so their screens have a row to act on."""
+    fill_prospecting(store)
     failed = store.enqueue(
         "change_lead_status", {"lead_id": 101, "lead_status": "warm"}, lead_id=101
     )

@@ -7,7 +7,7 @@ from rich.console import Console
 from textual.color import Color
 from textual.command import CommandList
 
-from support.cockpit import cockpit, fill, settings
+from support.cockpit import cockpit, fill, keys_missing_from_key_bar, settings
 from support.waiting import until
 from warmline.tui.app import WarmlineApp
 from warmline.tui.keys import keyboard_reference
@@ -311,3 +311,16 @@ async def test_a_key_bar_that_fits_has_no_more_marker(store) -> None:
         shown = app.screen.query_one(KeyBar).render().plain
         assert "…" not in shown and " ? Help " in shown and " d Deal " in shown
         assert shown.endswith(" ^p palette")
+
+
+@pytest.mark.parametrize("name", SCREEN_NAMES)
+async def test_every_key_a_screen_shows_is_in_its_key_bar(store, name: str) -> None:
+    """A screen's own keys marked to show are in its key bar, whatever is focused. The
+    focused table's hidden enter ("select the row") hid the templates' "Run over companies"
+    and the job lists' "Results", so the main key of those screens was nowhere on them.
+    (The prospecting results screens: test_tui_prospecting.)"""
+    app = cockpit(store)
+    async with app.run_test(size=(260, 30)) as pilot:
+        app.action_open(name)
+        await pilot.pause()
+        assert keys_missing_from_key_bar(app) == []

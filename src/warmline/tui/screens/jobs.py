@@ -23,7 +23,7 @@ from warmline.tui.job_cells import kind_column, progress_cell, result_cell, stat
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.timefmt import elapsed, local_datetime, relative
-from warmline.tui.widgets.tables import RowTable
+from warmline.tui.widgets.tables import RowTable, has_rows
 from warmline.vocabulary import kind_label, kind_short
 
 if TYPE_CHECKING:
@@ -39,7 +39,14 @@ class JobsScreen(CockpitScreen):
 
     SCREEN_TITLE = "Jobs"
 
-    BINDINGS = [Binding("enter", "open_job", "Results", id="jobs.open")]
+    BINDINGS = [
+        # A priority key, so the key bar shows it (the table's own enter is hidden there).
+        Binding("enter", "open_job", "Results", priority=True, id="jobs.open"),
+    ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter leaves the key bar while there is no row to open."""
+        return has_rows(self) if action == "open_job" else True
 
     def compose_body(self) -> ComposeResult:
         yield RowTable((kind_column(), Column("About"), "Status", "Elapsed", "Progress", Column("Result")), id="jobs-table")

@@ -8,6 +8,7 @@ from typing import Any
 from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.widgets import DataTable
 
 from warmline.tui.columns import Column, share
@@ -56,6 +57,7 @@ class RowTable(DataTable[Any]):
         """Replace the rows, keeping the cursor on the same key when it is still there."""
         self._rows = rows
         self._lay_out(force=True)
+        self.refresh_bindings()  # the screen's row keys come and go with the rows (`has_rows`)
 
     def _room(self) -> int:
         """Cells the columns' content may take: the width inside the table (less a vertical
@@ -113,3 +115,9 @@ def fitted(text: Text, width: int) -> Text:
     cut = text.copy()
     cut.truncate(width, overflow="ellipsis")
     return cut
+
+
+def has_rows(screen: DOMNode) -> bool:
+    """Whether a table on `screen` has a row: its keys for the highlighted row (enter to
+    open) leave the key bar while there is none, as keys with nothing to act on do."""
+    return any(table.row_count for table in screen.query(RowTable))

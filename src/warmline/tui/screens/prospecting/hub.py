@@ -27,7 +27,7 @@ from warmline.tui.screens.prospecting.people import FoundContactsScreen
 from warmline.tui.screens.prospecting.research import RunResultsScreen
 from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
 from warmline.tui.timefmt import relative
-from warmline.tui.widgets.tables import RowTable
+from warmline.tui.widgets.tables import RowTable, has_rows
 from warmline.vocabulary import kind_label, kind_short
 
 PROSPECTING_KINDS = ("deep_search", "contact_search", "company_research", "research_run")
@@ -47,8 +47,13 @@ class ProspectingScreen(CockpitScreen):
         Binding("f", "app.open('deep_search')", "Deep search", id="prospecting.deep_search"),
         Binding("t", "app.open('research')", "Templates", id="prospecting.research"),
         Binding("x", "app.open('export')", "Export", id="prospecting.export"),
-        Binding("enter", "open_results", "Results", id="prospecting.open"),
+        # A priority key, so the key bar shows it (the table's own enter is hidden there).
+        Binding("enter", "open_results", "Results", priority=True, id="prospecting.open"),
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter leaves the key bar while there is no row to open."""
+        return has_rows(self) if action == "open_results" else True
 
     def compose_body(self) -> ComposeResult:
         yield RowTable((kind_column(), Column("About"), "Status", "Started", "Progress", Column("Result")), id="prospecting-table")

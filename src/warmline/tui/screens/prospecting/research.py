@@ -35,7 +35,7 @@ from warmline.tui.screens.prospecting.common import (
 )
 from warmline.tui.screens.prospecting.company import CompanyScreen, fields_text, shown_value
 from warmline.tui.screens.prospecting.directory import CompaniesScreen
-from warmline.tui.widgets.tables import RowTable
+from warmline.tui.widgets.tables import RowTable, has_rows
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -79,13 +79,20 @@ class TemplatesScreen(CockpitScreen):
 
     SCREEN_TITLE = "Research templates"
 
-    BINDINGS = [Binding("enter", "run", "Run over companies", id="research.run")]
+    BINDINGS = [
+        # A priority key, so the key bar shows it (the table's own enter is hidden there).
+        Binding("enter", "run", "Run over companies", priority=True, id="research.run"),
+    ]
 
     def __init__(self, company_ids: list[int] | None = None, labels: list[str] | None = None) -> None:
         super().__init__()
         self.company_ids = list(company_ids or [])
         self.labels = list(labels or [])
         self.templates: list[ResearchTemplate] = []
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter leaves the key bar while there is no row to open."""
+        return has_rows(self) if action == "run" else True
 
     def compose_body(self) -> ComposeResult:
         yield RowTable((Column("Template"), "Fields", Column("Description")), id="templates-table")
@@ -281,7 +288,8 @@ class RunResultsScreen(CockpitScreen):
         Binding("space", "toggle_mark", "Mark", id="results.mark"),
         Binding("c", "add('cold')", "Add as cold", id="results.cold"),
         Binding("w", "add('warm')", "Add as warm", id="results.warm"),
-        Binding("enter", "open_company", "Open", id="results.open"),
+        # A priority key, so the key bar shows it (the table's own enter is hidden there).
+        Binding("enter", "open_company", "Open", priority=True, id="results.open"),
     ]
 
     def __init__(self, job_key: int) -> None:
@@ -296,6 +304,10 @@ class RunResultsScreen(CockpitScreen):
         self._error: str | None = None
         self._leads: dict[int, str] = {}
         """The lead status of each result's company already in outreach (the Lead column)."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter leaves the key bar while there is no row to open."""
+        return has_rows(self) if action == "open_company" else True
 
     def compose_body(self) -> ComposeResult:
         run = run_results(self.cockpit.store, self.job_key)

@@ -29,7 +29,7 @@ from warmline.tui.screens.prospecting.common import (
     start_job,
 )
 from warmline.tui.screens.prospecting.company import CompanyScreen
-from warmline.tui.widgets.tables import RowTable
+from warmline.tui.widgets.tables import RowTable, has_rows
 
 QUERY_MAX = 1000
 DEFAULT_TARGET = "20"
@@ -90,7 +90,8 @@ class FoundCompaniesScreen(CockpitScreen):
         Binding("space", "toggle_mark", "Mark", id="found.mark"),
         Binding("c", "add('cold')", "Add as cold", id="found.cold"),
         Binding("w", "add('warm')", "Add as warm", id="found.warm"),
-        Binding("enter", "open_company", "Open", id="found.open"),
+        # A priority key, so the key bar shows it (the table's own enter is hidden there).
+        Binding("enter", "open_company", "Open", priority=True, id="found.open"),
     ]
 
     def __init__(self, job_key: int) -> None:
@@ -98,6 +99,10 @@ class FoundCompaniesScreen(CockpitScreen):
         self.job_key = job_key
         self.selection = Selection()
         self.found: dict[str, dict[str, Any]] = {}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter leaves the key bar while there is no row to open."""
+        return has_rows(self) if action == "open_company" else True
 
     def compose_body(self) -> ComposeResult:
         yield RowTable(
