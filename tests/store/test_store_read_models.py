@@ -119,3 +119,13 @@ def test_the_queries_moved_into_the_store(store: Store, lead_item) -> None:
     deal = store.lead_deals([4])[4]
     assert (deal.deal_value, deal.deal_currency, deal.won_at) == (500, "EUR", None)
     assert store.lead_hidden(4) is False and store.lead_hidden(5) is None
+
+
+def test_company_names_are_read_for_any_number_of_ids(store: Store) -> None:
+    """The contacts list names each contact's company, a page at a time; a list of ids
+    longer than one query binds (500) is read in parts, and ids not cached are left out."""
+    store.upsert_companies([{"id": n, "name": f"Company {n}"} for n in range(1, 1201)])
+    names = store.company_names([*range(1, 1201), 5000, 1, 1])
+    assert len(names) == 1200 and names[1] == "Company 1" and names[1200] == "Company 1200"
+    assert 5000 not in names
+    assert store.company_names([]) == {}

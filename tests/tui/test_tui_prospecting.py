@@ -780,3 +780,28 @@ async def test_the_results_screens_show_their_keys_enter_included(prospect_store
             assert keys_missing_from_key_bar(app) == [], type(app.screen).__name__
             await pilot.press("escape")
             await pilot.pause()
+
+
+async def test_the_contacts_list_says_which_company_each_contact_is_at(prospect_store: Store) -> None:
+    """Found in tmux: 190 contacts by name, title, role and email, and no word of their
+    companies. The company column names each; a contact of a company the cache does not
+    hold, or of none, has an empty cell."""
+    kestrel = prospect_store.get_company(KESTREL_COMPANY)
+    assert kestrel is not None
+    prospect_store.upsert_contacts([
+        {"id": 7101, "first_name": "Nils", "last_name": "Lost", "title": "CTO", "company_id": 999_999},
+        {"id": 7102, "first_name": "Olga", "last_name": "Alone", "title": "CEO", "company_id": None},
+    ])
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(ContactsScreen())
+        await pilot.pause()
+        records = app.screen.query_one("#record-list", VirtualList)
+        header, *rows = [records.render_line(y).text for y in range(records.row_count + 1)]
+    assert header.split()[:3] == ["Name", "Company", "Title"]
+    company, title = header.index("Company"), header.index("Title")
+    cells = {row[:company].strip(): (row[company:title].strip(), row[title:].split()[0]) for row in rows}
+    assert cells["Dana Kivi"] == (kestrel.name, "VP")
+    assert cells["Ilkka Saari"] == (kestrel.name, "Head")
+    assert cells["Nils Lost"] == ("", "CTO")
+    assert cells["Olga Alone"] == ("", "CEO")

@@ -20,6 +20,7 @@ COMPANY_ORDER = Order(_BY_NAME, "companies_name")
 CONTACT_ORDER = Order(_BY_NAME, "contacts_name")
 CONTACT_BY_COMPANY_ORDER = Order(_BY_NAME, "contacts_company")
 ENTITIES = ("companies", "contacts")
+IDS_PER_QUERY = 500  # well under SQLite's limit on bound parameters
 
 
 R = TypeVar("R")
@@ -63,6 +64,18 @@ class DirectoryStore(Database):
             (needle, len(needle), needle, limit),
         )
         return [(column(row["id"], int), str(row["name"])) for row in found]
+
+    def company_names(self, company_ids: Iterable[int]) -> dict[int, str]:
+        """The name of each of these companies the cache holds: the contacts list says which
+        company each contact is at, a page at a time."""
+        wanted = sorted(set(company_ids))
+        names: dict[int, str] = {}
+        for start in range(0, len(wanted), IDS_PER_QUERY):
+            chunk = wanted[start : start + IDS_PER_QUERY]
+            marks = ", ".join("?" for _ in chunk)
+            for row in self.rows(f"SELECT id, name FROM companies WHERE id IN ({marks})", chunk):
+                names[column(row["id"], int)] = str(row["name"] or "")
+        return names
 
     def get_company(self, company_id: int) -> CompanyRow | None:
         found = self.row("SELECT * FROM companies WHERE id = ?", (company_id,))

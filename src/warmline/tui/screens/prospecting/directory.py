@@ -76,6 +76,7 @@ COMPANY_COLUMNS = (
 )
 CONTACT_COLUMNS = (
     Column("Name", 0, min_width=14),
+    Column("Company", 0, min_width=12),
     Column("Title", 0, min_width=12),
     Column("Role", 14),
     Column("Email", 0, min_width=14),
@@ -122,6 +123,20 @@ class CompanyQuery(RecordQuery[CompanyRow, Company]):
         for company_id in ids:
             self.leads.pop(company_id, None)
         self.leads.update(outreach_status(self.store, ids))
+
+
+@dataclass(frozen=True)
+class ContactQuery(RecordQuery[ContactRow, Contact]):
+    """The contacts, each page read with the names of their companies (into `companies`,
+    which the list's formatter shares), in one more query per page."""
+
+    companies: dict[int, str] = dataclass_field(default_factory=dict)
+
+    def read(self, page: Sequence[ContactRow]) -> None:
+        ids = {contact.company_id for contact in page if contact.company_id is not None}
+        for company_id in ids:  # a company gone from the cache leaves no stale name
+            self.companies.pop(company_id, None)
+        self.companies.update(self.store.company_names(ids))
 
 
 class MeasuredFormatter(Generic[Row]):
@@ -174,9 +189,15 @@ PENDING_MARK = " (pending)"
 class ContactRowFormatter(MeasuredFormatter[ContactRow]):
     columns = CONTACT_COLUMNS
 
+    def __init__(self, companies: dict[int, str]) -> None:
+        super().__init__()
+        self._companies = companies
+
     def cells(self, contact: ContactRow) -> list[list[Segment]]:
+        company = self._companies.get(contact.company_id) if contact.company_id is not None else None
         return [
             cell(safe_text(contact.name or "(no name)") + (PENDING_MARK if contact.id < 0 else "")),
+            cell(safe_text(company or "")),
             cell(safe_text(contact.title or "")),
             cell(safe_text(contact.role or ""), DIM),
             cell(safe_text(contact.email or ""), DIM),
@@ -637,14 +658,17 @@ class ContactsScreen(RecordEditing[ContactRow, Contact], RecordListScreen[Contac
     ]
 
     def __init__(self) -> None:
-        self.list_formatter = ContactRowFormatter()
+        self.companies: dict[int, str] = {}  # company id -> its name, for the rows read so far
+        self.list_formatter = ContactRowFormatter(self.companies)
         super().__init__()
 
     def formatter(self) -> ContactRowFormatter:
         return self.list_formatter
 
-    def query_source(self) -> RecordQuery[ContactRow, Contact]:
-        return RecordQuery(CONTACT_RECORDS, self.cockpit.store, self.cockpit.reader, self._text, self.list_formatter.seen)
+    def query_source(self) -> ContactQuery:
+        return ContactQuery(
+            CONTACT_RECORDS, self.cockpit.store, self.cockpit.reader, self._text, self.list_formatter.seen, self.companies
+        )
 
     @on(VirtualList.Selected, "#record-list")
     def _open(self, event: VirtualList.Selected) -> None:
