@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 import support.tui_wire_data as W
 from support.cockpit import RecordingSync, cockpit
+from support.prospecting import fill_prospecting
 from support.tui_wire_data import KESTREL
 from warmline.store import Store
 from warmline.tui.safe import safe_text
@@ -20,8 +21,11 @@ from warmline.tui.screens.dialogs import ConfirmDialog
 from warmline.tui.screens.jobs import JobResultScreen, JobsScreen
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 from warmline.tui.screens.lead_list import LeadListScreen
+from warmline.tui.screens.prospecting.company import CompanyScreen
 from warmline.tui.screens.prospecting.people import FoundContactsScreen
+from warmline.tui.screens.prospecting.research import RunResultsScreen
 from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
+from warmline.tui.widgets.tables import RowTable
 from warmline.tui.widgets.virtual_list import VirtualList
 
 COMPANY = 503
@@ -103,6 +107,28 @@ async def test_enter_on_a_completed_contact_search_opens_the_people_found(store:
         assert isinstance(app.screen, FoundContactsScreen)
         assert app.screen.job_key == store.jobs()[0].key
         assert set(app.screen.found) == {"7001"}
+
+
+async def test_enter_on_a_research_run_or_a_company_research_opens_where_the_hub_opens_it(store: Store) -> None:
+    """Found in tmux: the job monitor opened a finished research run as raw text ("company
+    67: hiring_departments=['Operations', 'Finance']") where the prospecting hub opened its
+    results table; the two now share `results_screen`. A company's deep research opens the
+    company's page, which shows it."""
+    fill_prospecting(store)
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for kind, expected in (("research_run", RunResultsScreen), ("company_research", CompanyScreen)):
+            job = next(job for job in store.jobs() if job.kind == kind)
+            for opener in ("J", "P"):
+                await pilot.press(opener)
+                await pilot.pause()
+                table = app.screen.query_one(RowTable)
+                table.move_cursor(row=table.get_row_index(str(job.key)))
+                await pilot.press("enter")
+                await pilot.pause()
+                assert isinstance(app.screen, expected), (kind, opener)
+                await pilot.press("escape", "escape")
+                await pilot.pause()
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from warmline.store import Job, Store
 
 FINISHED = ("completed", "failed")
-SEARCH_KINDS = ("deep_search", "contact_search")
 """Jobs whose finds the rep acts on in a prospecting screen rather than only reads."""
 class JobsScreen(CockpitScreen):
     """All jobs, newest first; refreshed as sync polls them."""
@@ -104,18 +103,24 @@ class JobsScreen(CockpitScreen):
 
 
 def results_screen(job: Job) -> CockpitScreen:
-    """Where a finished job's results are shown: a completed search opens the prospecting
-    screen the rep can act on (mark, add to outreach); anything else, and a failed search
-    (whose error is what there is to read), the generic results view."""
-    if job.status == "completed" and job.kind in SEARCH_KINDS:
-        # Today, the first screen, names jobs with this module's words; so these screens,
-        # deferred: first frame (they load the actions, and with them the HTTP stack)
-        from warmline.tui.screens.prospecting.people import FoundContactsScreen
-        from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
+    """Where a job's results are shown, from the job monitor and the prospecting hub alike:
+    a completed search or research run opens the prospecting screen the rep can act on
+    (mark, add to outreach), a company's deep research the company's page (which shows
+    it); anything else, and a failed search (whose error is what there is to read), the
+    generic results view."""
+    # Today, the first screen, names jobs with this module's words; so these screens,
+    # deferred: first frame (they load the actions, and with them the HTTP stack)
+    from warmline.tui.screens.prospecting.company import CompanyScreen
+    from warmline.tui.screens.prospecting.people import FoundContactsScreen
+    from warmline.tui.screens.prospecting.research import RunResultsScreen
+    from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
 
-        screens: dict[str, Callable[[int], CockpitScreen]] = {
-            "deep_search": FoundCompaniesScreen, "contact_search": FoundContactsScreen
-        }
+    if job.kind == "company_research" and job.company_id is not None:
+        return CompanyScreen(job.company_id)
+    screens: dict[str, Callable[[int], CockpitScreen]] = {
+        "deep_search": FoundCompaniesScreen, "contact_search": FoundContactsScreen, "research_run": RunResultsScreen,
+    }
+    if job.status == "completed" and job.kind in screens:
         return screens[job.kind](job.key)
     return JobResultScreen(job)
 

@@ -22,10 +22,7 @@ from warmline.tui.job_cells import (
 )
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.prospecting.company import CompanyScreen
-from warmline.tui.screens.prospecting.people import FoundContactsScreen
-from warmline.tui.screens.prospecting.research import RunResultsScreen
-from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
+from warmline.tui.screens.jobs import results_screen
 from warmline.tui.timefmt import relative
 from warmline.tui.widgets.tables import RowTable, has_rows
 from warmline.vocabulary import kind_label, kind_short
@@ -99,12 +96,8 @@ class ProspectingScreen(CockpitScreen):
         job = self.cockpit.store.get_job(int(key)) if key is not None else None
         if job is None:
             return
-        if job.kind == "company_research" and job.company_id is not None:
-            self.app.push_screen(CompanyScreen(job.company_id))
-            return
-        if job.status != "completed":
+        if job.status != "completed" and job.kind != "company_research":  # its company page shows it at once
             reason = f": {safe_text(job.error)}" if job.error else "; results come when it completes"
             self.cockpit.notify_plain(f"{kind_label(job.kind)} is {safe_text(job.status)}{reason}.")
             return
-        screens = {"deep_search": FoundCompaniesScreen, "contact_search": FoundContactsScreen, "research_run": RunResultsScreen}
-        self.app.push_screen(screens[job.kind](job.key))
+        self.app.push_screen(results_screen(job))
