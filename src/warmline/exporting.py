@@ -49,7 +49,8 @@ COMPANY_COLUMNS = (
     "source", "ai_tag",
 )
 CONTACT_COLUMNS = (
-    "id", "company_id", "first_name", "last_name", "title", "role", "email", "phone", "social_url", "tags",
+    "id", "company_id", "company_name", "first_name", "last_name", "title", "role", "email", "phone", "social_url",
+    "tags",
 )
 _DEAL_COLUMNS = ("deal_value", "deal_currency", "won_at", "closed_at", "closed_reason")
 
@@ -87,10 +88,20 @@ def _lead_rows(store: Store, status: str | None) -> Iterator[dict[str, Any]]:
             }
 
 
-def _record_rows(fetch: Callable[[int], Sequence[Any]], columns: Sequence[str]) -> Iterator[dict[str, Any]]:
+def _record_rows(
+    fetch: Callable[[int], Sequence[Any]],
+    columns: Sequence[str],
+    company_names: Callable[[Iterable[int]], dict[int, str]] | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Records a page at a time; with `company_names`, each page's companies are named
+    (`company_name`: a contact's company as the cache holds it, empty when it holds none)."""
     for page in _pages(fetch):
+        names = company_names(r.company_id for r in page if r.company_id is not None) if company_names else {}
         for record in page:
-            yield {**{name: getattr(record, name) for name in columns}, "custom_fields": record.custom_fields}
+            row = {name: getattr(record, name) for name in columns if name != "company_name"}
+            if company_names is not None:
+                row["company_name"] = names.get(record.company_id)
+            yield {**row, "custom_fields": record.custom_fields}
 
 
 def _custom_keys(store: Store, entity: str) -> tuple[str, ...]:
@@ -116,7 +127,9 @@ def build_export(store: Store, kind: str, status: str | None = None) -> Export:
         return Export(
             CONTACT_COLUMNS,
             _custom_keys(store, "contacts"),
-            lambda: _record_rows(lambda offset: store.contacts_page(offset=offset, limit=PAGE), CONTACT_COLUMNS),
+            lambda: _record_rows(
+                lambda offset: store.contacts_page(offset=offset, limit=PAGE), CONTACT_COLUMNS, store.company_names
+            ),
         )
     raise ValueError(f"kind must be one of {', '.join(KINDS)} (got {kind!r})")
 

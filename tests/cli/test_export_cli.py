@@ -106,6 +106,7 @@ def test_companies_and_contacts_json(data_dir: Path) -> None:
     assert companies[1]["custom_fields"]["buying_signals"] == ["hiring", "new CTO"]
     contacts = json.loads(run("export", "contacts", "--format", "json").stdout)
     assert [(c["id"], c["first_name"], c["role"]) for c in contacts] == [(7, "Dana", "decision-maker")]
+    assert contacts[0]["company_name"] == "Nordlys Freight"  # beside its id: a sheet needs the name
     assert list(contacts[0]) == [*CONTACT_COLUMNS, "custom_fields"]
 
 
