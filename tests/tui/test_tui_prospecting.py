@@ -46,6 +46,7 @@ from warmline.tui.screens.prospecting.lookup import LookupScreen
 from warmline.tui.screens.prospecting.people import FoundContactsScreen
 from warmline.tui.screens.prospecting.research import RunResultsScreen, TemplatesScreen
 from warmline.tui.screens.prospecting.searches import DeepSearchDialog, FoundCompaniesScreen
+from warmline.tui.widgets.key_bar import KeyBar
 from warmline.tui.widgets.section_list import SectionList
 from warmline.tui.widgets.virtual_list import VirtualList
 
@@ -805,3 +806,16 @@ async def test_the_contacts_list_says_which_company_each_contact_is_at(prospect_
     assert cells["Ilkka Saari"] == (kestrel.name, "Head")
     assert cells["Nils Lost"] == ("", "CTO")
     assert cells["Olga Alone"] == ("", "CEO")
+
+
+@pytest.mark.parametrize(("key", "dialog", "label"), [("X", ExportDialog, "Export"), ("F", DeepSearchDialog, "Start")])
+async def test_a_form_names_its_send_key_for_what_it_does(prospect_store: Store, key: str, dialog, label: str) -> None:
+    """The export dialog's key bar said "^s Send" for writing a file; it and the deep search
+    say what ctrl+s does there (the binding keeps its id, so a rep's keymap still applies)."""
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(key)
+        await pilot.pause()
+        assert isinstance(app.screen, dialog)
+        shown = app.screen.query_one(KeyBar).render().plain
+        assert shown.startswith(f" ^s {label}  esc Cancel ") and "Send" not in shown

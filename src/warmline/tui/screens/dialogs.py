@@ -58,6 +58,12 @@ Submit = Callable[[Any], "str | None"]
 """Runs the action with the form's values; returns an error message, or None when done."""
 
 
+def send_binding(label: str) -> Binding:
+    """A form's send key (ctrl+s, one id for the rep's keymap), named for what the form does:
+    a dialog that exports or starts a search says so in its key bar rather than "Send"."""
+    return Binding("ctrl+s,ctrl+enter", "send", label, priority=True, id="dialog.send")
+
+
 class FormDialog(DialogScreen[bool], TypeaheadForm):  # DialogScreen first: Textual takes CSS from the first base
     """A titled form; ctrl+s sends, escape cancels; dismisses True once submitted."""
 
@@ -68,7 +74,7 @@ class FormDialog(DialogScreen[bool], TypeaheadForm):  # DialogScreen first: Text
     """
 
     BINDINGS = [
-        Binding("ctrl+s,ctrl+enter", "send", "Send", priority=True, id="dialog.send"),
+        send_binding("Send"),
         Binding("escape", "cancel", "Cancel", priority=True, id="dialog.cancel"),
     ]
 

@@ -15,7 +15,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Label, RadioButton, RadioSet
 
 from warmline.exporting import export_to_file
-from warmline.tui.screens.dialogs import FormDialog
+from warmline.tui.screens.dialogs import FormDialog, send_binding
 
 if TYPE_CHECKING:
     from warmline.tui.context import Cockpit
@@ -49,6 +49,8 @@ class ExportDialog(FormDialog):
     ExportDialog Horizontal { height: auto; }
     ExportDialog RadioSet, ExportDialog .export-heading { width: 1fr; margin-right: 1; }
     """
+
+    BINDINGS = [send_binding("Export")]
 
     def __init__(self) -> None:
         super().__init__(Text("Export from the cache"), self._export, hint="ctrl+s or enter export · escape cancel")

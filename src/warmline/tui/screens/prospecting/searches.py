@@ -18,7 +18,7 @@ from warmline.store.outreach import outreach_status
 from warmline.tui.columns import Column
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.dialogs import FormDialog
+from warmline.tui.screens.dialogs import FormDialog, send_binding
 from warmline.tui.screens.prospecting.common import (
     LEAD_COLUMN,
     Selection,
@@ -37,6 +37,8 @@ DEFAULT_TARGET = "20"
 
 class DeepSearchDialog(FormDialog):
     """What to search for and how many companies; enter starts it (or queues it offline)."""
+
+    BINDINGS = [send_binding("Start")]
 
     def __init__(self) -> None:
         super().__init__(Text("Company deep search"), self._start, hint="enter or ctrl+s start · escape cancel")
