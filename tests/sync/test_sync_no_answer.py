@@ -26,6 +26,7 @@ from warmline.store.sync_vocabulary import SyncState
 from warmline.sync import SyncEngine
 from warmline.sync.backoff import Backoff
 from warmline.sync.blocking import run_inline
+from warmline.sync.flush import FlushReport
 
 UP = "up"
 MUTE = "mute"  # reads the request, never answers (a stopped or hung service)
@@ -70,18 +71,22 @@ async def engine(service: Service, store: Store, clock: FakeClock) -> AsyncItera
         yield built
 
 
-def queue_a_note(store: Store) -> str:
-    return store.enqueue("add_note", {"lead_id": 1, "content": "Called Dana"}, 1)
+async def flush_a_note(
+    engine: SyncEngine, service: Service, store: Store, clock: FakeClock, mode: str
+) -> tuple[str, FlushReport, float]:
+    """A minute after the engine's sync, with the service in `mode`: a note queued and one
+    flush. The op's id, the flush's report, and when the engine had synced."""
+    synced = clock()
+    clock.advance(60)
+    service.mode = mode
+    op_id = store.enqueue("add_note", {"lead_id": 1, "content": "Called Dana"}, 1)
+    return op_id, await engine.flush(), synced
 
 
 async def test_a_send_with_no_answer_in_time_is_offline_and_no_sync(
     engine: SyncEngine, service: Service, store: Store, clock: FakeClock
 ) -> None:
-    synced = clock()
-    clock.advance(60)
-    service.mode = MUTE
-    op_id = queue_a_note(store)
-    report = await engine.flush()
+    op_id, report, synced = await flush_a_note(engine, service, store, clock, MUTE)
     assert service.sent[-1] == "POST /v1/outreach/leads/1/notes"
     assert store.get_op(op_id).state == "ambiguous"  # checked before any resend
     assert report.offline and "may or may not have been applied" in (report.offline_error or "")
@@ -104,11 +109,7 @@ async def test_a_post_that_times_out_reading_is_an_unresponsive_send(service: Se
 async def test_a_connection_cut_after_the_send_is_no_sync(
     engine: SyncEngine, service: Service, store: Store, clock: FakeClock
 ) -> None:
-    synced = clock()
-    clock.advance(60)
-    service.mode = CUT
-    op_id = queue_a_note(store)
-    report = await engine.flush()
+    op_id, report, synced = await flush_a_note(engine, service, store, clock, CUT)
     assert store.get_op(op_id).state == "ambiguous"
     assert report.ambiguous == 1 and not report.answered
     assert engine.status.current.last_sync_at == synced
@@ -119,12 +120,8 @@ async def test_an_error_answer_is_the_service_up_but_no_sync(
 ) -> None:
     """A 503 is an answer (the service is there) but nothing was settled with it: "synced"
     keeps its time, as a failed read keeps it."""
-    synced = clock()
-    clock.advance(60)
     engine.connection.lost("the wifi went")
-    service.mode = BUSY
-    op_id = queue_a_note(store)
-    report = await engine.flush()
+    op_id, report, synced = await flush_a_note(engine, service, store, clock, BUSY)
     op = store.get_op(op_id)
     assert op.state == "pending" and op.attempts == 1  # sent again later
     assert report.answered == 1 and report.settled == 0
@@ -132,10 +129,8 @@ async def test_an_error_answer_is_the_service_up_but_no_sync(
     assert engine.status.current.last_sync_at == synced
 
 
-async def test_a_delivered_op_is_a_sync(engine: SyncEngine, store: Store, clock: FakeClock) -> None:
-    clock.advance(60)
-    op_id = queue_a_note(store)
-    report = await engine.flush()
+async def test_a_delivered_op_is_a_sync(engine: SyncEngine, service: Service, store: Store, clock: FakeClock) -> None:
+    op_id, report, _ = await flush_a_note(engine, service, store, clock, UP)
     assert store.get_op(op_id).state == "done"
     assert report.settled == 1
     assert engine.status.current.last_sync_at == clock()
