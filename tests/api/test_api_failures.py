@@ -51,8 +51,10 @@ def envelope(message, errors=None):
     ],
 )
 async def test_http_errors_map_to_exceptions(call, status, body, headers, cls, message, client, service) -> None:
-    reply = httpx.Response(status, json=body, headers=headers) if body is not None else httpx.Response(status, headers=headers)
-    service.reply(reply)
+    def reply(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(status, json=body, headers=headers) if body is not None else httpx.Response(status, headers=headers)
+
+    service.default = reply  # every time: a read failing with a 5xx is asked again (test_api_read_again)
     with pytest.raises(cls) as info:
         await call(client)
     assert type(info.value) is cls

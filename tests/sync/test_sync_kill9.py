@@ -36,7 +36,10 @@ CYCLES = 200
 SKEWED_CYCLES = 40
 MORE_CYCLES = 3  # at most this many times the cycles asked, while too few kills cut a send
 MID_SEND_SHARE = 10  # kills that leave sends in flight: at least a tenth of the cycles asked
-OPS_PER_CYCLE = 3
+OPS_PER_CYCLE = 8
+"""Actions queued beside each victim: enough that it is still sending when killed. With 3, a
+fast loopback finished them within a few ms of the first delivery, so most kills found it
+idle (4% mid-send, 500 cycles to reach the tenth asked, near the cap of 600); with 8, 89%."""
 LEADS = range(1, 11)
 SEED = 20261122
 WAIT_CAP = 120.0  # seconds a flusher may take to deliver its first action: a hung one, not a slow one

@@ -172,6 +172,18 @@ def test_the_status_line_words_failing_and_strips_what_the_service_put_in_it() -
     assert describe(CockpitStatus(SyncState.FAILING), now, UTC)[0].text == "✗ service failing"
 
 
+def test_what_fails_cut_to_its_width_ends_with_an_ellipsis() -> None:
+    """Found in tmux against a flaky service: "✗ service failing: saved companies and
+    contacts (no complete answer" had lost its ")" to the cut, with nothing to say so."""
+    now = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+    long = "saved companies and contacts (no complete answer)"
+    shown = describe(_failing(long), now, UTC)[0].text
+    assert shown == "✗ service failing: " + long[:47] + "…"
+    assert len(shown) == len("✗ service failing: ") + 48
+    fits = "lead list (no complete answer)"
+    assert describe(_failing(fits), now, UTC)[0].text == f"✗ service failing: {fits}"
+
+
 # --- item 7: a list read in part never drops cached rows ---------------------------------------
 
 

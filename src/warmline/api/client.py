@@ -37,6 +37,8 @@ from warmline.api.errors import (
     OfflineError,
     RateLimitedError,
     RouteMissingError,
+    ServerError,
+    UnresponsiveError,
     UnresponsiveReadError,
     UnresponsiveSendError,
     error_from_response,
@@ -78,6 +80,8 @@ REQUEST_DEADLINE = 30.0
 timeouts are per read, so a service sending a byte every few seconds would never trip them;
 past this deadline the service counts as unresponsive (offline; a mutation is ambiguous).
 A request given its own `timeout` (the health probe) gets at most twice that."""
+READ_PAUSES = (0.5, 1.0)
+"""Seconds before a read that failed fast is asked again, each time (`_exchange_json`)."""
 MAX_ANSWER_BYTES = 20 * 1024 * 1024
 """The largest answer read (20 MiB; a page of 200 leads is about 100 KB): reading stops
 there with `AnswerTooLargeError`, so memory stays bounded whatever the service sends."""
@@ -263,7 +267,30 @@ class ServiceClient:
         answer, _ = await self._exchange_json(method, path, **options)
         return answer
 
-    async def _exchange_json(
+    async def _exchange_json(self, method: str, path: str, **options: Any) -> tuple[Any, httpx.Headers]:
+        """`_exchange_once`, and for a read that failed fast, again (`READ_PAUSES`).
+
+        A read (GET) changes nothing, so one whose answer was lost on the way (the
+        connection closed, a 5xx) is asked again after a short pause, twice at most: a
+        refresh walks a list page by page, and one lost page would end the walk. Not
+        asked again: a mutation (the outbox reconciles before any resend), a read cut by
+        its deadline or not let in (offline: the engine probes), a refusal, a probe (its
+        own `timeout`: a quick question, asked again on its schedule), nor once half the
+        deadline has gone (so a read takes at most about one and a half deadlines)."""
+        if method != "GET" or options.get("timeout") is not None:
+            return await self._exchange_once(method, path, **options)
+        started = time.monotonic()
+        for pause in READ_PAUSES:
+            try:
+                return await self._exchange_once(method, path, **options)
+            except (AmbiguousError, ServerError) as exc:
+                if isinstance(exc, UnresponsiveError) or time.monotonic() - started > self.deadline / 2:
+                    raise
+                log.info("GET %s: asking again in %g s (%s)", path, pause, exc)
+            await self.limiter.hold(pause)
+        return await self._exchange_once(method, path, **options)
+
+    async def _exchange_once(
         self,
         method: str,
         path: str,
@@ -394,6 +421,11 @@ class ServiceClient:
             # A read that timed out: nothing to apply, the service is simply not answering.
             return UnresponsiveReadError(
                 f"The service at {display_url(self._base_url)} did not answer GET {path} ({reason})"
+            )
+        if method == "GET":  # a read applies nothing: no "may have been applied"
+            return AmbiguousError(
+                f"The service at {display_url(self._base_url)} closed the connection before answering"
+                f" GET {path} ({reason})"
             )
         unknown = (
             f"{method} {path} was sent to {display_url(self._base_url)} but no answer came back "

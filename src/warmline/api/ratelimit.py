@@ -150,6 +150,11 @@ class RateLimiter:
             wait = max(wait, self._reset - now)
         return min(wait, MAX_WAIT_SECONDS)
 
+    async def hold(self, seconds: float) -> None:
+        """A pause of the caller's own (a read asked again), on the limiter's sleep, so a
+        test's fake time covers it as it covers the limiter's waits."""
+        await self._sleep(max(0.0, seconds))
+
     async def wait(self) -> None:
         """Wait until a request may go, then count it against the window.
 

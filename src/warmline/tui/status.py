@@ -19,6 +19,12 @@ FAILING_WIDTH = 48
 """At most this much of what failed is shown, so the rest of the line still fits."""
 
 
+def _within(text: str, width: int) -> str:
+    """`text` (made safe), cut to `width` with an ellipsis that says it was cut."""
+    text = safe_text(text).strip()
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
 class CockpitStatus(NamedTuple):
     """The sync status as the status line shows it, with what only the cockpit knows."""
 
@@ -65,7 +71,7 @@ def describe(status: CockpitStatus, now: datetime, zone: tzinfo) -> list[StatusP
         wording = "failure needs" if sync.failed == 1 else "failures need"
         parts.append(StatusPart(f"{sync.failed} {wording} attention", "bad"))
     if sync.clock_note:
-        parts.append(StatusPart(safe_text(sync.clock_note)[:FAILING_WIDTH], "warn"))
+        parts.append(StatusPart(_within(sync.clock_note, FAILING_WIDTH), "warn"))
     if status.running_jobs:
         parts.append(StatusPart(f"{status.running_jobs} job{'s' if status.running_jobs != 1 else ''} running"))
     if status.queued_jobs:
@@ -91,7 +97,7 @@ def _connection(status: CockpitStatus, now: datetime, zone: tzinfo) -> StatusPar
     if state == SyncState.AUTH_FAILED:
         return StatusPart(f"✗ API key refused: {KEY_FIX}", "bad")  # in a shell; help has no more
     if state == SyncState.FAILING:
-        what = safe_text(status.sync.failing or "")[:FAILING_WIDTH].strip()
+        what = _within(status.sync.failing or "", FAILING_WIDTH)
         return StatusPart("✗ service failing" + (f": {what}" if what else ""), "bad")
     if state == SyncState.SYNC_OFF:
         return StatusPart("✗ sync off: check the service settings in the config", "bad")
