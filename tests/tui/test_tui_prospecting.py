@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 import support.tui_wire_data as W
@@ -819,3 +820,27 @@ async def test_a_form_names_its_send_key_for_what_it_does(prospect_store: Store,
         assert isinstance(app.screen, dialog)
         shown = app.screen.query_one(KeyBar).render().plain
         assert shown.startswith(f" ^s {label}  esc Cancel ") and "Send" not in shown
+
+
+@pytest.mark.parametrize(
+    ("reply", "heading"),
+    [
+        (lambda r: (_ for _ in ()).throw(httpx.RemoteProtocolError("Server disconnected", request=r)),
+         "The lookup got no answer: "),
+        (lambda r: httpx.Response(500, json={"success": False, "message": "Internal error", "errors": None}),
+         "The lookup failed: "),
+        (lambda r: httpx.Response(400, json={"success": False, "message": "Validation failed", "errors": None}),
+         "The service refused the lookup: "),
+    ],
+    ids=["no answer", "500", "400"],
+)
+async def test_a_failed_lookup_says_whether_the_service_refused_it(store: Store, reply, heading: str) -> None:
+    """A lost answer or a 5xx is not a refusal: "The service refused the lookup" was shown
+    for a dropped connection too."""
+    client = ServiceClient("http://127.0.0.1:9", "k", transport=httpx.MockTransport(reply))
+    app = cockpit(store, sync=LookupSync(client))
+    async with client, app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I", *"dental", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert text_of(app, "#lookup-summary").startswith(heading)

@@ -103,6 +103,14 @@ def summary_text(answer: Mapping[str, Any], now: datetime, zone: tzinfo) -> Text
     return text
 
 
+def _failed_heading(exc: ApiError) -> str:
+    """What became of a lookup that raised: refused (a 4xx), failed (a 5xx), or unanswered (the
+    connection lost: it may still have used a lookup, which the message says)."""
+    if exc.status is None:
+        return "The lookup got no answer: "
+    return "The service refused the lookup: " if exc.status < 500 else "The lookup failed: "
+
+
 class FormCheckbox(Checkbox):
     """A checkbox of the lookup form: space ticks it, enter looks up as in every field of
     the form (Textual's checkbox toggles on enter too, which unticked "Save results")."""
@@ -374,7 +382,7 @@ class LookupScreen(CockpitScreen):
             self._show_problem(Text("Plan limit: ", style="bold red").append_text(plain(str(exc))))
             return
         except ApiError as exc:
-            self._show_problem(Text("The service refused the lookup: ", style="bold red").append_text(plain(str(exc))))
+            self._show_problem(Text(_failed_heading(exc), style="bold red").append_text(plain(str(exc))))
             return
         self._show_result(criteria, answer, saving=save)
         self._load_values()
