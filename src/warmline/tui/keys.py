@@ -57,7 +57,7 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
         ("Search everything (ctrl+k, or / where it does not filter a list)", list(SearchScreen.BINDINGS)),
         ("Prospecting", list(ProspectingScreen.BINDINGS)),
         ("Company lookup", [*LookupScreen.BINDINGS, *EarlierLookups.BINDINGS]),
-        ("Company deep search", list(DeepSearchDialog.BINDINGS)),
+        ("Company deep search", _form(DeepSearchDialog)),
         ("Companies found by a deep search", list(FoundCompaniesScreen.BINDINGS)),
         ("Companies", [*CompaniesScreen.BINDINGS, *VirtualList.BINDINGS]),
         ("A company's page", list(CompanyScreen.BINDINGS)),
@@ -66,7 +66,7 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
         ("A contact's page", list(ContactScreen.BINDINGS)),
         ("Research templates", list(TemplatesScreen.BINDINGS)),
         ("Research results", list(RunResultsScreen.BINDINGS)),
-        ("Export", list(ExportDialog.BINDINGS)),
+        ("Export", _form(ExportDialog)),
         ("Tables (jobs, outbox, prospecting, sections of a lead)", list(RowTable.BINDINGS)),
         ("Forms", [*FormDialog.BINDINGS, *TextDialog.BINDINGS]),
         ("Snoozing a follow-up (Z)", list(SnoozeDialog.BINDINGS)),
@@ -75,6 +75,14 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
         ("Confirmation", list(ConfirmDialog.BINDINGS)),
         ("Help", list(HelpScreen.BINDINGS)),
     ]
+
+
+def _form(dialog: type[FormDialog]) -> list[BindingType]:
+    """A form's keys: its own (a send key named for what it does), then the forms' shared
+    ones it does not redefine (same id)."""
+    own = list(dialog.BINDINGS)
+    ids = {binding.id for binding in own if isinstance(binding, Binding)}
+    return own + [b for b in FormDialog.BINDINGS if not (isinstance(b, Binding) and b.id in ids)]
 
 
 def _within(widget: type[Widget]) -> list[BindingType]:
