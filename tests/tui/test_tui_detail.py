@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from textual.widgets import Input, Select
 
 import support.tui_wire_data as W
@@ -46,7 +47,7 @@ async def test_status_target_scan_and_generation_keys(store: Store) -> None:
         app.screen.query_one(Input).value = "150"
         await pilot.press("enter")
         await pilot.pause()
-        assert "target_score" in app.screen.query_one("#dialog-error").render().plain
+        assert "Target score must be" in app.screen.query_one("#dialog-error").render().plain
         app.screen.query_one(Input).value = "45"
         await pilot.press("enter")
         await pilot.pause()
@@ -93,6 +94,24 @@ async def test_deal_on_a_cold_lead_is_refused_in_the_form(store: Store) -> None:
         await pilot.pause()
         assert isinstance(app.screen, DealDialog)
         assert "warm leads" in app.screen.query_one("#dialog-error").render().plain
+        assert store.outbox_rows() == []
+
+
+@pytest.mark.parametrize(("typed", "said"), [("-5", "Deal value must be 0 or more (got -5)"),
+                                             ("1e400", "Deal value must be a finite number (got inf)")])
+async def test_a_bad_deal_value_is_refused_in_the_reps_words(store: Store, typed: str, said: str) -> None:
+    """The spec's limits name the API's field ("deal_value must be ..."); the form says
+    "Deal value", as its label does."""
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_detail(app, pilot, KESTREL)
+        await pilot.press("d")
+        await pilot.pause()
+        app.screen.query_one("#deal-value", Input).value = typed
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, DealDialog)
+        assert app.screen.query_one("#dialog-error").render().plain == said
         assert store.outbox_rows() == []
 
 

@@ -103,7 +103,7 @@ async def test_a_refused_activity_keeps_the_form_open_with_the_reason(store: Sto
         await pilot.press("a", "ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, TextDialog)
-        assert "description" in text_of(app, "#dialog-error")
+        assert text_of(app, "#dialog-error") == "Description must not be empty"
         assert store.outbox_rows() == []
 
 

@@ -244,7 +244,7 @@ async def test_deep_search_dialog_counts_validates_and_starts(prospect_store: St
         assert "at least 3" in text_of(app, "#dialog-error")
         await pilot.press(*" in Bavaria", "tab", "end", "ctrl+u", *"500", "enter")
         await pilot.pause()
-        assert "max_results" in text_of(app, "#dialog-error") and "100" in text_of(app, "#dialog-error")
+        assert "Max results must be" in text_of(app, "#dialog-error") and "100" in text_of(app, "#dialog-error")
         await pilot.press("backspace", "backspace", "enter")
         await pilot.pause()
         assert not isinstance(app.screen, DeepSearchDialog)

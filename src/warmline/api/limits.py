@@ -288,7 +288,7 @@ def check_deal_value(value: object) -> float | int:
     """A deal value: a finite number from 0 to 1e12."""
     value = check_finite("deal_value", value)
     if value < 0:
-        raise InputError("deal_value", f"deal_value must be 0 or more (got {value})")
+        raise InputError("deal_value", f"deal_value must be 0 or more (got {value:g})")
     if value > DEAL_VALUE_MAX:
         raise InputError("deal_value", f"deal_value must be at most {DEAL_VALUE_MAX:,} (got {value:,})")
     return value

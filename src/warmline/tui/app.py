@@ -40,7 +40,7 @@ from warmline.tui.clipboard import OSC52_NOTE, Copier, clipboard_text, system_co
 from warmline.tui.feed import status_from_store
 from warmline.tui.held import QUIT_GRACE_SECONDS, Held
 from warmline.tui.palette import ScreenActions
-from warmline.tui.refusals import ActionRefused, refusals
+from warmline.tui.refusals import ActionRefused, in_reps_words, refusals
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.screens.today import TodayScreen
@@ -458,7 +458,7 @@ class WarmlineApp(TypeaheadApp):
         try:
             result = action(self.store, *args, **kwargs)
         except refusals() as exc:
-            raise ActionRefused(str(exc)) from exc
+            raise ActionRefused(in_reps_words(exc)) from exc
         self.after_action()
         return result
 

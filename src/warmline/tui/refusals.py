@@ -22,3 +22,14 @@ def refusals() -> tuple[type[Exception], ...]:
     from warmline.api.errors import InputError  # deferred: first frame
 
     return (InputError, StoreError)
+
+
+def in_reps_words(refusal: Exception) -> str:
+    """A refusal's message as the rep reads it. The spec's limits are checked in one place
+    for the command line and the cockpit, and name the field as the API does
+    ("deal_value must be 0 or more"); the cockpit's forms label it in words ("Deal value")."""
+    message = str(refusal)
+    field = getattr(refusal, "field", None)
+    if isinstance(field, str) and field and message.startswith(field + " "):
+        return field.replace("_", " ").capitalize() + message[len(field) :]
+    return message

@@ -49,7 +49,7 @@ from warmline.prospecting import (
 from warmline.store.lookup_history import EarlierLookup, earlier_lookups
 from warmline.store.lookup_values import LookupValues, lookup_values
 from warmline.tui.columns import Column
-from warmline.tui.refusals import refusals
+from warmline.tui.refusals import in_reps_words, refusals
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialog_screen import DialogScreen
@@ -273,7 +273,7 @@ class LookupScreen(CockpitScreen):
         try:
             criteria = self._form_criteria()
         except refusals() as exc:
-            self._show_problem(Text(str(exc), style="bold red"))
+            self._show_problem(Text(in_reps_words(exc), style="bold red"))
             return
         if criteria != self._asked and cached_lookup(self.cockpit.store, criteria) is None:
             line = unknown_keyword(criteria, self.values)
