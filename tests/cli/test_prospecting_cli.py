@@ -472,7 +472,9 @@ def test_contact_create_list_edit_delete(online: Path) -> None:
     assert [c["id"] for c in listed] == [contact["id"]]
     assert list(listed[0]) == ["id", "company_id", "first_name", "last_name", "title", "role", "email", "phone",
                                "social_url", "tags", "custom_fields"]
-    assert "Dana Berg" in run("contacts", "list").stdout
+    table = run("contacts", "list").stdout.splitlines()
+    assert "Dana Berg" in table[1] and company["name"] in table[1]  # the company by name, not its id
+    assert table[0].split()[5] == "COMPANY"
     edited = json.loads(run("contacts", "edit", str(contact["id"]), "--set", "title=CTO", "--json").stdout)
     assert edited["title"] == "CTO" and edited["first_name"] == "Dana"
     assert "title:        CTO" in run("contacts", "show", str(contact["id"])).stdout
@@ -480,6 +482,8 @@ def test_contact_create_list_edit_delete(online: Path) -> None:
     assert run("contacts", "create", "--set", "role=boss", "--set", "first_name=X").exit_code == 2
     assert run("contacts", "delete", str(contact["id"]), "--yes").exit_code == 0
     assert json.loads(run("contacts", "list", "--json").stdout) == []
+    empty = run("contacts", "list")
+    assert "Try `warmline contacts list --refresh`." in empty.stderr  # the command that exists
     refreshed = run("contacts", "list", "--refresh", "--json")
     assert refreshed.exit_code == 0 and "Fetched" in refreshed.stderr
 

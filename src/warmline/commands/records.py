@@ -97,10 +97,13 @@ class Records(Generic[Row, Model]):
     kind: RecordKind[Row, Model]
     fields: tuple[str, ...]
     headers: tuple[str, ...]
-    cells: Callable[[Row], list[object]]
+    cells: Callable[[Row, Mapping[int, str]], list[object]]
+    """A row's table cells, given the names of the companies the listed rows name."""
     resolve: Callable[[Store, str], int]
     ref_metavar: str
     """How a command's help names one record: COMPANY (an id or a name) or CONTACT_ID."""
+    list_command: str
+    """The command that lists them (`companies` lists by itself; `contacts` has `list`)."""
 
     @property
     def noun(self) -> str:
@@ -120,16 +123,22 @@ def _contact_id(store: Store, ref: str) -> int:
 COMPANIES: Records[CompanyRow, Company] = Records(
     COMPANY_RECORDS, COMPANY_FIELDS,
     ("ID", "NAME", "DOMAIN", "INDUSTRY", "COUNTRY", "SIZE", "TAGS", "AI TAG"),
-    lambda r: [r.id, r.name, r.domain or "", r.industry or "", r.country or "", r.size or "", ", ".join(r.tags), r.ai_tag or ""],
+    lambda r, _: [r.id, r.name, r.domain or "", r.industry or "", r.country or "", r.size or "", ", ".join(r.tags),
+                  r.ai_tag or ""],
     lambda store, ref: resolve_company(store, ref).id,
     "COMPANY",
+    "warmline companies",
 )
 CONTACTS: Records[ContactRow, Contact] = Records(
     CONTACT_RECORDS, CONTACT_FIELDS,
     ("ID", "NAME", "TITLE", "ROLE", "EMAIL", "COMPANY", "TAGS"),
-    lambda r: [r.id, r.name, r.title or "", r.role or "", r.email or "", r.company_id or "", ", ".join(r.tags)],
+    # The company by name; by id when the cache does not hold it (the id still names it).
+    lambda r, companies: [r.id, r.name, r.title or "", r.role or "", r.email or "",
+                          companies.get(r.company_id, r.company_id) if r.company_id is not None else "",
+                          ", ".join(r.tags)],
     _contact_id,
     "CONTACT_ID",
+    "warmline contacts list",
 )
 
 
@@ -178,9 +187,13 @@ def list_records(records: Records[Row, Model], search: str, limit: int | None, r
                 count += 1
             click.echo("\n]" if count else "]")
             return
-        listed = [records.cells(r) for r in rows]
+        shown = list(rows)
+        companies = store.company_names(
+            company_id for row in shown if isinstance(company_id := getattr(row, "company_id", None), int)
+        )
+        listed = [records.cells(r, companies) for r in shown]
         if not listed:
-            note(f"No {records.plural} in the cache" + (f" match {search!r}." if search else f". Try `warmline {records.plural} --refresh`."))
+            note(f"No {records.plural} in the cache" + (f" match {search!r}." if search else f". Try `{records.list_command} --refresh`."))
             return
         print_table(records.headers, listed)
 
