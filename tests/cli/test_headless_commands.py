@@ -67,6 +67,18 @@ def test_sync_once_fills_the_cache_and_leads_lists_it(env: Path) -> None:
     assert warm and {r["lead_status"] for r in warm} == {"warm"}
 
 
+def test_leads_limit_gives_the_top_ones(env: Path) -> None:
+    """10,000 cached leads are 10,000 lines; a script wants the top few, as `companies` and
+    `contacts list` already allow."""
+    synced(env)
+    every = json.loads(run("leads", "--json").output)
+    top = json.loads(run("leads", "--limit", "2", "--json").output)
+    assert top == every[:2]
+    assert len(run("leads", "--limit", "3").output.splitlines()) == 1 + 3
+    refused = run("leads", "--limit", "0")
+    assert refused.exit_code == 2 and "0 is not a whole number of 1 or more" in refused.output
+
+
 def test_leads_on_an_empty_cache_says_how_to_fill_it(env: Path) -> None:
     result = run("leads")
     assert result.exit_code == 0 and "warmline sync" in result.output

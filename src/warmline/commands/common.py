@@ -83,9 +83,11 @@ class NumberType(click.ParamType[Any, Any]):
         if found is None:
             self.fail(f"{terminal_line(value)!r} is not {kind} (digits 0-9)", param, ctx)
         if (self.low is not None and found < self.low) or (self.high is not None and found > self.high):
-            bounds = f"from {self.low:g}" if self.low is not None else ""
-            bounds += f" to {self.high:g}" if self.high is not None else " or more"
-            self.fail(f"{found:g} is not {kind} {bounds.strip()}", param, ctx)
+            if self.low is not None and self.high is not None:
+                bounds = f"from {self.low:g} to {self.high:g}"
+            else:
+                bounds = f"of {self.low:g} or more" if self.low is not None else f"of {self.high:g} or less"
+            self.fail(f"{found:g} is not {kind} {bounds}", param, ctx)
         return found
 
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from warmline.commands.common import (
     CommandError,
+    NumberType,
     cell_width,
     echo_json,
     money,
@@ -67,12 +69,13 @@ def _all_leads(store: Store, status: str | None, page: int = 500) -> Iterator[Le
 
 @click.command("leads", epilog=EXIT_CODES_HELP)
 @click.option("--status", type=click.Choice(["cold", "warm"]), default=None, help="Only cold or only warm leads.")
+@click.option("--limit", type=NumberType(low=1), default=None, help="At most this many leads (the top ones).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (fields: see docs/sync.md).")
-def leads_command(status: str | None, as_json: bool) -> None:
+def leads_command(status: str | None, limit: int | None, as_json: bool) -> None:
     """List the cached leads, highest warming score first (no network needed)."""
     config = open_config()
     with open_store(config) as store:
-        rows = list(_all_leads(store, status))
+        rows = list(islice(_all_leads(store, status), limit))
         if as_json:
             echo_json([lead_json(r) for r in rows])
             return
