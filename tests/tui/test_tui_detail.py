@@ -97,6 +97,21 @@ async def test_deal_on_a_cold_lead_is_refused_in_the_form(store: Store) -> None:
         assert store.outbox_rows() == []
 
 
+async def test_a_deal_with_cents_shows_them(store: Store) -> None:
+    """1,234.50 read "1,235 EUR" on the lead page and in the notice: the cents were rounded
+    away there, while the week in review wrote 90,500.00 for a whole amount (`amounts`)."""
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_detail(app, pilot, KESTREL)
+        await pilot.press("d")
+        await pilot.pause()
+        app.screen.query_one("#deal-value", Input).value = "1234.50"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is screen
+        assert "1,234.50 EUR" in screen.query_one("#detail-deal").render().plain
+
+
 @pytest.mark.parametrize(("typed", "said"), [("-5", "Deal value must be 0 or more (got -5)"),
                                              ("1e400", "Deal value must be a finite number (got inf)")])
 async def test_a_bad_deal_value_is_refused_in_the_reps_words(store: Store, typed: str, said: str) -> None:

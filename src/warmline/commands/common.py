@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from warmline.amounts import amount
 from warmline.config import ConfigError, load_config
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CACHE, EXIT_ERROR
 from warmline.numbers import number, whole_number
@@ -217,8 +218,7 @@ def money(value: float, currency: str | None = None) -> str:
     """A deal value as the cockpit's lead page shows it: thousands separators, no `.0` for a
     whole amount (`76,000 EUR`, not `76000.0 EUR`); cents only when there are some
     (`1,234.50 EUR`). The currency is service text, made `plain()`."""
-    amount = f"{value:,.0f}" if round(float(value), 2).is_integer() else f"{value:,.2f}"
-    return f"{amount} {plain(currency or '')}".rstrip()
+    return f"{amount(value)} {plain(currency or '')}".rstrip()
 
 
 def local_time(epoch: float | None) -> str:

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
+from warmline.amounts import amount
 from warmline.ops.kinds import OpKind
 from warmline.review.model import (
     OTHER_TYPE,
@@ -258,7 +259,7 @@ def _closed(facts: ReviewFacts, how: str, start: datetime, end: datetime, shaper
 def _value_words(value: float | None, currency: str | None) -> str:
     if value is None:
         return "no value"
-    return f"{value:,.2f} {(currency or '').upper()}".strip()
+    return f"{amount(value)} {(currency or '').upper()}".strip()
 
 
 def follow_up_counts(follow_ups: FollowUps, period: Period, now: datetime) -> FollowUpCounts:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date
 from typing import NamedTuple
 
+from warmline.amounts import amount
 from warmline.review.model import Money, Review
 from warmline.review.period import Period
 from warmline.vocabulary import activity_name, kind_short
@@ -73,8 +74,8 @@ def figures(review: Review) -> list[Figure]:
 
 
 def money(values: tuple[Money, ...]) -> str:
-    """ "12,000.00 EUR + 5,000.00 USD"; a deal with no currency is summed as "(no currency)"."""
-    return " + ".join(f"{m.total:,.2f} {m.currency or '(no currency)'}" for m in values)
+    """ "12,000 EUR + 5,000.50 USD"; a deal with no currency is summed as "(no currency)"."""
+    return " + ".join(f"{amount(m.total)} {m.currency or '(no currency)'}" for m in values)
 
 
 def type_name(name: str) -> str:

@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.actions.activity_type import activity_name
+from warmline.amounts import amount
 from warmline.numbers import whole_number
 from warmline.store.database import CacheUnusable
 from warmline.store.sync_vocabulary import SyncState
@@ -100,7 +101,7 @@ def deal_saved(changes: Mapping[str, object], lead_currency: str, *, queued: boo
     if not currency:
         return f"Deal {verb} with no currency{later}"
     if isinstance(value, float):
-        return f"Deal {verb}: {value:,.0f} {currency}{later}"
+        return f"Deal {verb}: {amount(value)} {currency}{later}"
     return f"Deal {verb}, currency {currency}{later}"
 
 
@@ -334,7 +335,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
     def _show_deal(self, detail: LeadDetail) -> None:
         text = Text().append("Deal  ", style="bold")
         if detail.deal_value is not None:
-            text.append(f"{detail.deal_value:,.0f} ")
+            text.append(f"{amount(detail.deal_value)} ")
             text.append_text(plain(detail.deal_currency or ""))
         else:
             text.append("no value yet", style="dim")
