@@ -299,3 +299,12 @@ async def test_a_partly_unreadable_lead_list_is_cached_and_the_reads_after_it_st
     assert any(path.endswith("/recommendations") for path in asked)
     assert COMPANIES_PATH in asked
     assert engine.status.current.state(clock()) == "failing"
+
+
+def test_a_sync_after_the_clock_was_set_back_reads_just_now() -> None:
+    """The wall clock set back an hour after a sync: "synced in 1 h" said a sync was still to
+    come. A sync is past; it reads "just now" until the clock catches up."""
+    now = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+    later = now.timestamp() + 3600
+    parts = describe(CockpitStatus(SyncState.ONLINE, SyncStatus(online=True, last_sync_at=later)), now, UTC)
+    assert [p.text for p in parts][:2] == ["● online", "synced just now"]

@@ -61,7 +61,8 @@ def describe(status: CockpitStatus, now: datetime, zone: tzinfo) -> list[StatusP
     if status.undo:
         parts.append(StatusPart(f"u undoes {status.undo}", "warn"))
     if sync.last_sync_at is not None:
-        parts.append(StatusPart("synced " + relative(_moment(sync.last_sync_at), now, zone), "muted"))
+        # A sync is past: after the clock was set back it reads "just now", never "in 1 h".
+        parts.append(StatusPart("synced " + relative(min(_moment(sync.last_sync_at), now), now, zone), "muted"))
     elif status.state != SyncState.OFFLINE:
         parts.append(StatusPart("not synced yet", "muted"))
     pending = sync.queued - status.queued_job_ops

@@ -46,19 +46,25 @@ def parse_ts(value: str | datetime | None) -> datetime | None:
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
 
 
+AHEAD = 600
+"""Seconds a past moment may seem to lie ahead of ours and still read "just now": the
+service's clock and ours differ by that much (the sandbox tests 180 s either way)."""
+
+
 def relative(value: str | datetime | None, now: datetime, zone: tzinfo, *, never: str = "never") -> str:
-    """Short relative wording; older than a week it becomes a date in the rep's zone."""
+    """When something happened, shortly: "5 min ago"; older than a week, or further ahead of
+    our clock than clocks differ (a clock set back, a bad date), its date in the rep's zone.
+    Every moment shown this way is past (logged, synced, fetched, last activity): "in 5 min"
+    for one of them, as the service's clock ran ahead of ours, said something to come."""
     moment = parse_ts(value)
     if moment is None:
         return never
     seconds = (now - moment).total_seconds()
-    if seconds < -60:
-        return "in " + _span(-seconds)
-    if seconds < 5:
+    if -AHEAD <= seconds < 5:
         return "just now"
-    if seconds < 60:
+    if 0 < seconds < 60:
         return f"{int(seconds)} s ago"
-    if seconds < 7 * 86400:
+    if 0 < seconds < 7 * 86400:
         return _span(seconds) + " ago"
     local = moment.astimezone(zone)
     if local.year == now.astimezone(zone).year:
