@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -32,9 +33,12 @@ class WebServer:
     `origin` the address it serves."""
 
     def __init__(self, env: Mapping[str, str], *args: str) -> None:
+        # Its stderr (its cockpits' too, relayed) goes to a file: a pipe nobody reads would
+        # stop the server once full, and the file says what went wrong when a test fails.
+        self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115  # lives as long as the server
         self.process = subprocess.Popen(
             [sys.executable, "-m", "warmline", "web", *args],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self._stderr, text=True,
             env={**env, "PYTHONUNBUFFERED": "1"},
         )
         assert self.process.stdout is not None
@@ -44,8 +48,8 @@ class WebServer:
             if line.startswith(LINK_PREFIX):
                 break
         else:
-            error = self.process.stderr.read() if self.process.stderr else ""
-            raise AssertionError(f"warmline web did not start: {''.join(self.printed)}{error}")
+            self.process.wait()
+            raise AssertionError(f"warmline web did not start: {''.join(self.printed)}{self.stderr()}")
         self.link = self.printed[-1].strip()
         self.origin = self.link.split("/?", 1)[0]
 
@@ -84,6 +88,16 @@ class WebServer:
         except OSError:
             return False
         return pipe.startswith("pipe:") and pipe in _open_files(self.process.pid)
+
+    def stderr(self) -> str:
+        """What the server (and its cockpits, through it) wrote on stderr so far."""
+        self._stderr.seek(0)
+        return self._stderr.read()
+
+    def report(self) -> str:
+        """Its state for a failed test's output: the cockpits alive, the stderr so far."""
+        return (f"warmline web (pid {self.process.pid}, exit {self.process.poll()}): cockpits "
+                f"{self.session_pids()} for tabs, spares {self.spare_pids()}; stderr:\n{self.stderr()}")
 
     def stop(self) -> int:
         if self.process.poll() is None:

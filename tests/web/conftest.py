@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from support.web_session import WebServer, service_env
+from warmline.logfile import log_path
 
 API_KEY = "web-tests-key-5f0c2b"
 
@@ -61,4 +62,9 @@ def web_server(service: Service) -> Iterator[Callable[..., WebServer]]:
 
     yield start
     for server in started:
+        # Printed for pytest to show with a failed test: what the server and its cockpits
+        # said, and the end of the cockpits' log.
+        print(server.report())
+        print("the log's end:", *log_path().read_text(errors="replace").splitlines()[-60:]
+              if log_path().exists() else ["(none)"], sep="\n")
         server.stop()

@@ -114,7 +114,7 @@ async def test_a_remote_server_warns(web_server) -> None:
     server = web_server("--host", "0.0.0.0", "--allow-remote", "--public-url", "http://cockpit.example:8123")
     assert server.link.startswith("http://cockpit.example:8123/?token=")
     server.stop()
-    assert "other machines can reach this server" in server.process.stderr.read()
+    assert "other machines can reach this server" in server.stderr()
 
 
 async def test_the_page_loads_nothing_from_elsewhere_and_no_directory_is_listed(web_server) -> None:

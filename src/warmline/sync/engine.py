@@ -423,6 +423,8 @@ class SyncEngine:
             try:
                 await job()
             except asyncio.CancelledError:
+                if self._stopping:
+                    return  # cut by `stop` on purpose: APScheduler would log it as a job that broke
                 raise
             except Exception:
                 log.exception("sync job %s failed", getattr(job, "__name__", job))
