@@ -21,6 +21,7 @@ from support.cockpit import (
     text_of,
 )
 from support.tui_wire_data import KESTREL
+from textual.widgets import TextArea
 from warmline.store import Store
 from warmline.tui.screens.dialogs import ConfirmDialog, TextDialog
 from warmline.tui.screens.jobs import JobResultScreen, JobsScreen
@@ -105,6 +106,40 @@ async def test_a_refused_activity_keeps_the_form_open_with_the_reason(store: Sto
         assert isinstance(app.screen, TextDialog)
         assert text_of(app, "#dialog-error") == "Description must not be empty"
         assert store.outbox_rows() == []
+
+
+async def test_escape_keeps_a_half_written_activity_for_the_next_opening(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_lead(KESTREL)
+        await pilot.pause()
+        await pilot.press("a", *"Called Dana, she wants")
+        await pilot.pause()
+        assert "esc sets it aside" in text_of(app, "#dialog-hint")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, LeadDetailScreen) and store.outbox_rows() == []
+        await pilot.press("n")  # the note form has a text of its own
+        await pilot.pause()
+        assert app.screen.query_one("#dialog-text", TextArea).text == ""
+        await pilot.press("escape", "a")
+        await pilot.pause()
+        assert app.screen.query_one("#dialog-text", TextArea).text == "Called Dana, she wants"
+        assert "your text from before" in text_of(app, ".dialog-title")
+        await pilot.press(*" a demo", "ctrl+s")
+        await pilot.pause()
+        assert [op.payload["description"] for op in store.outbox_rows()] == ["Called Dana, she wants a demo"]
+        await pilot.press("a")  # sent: the next activity starts empty
+        await pilot.pause()
+        assert app.screen.query_one("#dialog-text", TextArea).text == ""
+        assert "your text from before" not in text_of(app, ".dialog-title")
+        await pilot.press("escape")
+        await pilot.pause()
+        app.open_lead(KESTREL - 2)  # Fjord Freight (COMPANIES[1]): its form has nothing of Kestrel's
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.screen.query_one("#dialog-text", TextArea).text == ""
 
 
 async def test_triage_ten_recommendations_with_keys(store: Store) -> None:

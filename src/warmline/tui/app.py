@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
     from warmline.store import Store
     from warmline.tui.context import Cockpit, Decision, SyncHandle
+    from warmline.tui.drafts import Drafts
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -133,6 +134,7 @@ class WarmlineApp(TypeaheadApp):
         self.followups = followups
         """The rep's follow-ups (a file of their own beside the cache: the service has none)."""
         self._store = store
+        self._drafts: Drafts | None = None
         self._reader: Store | None = None
         self._reader_lock = threading.Lock()
         self.sync = sync
@@ -380,6 +382,15 @@ class WarmlineApp(TypeaheadApp):
         if self.sync is not None:
             self.run_worker(self.sync.refresh_lead(lead_id), name=f"refresh-lead-{lead_id}", exclusive=True,
                             group="revalidate", exit_on_error=False)
+
+    @property
+    def drafts(self) -> Drafts:
+        """Text the rep left in a form with escape (`warmline.tui.drafts`)."""
+        if self._drafts is None:
+            from warmline.tui.drafts import Drafts  # deferred: first frame (the forms use it)
+
+            self._drafts = Drafts()
+        return self._drafts
 
     def reader(self) -> Store:
         """A second connection to the cache for long reads in threads (exact counts).

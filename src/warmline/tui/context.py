@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from warmline.store import Store
     from warmline.store.followups import FollowUps
     from warmline.sync.engine import LeadGoneListener, PassReport
+    from warmline.tui.drafts import Drafts
     from warmline.tui.status import CockpitStatus
     from warmline.tui.timefmt import DatetimeClock
 
@@ -113,6 +114,11 @@ class Cockpit(Protocol):
     @property
     def followups(self) -> FollowUps | None:
         """The rep's follow-ups (their own file; None in a cockpit without one)."""
+        ...
+
+    @property
+    def drafts(self) -> Drafts:
+        """Text the rep left in a form with escape, for its next opening."""
         ...
 
     @property

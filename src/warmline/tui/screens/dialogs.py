@@ -36,6 +36,7 @@ from warmline.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from warmline.tui.context import Cockpit
+    from warmline.tui.drafts import Draft
 
 ADD_CONTACT_BINDING = "detail.add_contact"
 """The lead page's binding that adds a key contact; the log form names its key."""
@@ -64,6 +65,11 @@ def send_binding(label: str) -> Binding:
     return Binding("ctrl+s,ctrl+enter", "send", label, priority=True, id="dialog.send")
 
 
+def escape_hint(draft: Draft | None) -> str:
+    """What escape does in a text form, for its hint line."""
+    return "escape cancel" if draft is None else "esc sets it aside"
+
+
 class FormDialog(DialogScreen[bool], TypeaheadForm):  # DialogScreen first: Textual takes CSS from the first base
     """A titled form; ctrl+s sends, escape cancels; dismisses True once submitted."""
 
@@ -89,7 +95,7 @@ class FormDialog(DialogScreen[bool], TypeaheadForm):  # DialogScreen first: Text
             yield Static(self._title, classes="dialog-title")
             yield from self.compose_fields()
             yield Static("", classes="dialog-error", id="dialog-error")
-            yield Static(Text(self._hint), classes="dialog-hint")
+            yield Static(Text(self._hint), classes="dialog-hint", id="dialog-hint")
         yield KeyBar()
 
     def compose_fields(self) -> ComposeResult:
@@ -116,7 +122,11 @@ class FormDialog(DialogScreen[bool], TypeaheadForm):  # DialogScreen first: Text
         if error:
             self.show_error(error)
         else:
+            self.sent()
             self.dismiss(True)
+
+    def sent(self) -> None:
+        """The form was submitted and closes (a subclass lets go of what it kept)."""
 
     def action_cancel(self) -> None:
         self.dismiss(False)
@@ -135,7 +145,10 @@ class TextDialog(FormDialog):
 
     Given `follow_up_now` (now in the rep's zone), it also shows the follow-up the text
     promises as the rep types (`FollowUpField`): ctrl+f drops or keeps it, a day typed
-    under it replaces it, and the form then hands `TextValues` to `submit`."""
+    under it replaces it, and the form then hands `TextValues` to `submit`.
+
+    Given a `draft` (`warmline.tui.drafts`), escape keeps the text there and the form opens
+    with it next time."""
 
     DEFAULT_CSS = """
     TextDialog.-follow-up TextArea { max-height: 25vh; }
@@ -155,13 +168,19 @@ class TextDialog(FormDialog):
         initial: str = "",
         describe: Callable[[str], Text] | None = None,
         follow_up_now: Callable[[], datetime] | None = None,
+        draft: Draft | None = None,
     ) -> None:
-        super().__init__(title, submit)
-        self._initial = initial
+        kept = draft.text if draft is not None and not initial else ""
+        if kept:
+            title = Text.assemble(title, Text(" · your text from before", style="dim"))
+        super().__init__(title, submit, f"ctrl+s send · {escape_hint(draft)}")
+        self._initial = initial or kept
         self._describe = describe
         self._follow_up_now = follow_up_now
+        self._draft = draft
         if follow_up_now is not None:
             self.add_class("-follow-up")
+
 
     def compose_fields(self) -> ComposeResult:
         yield from self.compose_text()
@@ -191,7 +210,9 @@ class TextDialog(FormDialog):
         return self.query_one(FollowUpField).choice()
 
     def on_mount(self) -> None:
-        self.query_one("#dialog-text", TextArea).focus()
+        text = self.query_one("#dialog-text", TextArea)
+        text.move_cursor(text.document.end)  # typing goes on where the text left off
+        text.focus()
         self._update_live(self._initial)
 
     @on(TextArea.Changed, "#dialog-text")
@@ -206,6 +227,15 @@ class TextDialog(FormDialog):
 
     def values(self) -> str:
         return self.query_one("#dialog-text", TextArea).text.strip()
+
+    def action_cancel(self) -> None:
+        if self._draft is not None:
+            self._draft.keep(self.query_one("#dialog-text", TextArea).text)
+        super().action_cancel()
+
+    def sent(self) -> None:
+        if self._draft is not None:
+            self._draft.keep("")
 
     def action_send(self) -> None:
         if self._follow_up_now is None:
@@ -244,13 +274,14 @@ class ActivityDialog(TextDialog):
         *,
         describe: Callable[[str], Text] | None = None,
         follow_up_now: Callable[[], datetime] | None = None,
+        draft: Draft | None = None,
     ) -> None:
         """`contacts` are the lead's key contacts as (label, contact id), pinned first."""
-        super().__init__(title, submit, describe=describe, follow_up_now=follow_up_now)
+        super().__init__(title, submit, describe=describe, follow_up_now=follow_up_now, draft=draft)
         self._contacts = contacts
         if contacts:
             to = "contact, another day" if follow_up_now is not None else "contact"
-            self._hint = f"tab: {to} · ctrl+s send · escape cancel"
+            self._hint = f"tab: {to} · ctrl+s send · {escape_hint(draft)}"
 
     def compose_fields(self) -> ComposeResult:
         """The contact before the follow-up, so tab goes from the text to the contact."""

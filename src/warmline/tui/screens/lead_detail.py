@@ -544,7 +544,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         contacts = [(contact_label(c), c.contact_id) for c in self.detail.contacts] if self.detail else []
         self.app.push_screen(ActivityDialog(
             Text("Log activity on ") + plain(self._lead_name()), submit, contacts, describe=describe,
-            follow_up_now=lambda: rep_now(self.cockpit),
+            follow_up_now=lambda: rep_now(self.cockpit), draft=self.cockpit.drafts.slot("activity", self.lead_id),
         ))
 
     def _queue_with_follow_up(
@@ -577,6 +577,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
             submit,
             describe=lambda text: Text(f"{len(text)}/10000", style="dim"),
             follow_up_now=lambda: rep_now(self.cockpit),
+            draft=self.cockpit.drafts.slot("note", self.lead_id),
         ))
 
     def action_set_status(self, status: str) -> None:
