@@ -149,6 +149,7 @@ class LookupScreen(CockpitScreen):
     LookupScreen .lookup-label { width: auto; color: $text-primary; }
     LookupScreen .lookup-row Input { width: 1fr; margin-right: 1; }
     LookupScreen .lookup-row Checkbox { width: auto; margin-right: 2; }
+    LookupScreen .lookup-row.-options { height: auto; }
     LookupScreen #lookup-cost { width: 1fr; }
     LookupScreen .lookup-summary { height: auto; max-height: 8; padding: 0 1; }
     LookupScreen #lookup-table { height: 1fr; }
@@ -187,7 +188,7 @@ class LookupScreen(CockpitScreen):
                     placeholder="several, comma-separated", id=f"lookup-{name}", compact=True,
                     suggester=KeywordSuggester(()),
                 )
-        with Horizontal(classes="lookup-row"):
+        with Horizontal(classes="lookup-row -options"):  # the cost wraps rather than lose its end
             yield FormCheckbox("Broaden search", id="lookup-broaden", compact=True)
             yield FormCheckbox("Save results", id="lookup-save", compact=True)
             yield Static(id="lookup-cost")
