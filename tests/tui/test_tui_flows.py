@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from textual.widgets import TextArea
+
 import support.tui_wire_data as W
 from support.cockpit import (
     Clipboard,
@@ -21,7 +23,6 @@ from support.cockpit import (
     text_of,
 )
 from support.tui_wire_data import KESTREL
-from textual.widgets import TextArea
 from warmline.store import Store
 from warmline.tui.screens.dialogs import ConfirmDialog, TextDialog
 from warmline.tui.screens.jobs import JobResultScreen, JobsScreen
