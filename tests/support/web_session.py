@@ -303,8 +303,15 @@ class TappedPage:
             await until(lambda: all(text in self.text for text in wanted), cap=cap, what=f"the page showing {wanted!r}")
         except AssertionError as missing:
             tap = self.tap()
+            now = self.driver.execute_script("return performance.now()")
+            received = [message["at"] for message in tap.get("messages", [])]
+            last = f"the last {now - received[-1]:.0f} ms ago" if received else "none"
+            # Whether the cockpit still drew after the last key tells a key it ignored from
+            # a cockpit that stopped (the server's state and stderr follow at teardown).
             raise AssertionError(f"{missing}; keys {tap.get('keys', [])[-4:]}, sent {tap.get('sent', [])[-4:]}; "
-                                 f"the screen:\n{self.text}") from None
+                                 f"{len(received)} messages received, {last}, "
+                                 f"{sum(at > tap['sent'][-1][0] for at in received) if tap.get('sent') else 0} "
+                                 f"after the last sent; the screen:\n{self.text}") from None
         return self.text
 
 
