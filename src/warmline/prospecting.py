@@ -85,6 +85,11 @@ class CompanyRef:
         return f"{self.name} ({self.id})" if self.name else f"company {self.id}"
 
 
+class NoSuchCompany(LookupError):
+    """No cached company matches a name. The caller says how to fetch the list: the
+    command line and the cockpit do it differently."""
+
+
 def resolve_company(store: Store, ref: str) -> CompanyRef:
     """A company id, or an unambiguous start of a cached company's name.
 
@@ -102,7 +107,7 @@ def resolve_company(store: Store, ref: str) -> CompanyRef:
         raise LookupError("give a company id or the start of a company name")
     found = [CompanyRef(company_id, name) for company_id, name in store.companies_named(needle, limit=6)]
     if not found:
-        raise LookupError(f"no cached company matches {text!r} (run `warmline companies --refresh`)")
+        raise NoSuchCompany(f"no cached company matches {text!r}")
     exact = [ref for ref in found if str(ref.name).lower() == needle]
     if len(exact) == 1:
         return exact[0]
@@ -458,6 +463,7 @@ __all__ = [
     "job_for_op",
     "lookup_criteria",
     "resolve_company",
+    "NoSuchCompany",
     "run_lookup",
     "save_notice",
     "save_results",

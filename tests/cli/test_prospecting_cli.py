@@ -263,7 +263,8 @@ def test_company_names_must_be_known_and_unambiguous(online: Path) -> None:
             {"id": 9003, "name": "Acme South", "domain": "acme-south.example"},
         ])
     unknown = run("companies", "show", "Zzzz no such company")
-    assert unknown.exit_code == 2 and "no cached company matches" in unknown.stderr
+    assert unknown.exit_code == 2
+    assert "no cached company matches 'Zzzz no such company' (run `warmline companies --refresh`)" in unknown.stderr
     ambiguous = run("companies", "show", "acm")
     assert ambiguous.exit_code == 2
     assert "matches several companies: Acme (9002), Acme North (9001), Acme South (9003)" in ambiguous.stderr

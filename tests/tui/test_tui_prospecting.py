@@ -351,7 +351,8 @@ async def test_research_run_from_the_palette_names_its_companies(prospect_store:
         assert isinstance(app.screen, LineDialog)
         await pilot.press(*"nowhere", "enter")
         await pilot.pause()
-        assert "no cached company matches" in text_of(app, "#dialog-error")
+        # in the cockpit's words: no command line to run from here
+        assert text_of(app, "#dialog-error") == "no cached company matches 'nowhere'; the company list (C) shows yours"
         await pilot.press("end", "ctrl+u", *"kestrel, 500", "enter")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)

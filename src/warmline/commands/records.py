@@ -77,6 +77,8 @@ def resolve_company(store: Store, ref: str) -> CompanyRef:
 
     try:
         return prospecting.resolve_company(store, ref)
+    except prospecting.NoSuchCompany as exc:
+        raise CommandError(f"{exc} (run `warmline companies --refresh`)", EXIT_BAD_INPUT) from None
     except (LookupError, ValueError) as exc:
         raise CommandError(str(exc), EXIT_BAD_INPUT) from None
 

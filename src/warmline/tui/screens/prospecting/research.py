@@ -14,7 +14,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from warmline import actions
-from warmline.prospecting import RESEARCH_RUN, cost_notice, resolve_company
+from warmline.prospecting import RESEARCH_RUN, NoSuchCompany, cost_notice, resolve_company
 from warmline.store.custom_fields import FieldSchema, FieldValue, labelled_fields
 from warmline.store.outreach import outreach_status
 from warmline.store.research_results import CompanyResult, run_results
@@ -159,6 +159,8 @@ class TemplatesScreen(CockpitScreen):
                 return "name at least one company (its id or the start of its name)"
             try:
                 chosen[:] = [resolve_company(self.cockpit.store, ref) for ref in refs]
+            except NoSuchCompany as exc:
+                return f"{exc}; the company list (C) shows yours"
             except (LookupError, ValueError) as exc:
                 return str(exc)
             return None
