@@ -343,6 +343,17 @@ async def test_research_run_over_marked_companies_says_its_cost(prospect_store: 
     assert op.payload == {"company_ids": [504, 502, 902], "template_id": TEMPLATE_ID}
 
 
+async def test_no_templates_says_how_to_get_them_in_the_cockpits_keys(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("T")
+        await pilot.pause()
+        assert isinstance(app.screen, TemplatesScreen)
+        empty = text_of(app, "#templates-empty")
+        assert "They come with the next sync (Y syncs now)" in empty
+        assert "warmline" not in empty  # no shell command inside the cockpit
+
+
 async def test_research_run_from_the_palette_names_its_companies(prospect_store: Store) -> None:
     app = cockpit(prospect_store)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -44,8 +44,9 @@ ADD_CONTACT_BINDING = "detail.add_contact"
 
 def bound_key(app: App[Any], binding_id: str) -> str | None:
     """The key `binding_id` has on a screen open below, the rep's keymap applied: words
-    that name a key name the one that really works, never a literal that may be stale."""
-    for screen in reversed(app.screen_stack):
+    that name a key name the one that really works, never a literal that may be stale.
+    The app's own bindings (keys that work everywhere) are looked at last."""
+    for screen in [*reversed(app.screen_stack), app]:
         bindings = screen._bindings.copy()
         if app._keymap:
             bindings.apply_keymap(app._keymap)

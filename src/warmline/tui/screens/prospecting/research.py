@@ -22,7 +22,7 @@ from warmline.store.values import JsonValue
 from warmline.tui.columns import Column
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
-from warmline.tui.screens.dialogs import LineDialog
+from warmline.tui.screens.dialogs import LineDialog, bound_key
 from warmline.tui.screens.prospecting.common import (
     LEAD_COLUMN,
     Selection,
@@ -122,9 +122,10 @@ class TemplatesScreen(CockpitScreen):
         self.query_one("#template-detail").display = bool(self.templates)
         empty = self.query_one("#templates-empty", Static)
         empty.display = not self.templates
+        key = bound_key(self.app, "app.sync_now")
         empty.update(Text(
-            "No research templates in the cache. They come with the next sync of the directory "
-            "(or `warmline research templates --refresh`); templates are made in the service's web app."
+            "No research templates in the cache. They come with the next sync"
+            f"{f' ({key} syncs now)' if key else ''}; templates are made in the service's web app."
         ))
         self._show_fields()
 
