@@ -50,3 +50,13 @@ def test_finished_jobs_are_announced_until_the_monitor_is_seen(store: Store) -> 
     store.record_job("deep_search", 1, {"status": "completed", "completed_at": W.ts(timedelta(seconds=-5))})
     status = status_from_store(store, clock)
     assert (status.running_jobs, status.finished_jobs) == (0, 1)
+
+
+def test_seen_covers_a_job_finished_ahead_of_our_clock_but_not_years_ahead(store: Store) -> None:
+    store.record_job("deep_search", 1, {"status": "completed", "completed_at": W.ts(timedelta(minutes=-3))})
+    mark_jobs_seen(store, clock)  # the service's clock runs 3 min ahead of ours
+    assert status_from_store(store, clock).finished_jobs == 0
+    store.record_job("deep_search", 2, {"status": "completed", "completed_at": "9999-01-01T00:00:00Z"})
+    mark_jobs_seen(store, clock)  # a bogus time moves the mark a day at most
+    store.record_job("deep_search", 3, {"status": "completed", "completed_at": W.ts(timedelta(days=-2))})
+    assert status_from_store(store, clock).finished_jobs == 2  # the bogus one, and the new one

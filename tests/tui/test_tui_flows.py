@@ -403,12 +403,18 @@ async def test_a_job_started_and_finished_in_the_monitor(store: Store) -> None:
 
         store.record_job("signal_scan", KESTREL, {
             "status": "completed", "progress": 100, "pages_found": 7,
-            "completed_at": W.ts(timedelta(seconds=5)), "message": "done",
+            # after the monitor was opened: our clock stands still, so 5 s ahead of it
+            "completed_at": W.ts(timedelta(seconds=-5)), "message": "done",
         })
         app.poll_status()
         await pilot.pause()
         row = [cell.plain for cell in table.get_row_at(0)]
         assert row[2] == "completed" and row[5] == "7 sources found"
+        # Finished while the rep watched: the monitor shows it, the status line does not
+        # announce it as news.
+        app.poll_status()
+        await pilot.pause()
+        assert "done" not in status_text(app)
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, JobResultScreen)

@@ -6,7 +6,7 @@ reads the shared state from the cache instead of asking a sync object in memory.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from warmline.store.rows import AMBIGUOUS, IN_FLIGHT, PENDING
@@ -46,6 +46,17 @@ def _after(value: str | None, seen: datetime | None) -> bool:
     return finished is not None and (seen is None or finished > seen)
 
 
+SKEW_CAP = timedelta(days=1)
+"""How far ahead of our clock a finished job's time may move the seen mark (below)."""
+
+
 def mark_jobs_seen(store: Store, clock: DatetimeClock) -> None:
-    """The rep looked at the job monitor: finished jobs stop being announced."""
-    store.set_state(StateKey.JOBS_SEEN_AT, clock().isoformat())
+    """The rep looked at the job monitor: the jobs finished so far stop being announced.
+
+    The mark is now, or the latest finish time among them when the service's clock runs
+    ahead of ours (otherwise a job the rep has just seen finish stays announced until our
+    clock catches up); a time absurdly far ahead moves it by `SKEW_CAP` at most."""
+    now = clock()
+    finished = (parse_ts(job.completed_at) for job in store.jobs(limit=200) if not job.active)
+    latest = max((at for at in finished if at is not None), default=now)
+    store.set_state(StateKey.JOBS_SEEN_AT, max(now, min(latest, now + SKEW_CAP)).isoformat())

@@ -62,6 +62,9 @@ class JobsScreen(CockpitScreen):
         self.action_open_job()
 
     def reload(self) -> None:
+        if self.is_current and self.cockpit.sync_status.finished_jobs:  # finished while watched
+            mark_jobs_seen(self.cockpit.store, self.cockpit.clock)
+            self.cockpit.poll_status()
         jobs = list(self.cockpit.store.jobs())
         table = self.query_one("#jobs-table", RowTable)
         now = self.cockpit.clock()
