@@ -99,6 +99,26 @@ def test_research_results_show_each_value_as_the_cache_holds_it(store: Store) ->
     assert (empty.job, empty.template_name, empty.companies) == (None, None, ())
 
 
+def test_research_results_are_named_and_ordered_by_the_templates_data_points(store: Store) -> None:
+    store.upsert_templates([{"id": "t2", "name": "Hiring signals", "fields": [
+        {"key": "open_roles", "name": "Open roles", "type": "number"},
+        {"key": "careers_page_url", "name": "Careers page", "type": "url"},
+        {"name": "no key: skipped"},
+    ]}])
+    store.upsert_field_schemas("companies", [*SCHEMA, {"key": "open_roles", "name": "Roles (company field)"}])
+    job = store.record_job("research_run", "run-2", {
+        "status": "completed", "template_id": "t2",
+        "results": [{"company_id": 1, "fields": {"careers_page_url": "https://a.test/jobs", "open_roles": 3}}],
+    })
+
+    run = run_results(store, job.key)
+
+    # the template's own names and order first, then the company schema's other fields
+    assert [(f.key, f.label) for f in run.schema] == [
+        ("open_roles", "Open roles"), ("careers_page_url", "Careers page"), ("icp_fit", "ICP fit"), ("uses_sap", "Uses SAP"),
+    ]
+
+
 def test_earlier_lookups_are_newest_first_and_skip_what_cannot_be_read(store: Store, clock) -> None:
     store.save_lookup({"query": "dental"}, {"total": 1})
     clock.advance(60)

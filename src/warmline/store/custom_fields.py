@@ -7,7 +7,7 @@ field reads the same wherever it is shown.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -41,10 +41,16 @@ class FieldValue:
 
 def field_schema(store: Store, entity: str) -> tuple[FieldSchema, ...]:
     """The cached custom field schema of `companies` or `contacts`, in the service's order."""
+    return schema_of(store.field_schemas(entity))
+
+
+def schema_of(fields: Iterable[Mapping[str, object]]) -> tuple[FieldSchema, ...]:
+    """Field definitions as the service gives them (`key`, `name`, `type`: a custom field
+    schema's, a research template's data points); one without a key is skipped."""
     return tuple(
         FieldSchema(str(f["key"]), None if f.get("name") is None else str(f["name"]),
                     None if f.get("type") is None else str(f["type"]))
-        for f in store.field_schemas(entity)
+        for f in fields if f.get("key") is not None
     )
 
 

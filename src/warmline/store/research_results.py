@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from warmline.store.custom_fields import FieldSchema, field_schema, optional_id
+from warmline.store.custom_fields import FieldSchema, field_schema, optional_id, schema_of
 from warmline.store.rows import Job
 from warmline.store.values import JsonMap, JsonValue
 
@@ -33,7 +33,8 @@ class CompanyResult:
 @dataclass(frozen=True)
 class RunResults:
     """A research run (None when the cache no longer holds it), its template's name when
-    cached, the company field schema (to label the values) and the results."""
+    cached, the schema that labels and orders the values (the template's data points,
+    then the company field schema's other fields) and the results."""
 
     job: Job | None
     template_name: str | None
@@ -64,6 +65,7 @@ def run_results(store: Store, job_key: int) -> RunResults:
         job = store.get_job(job_key)
         template_id = (job.params or {}).get("template_id") if job is not None else None
         template = store.find_template(str(template_id or "")) if job is not None else None
-        schema = field_schema(store, "companies")
+        own = schema_of(template.fields) if template is not None else ()
+        schema = own + tuple(f for f in field_schema(store, "companies") if f.key not in {o.key for o in own})
         companies = results_of(store, job) if job is not None else ()
     return RunResults(job, template.name if template is not None else None, schema, companies)
