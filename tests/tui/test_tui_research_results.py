@@ -210,3 +210,28 @@ async def test_results_mark_companies_in_outreach_and_fit_the_width(
         assert no_horizontal_scroll(table)
         if size[0] == 120:  # room for every name: the flexible Company column cuts none
             assert not any(name.endswith("…") for name in names(app))
+
+
+async def test_long_texts_share_the_width_with_the_company_name(store: Store) -> None:
+    """A run of long texts (summaries, links: five fields, as the demo's "Hiring signals")
+    fits 120 columns without cutting the companies' names down to make room for them."""
+    fill_prospecting(store)
+    long = {"summary": "s" * 70, "careers_page_url": "https://example.test/" + "c" * 50, "departments": "d" * 60,
+            "last_funding_date": "2026-10-28"}
+    store.record_job("research_run", "run-80", {
+        "run_id": "run-80", "status": "completed", "template_id": "t-long", "progress": 100,
+        "results": [{"company_id": company_id, "fields": {**long, "open_roles": 12}} for company_id in (500, 501, 503)],
+    })
+    key = next(job.key for job in store.jobs() if job.remote_id == "run-80")
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(RunResultsScreen(key))
+        await until(lambda: isinstance(app.screen, RunResultsScreen) and app.screen.query("#run-results-table"),
+                    pilot=pilot)
+        table = app.screen.query_one("#run-results-table", RowTable)
+        await until(lambda: table.row_count == 3 and table.column_widths, pilot=pilot)
+        await until(lambda: no_horizontal_scroll(table), pilot=pilot)
+        # every column shares the width: a name keeps 16 letters at least (it kept 7 and
+        # "…" while the texts took their whole 24 each)
+        for shown, whole in zip(sorted(names(app)), sorted(company(c) for c in (500, 501, 503)), strict=True):
+            assert shown == whole or (shown.endswith("…") and whole.startswith(shown[:-1]) and len(shown) >= 17)

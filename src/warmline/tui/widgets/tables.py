@@ -90,6 +90,11 @@ class RowTable(DataTable[Any]):
             for spec, width in zip(self._specs, widths, strict=True):
                 self.add_column(spec.title, width=width)
             self._widths = widths
+            # Textual decides scrollbars when a widget's size or virtual size changes in a
+            # layout, but a DataTable sets its virtual size itself, so the layout sees no
+            # change: a horizontal bar shown while the columns were wide (the first fill,
+            # before the table had its width) stayed after they were fitted. Decide again.
+            self.call_after_refresh(self._refresh_scrollbars)
         else:
             self.clear()
         for key, cells in self._rows:

@@ -315,9 +315,11 @@ class RunResultsScreen(CockpitScreen):
     def compose_body(self) -> ComposeResult:
         run = run_results(self.cockpit.store, self.job_key)
         self.fields = result_fields(run.companies, run.schema)
-        # a column title is read as markup: the service's field names are escaped
-        titles = (escape(safe_text(f.label)) for f in self.fields)
-        yield RowTable(("", LEAD_COLUMN, Column("Company"), *titles), id="run-results-table")
+        # A column title is read as markup: the service's field names are escaped. Every
+        # column shares the width (a short one keeps its own), so long texts do not push
+        # the company's name down to a few letters and the rest off the screen.
+        titles = (Column(escape(safe_text(f.label))) for f in self.fields)
+        yield RowTable(("", LEAD_COLUMN, Column("Company", min_width=16), *titles), id="run-results-table")
         with VerticalScroll(id="run-results"):
             yield Static(id="run-results-body")
 
