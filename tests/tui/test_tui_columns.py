@@ -5,6 +5,9 @@ flexible text columns share the rest, nothing hides behind a horizontal scrollba
 from __future__ import annotations
 
 import pytest
+from rich.markup import escape
+from rich.text import Text
+from textual.app import App, ComposeResult
 
 from support.cockpit import cockpit
 from support.prospecting import fill_prospecting, job_key
@@ -214,3 +217,22 @@ async def test_outbox_keeps_tries_and_queued_on_screen(store: Store, size) -> No
         assert no_horizontal_scroll(table)  # at 80 columns Tries and Queued were past the edge
         assert cell_texts(table, 4) == ["0"]
         assert cell_texts(table, 3)[0].startswith("Call back")
+
+
+async def test_a_title_cut_to_its_column_says_so() -> None:
+    """A column narrower than its title shows the title cut with an ellipsis, as its cells
+    are ("Open role" read as a whole word at 80 columns); a title that fits is whole, and
+    a service's name with markup in it stays literal."""
+    class Narrow(App[None]):
+        def compose(self) -> ComposeResult:
+            yield RowTable(("", Column("Company", min_width=16), Column("Open roles", min_width=4),
+                            Column(escape("[b]Tier[/b]"), min_width=4)), id="t")
+
+    app = Narrow()
+    async with app.run_test(size=(40, 10)) as pilot:
+        table = app.query_one("#t", RowTable)
+        table.fill([("1", [Text("•"), Text("Arnold & Suarez Insurance"), Text("47"), Text("gold")])])
+        await until(lambda: table.column_widths, pilot=pilot)
+        titles = [column.label.plain for column in table.columns.values()]
+        assert titles[1] == "Company" and titles[2].endswith("…") and titles[2].startswith("Open")
+        assert titles[3].startswith("[b]")  # literal, not bold markup

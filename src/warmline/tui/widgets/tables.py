@@ -88,7 +88,8 @@ class RowTable(DataTable[Any]):
         if widths != self._widths or not self.columns:
             self.clear(columns=True)
             for spec, width in zip(self._specs, widths, strict=True):
-                self.add_column(spec.title, width=width)
+                # a title (markup, service text escaped) cut as the cells are: with an ellipsis
+                self.add_column(fitted(Text.from_markup(spec.title), width), width=width)
             self._widths = widths
             # Textual decides scrollbars when a widget's size or virtual size changes in a
             # layout, but a DataTable sets its virtual size itself, so the layout sees no
