@@ -32,10 +32,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_tui import cache_for, compile_sources, warmline_command  # noqa: E402
-
-from support.tmux import PrivateTmux  # noqa: E402
-
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b\][^\x07]*\x07")
 COMPLETE = {
     "label": ("Hello",),
@@ -85,6 +81,8 @@ def child(mode: str, out: Path) -> None:
 
 def instructions(mode: str, env: dict[str, str], scratch: Path) -> int:
     """Callgrind's count for one run of `mode` in a fresh tmux terminal."""
+    from support.tmux import PrivateTmux  # the parent's alone (see `main`)
+
     done, counts = scratch / f"{mode}.done", scratch / f"{mode}.callgrind"
     done.unlink(missing_ok=True)
     counts.unlink(missing_ok=True)
@@ -116,6 +114,13 @@ def main() -> None:
     if args.child:
         child(args.child, args.out)
         return
+    # The parent's helpers are imported only here: the child counted under callgrind must
+    # load nothing but the app. bench_tui imports argparse, asyncio, subprocess and part of
+    # Textual; imported by both children, they added the same count to both apps and so
+    # pulled the ratio towards 1.
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from bench_tui import cache_for, compile_sources, warmline_command
+
     missing = [tool for tool in ("valgrind", "tmux") if shutil.which(tool) is None]
     if missing:
         sys.exit(f"{' and '.join(missing)} needed (Debian: apt-get install {' '.join(missing)})")
