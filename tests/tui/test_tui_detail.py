@@ -58,7 +58,7 @@ async def test_status_target_scan_and_generation_keys(store: Store) -> None:
         await pilot.press("S", "R")
         await pilot.pause()
         assert kinds(store) == ["change_lead_status", "set_target_score", "start_signal_scan", "generate_recommendations"]
-        assert "Signal scan: queued" in screen.query_one("#detail-score").render().plain
+        assert "Signal scan: queued" in text_of(app, "#detail-score")
 
 
 async def test_deal_editor_sets_value_currency_and_lost_reason(store: Store) -> None:
@@ -79,7 +79,7 @@ async def test_deal_editor_sets_value_currency_and_lost_reason(store: Store) -> 
         assert op.kind == "update_deal"
         assert op.payload["deal_value"] == 31500
         assert op.payload["lost"] is True and op.payload["closed_reason"] == "Chose a competitor"
-        deal = screen.query_one("#detail-deal").render().plain
+        deal = " ".join(text_of(app, "#detail-deal").split())  # as read, across a wrap
         assert "31,500 EUR" in deal and "lost" in deal and "Chose a competitor" in deal
 
 
@@ -109,7 +109,7 @@ async def test_a_deal_with_cents_shows_them(store: Store) -> None:
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.screen is screen
-        assert "1,234.50 EUR" in screen.query_one("#detail-deal").render().plain
+        assert "1,234.50 EUR" in text_of(app, "#detail-deal")
 
 
 @pytest.mark.parametrize(("typed", "said"), [("-5", "Deal value must be 0 or more (got -5)"),
@@ -177,7 +177,7 @@ async def test_add_competitor_and_note(store: Store) -> None:
         await pilot.press("n", *"Wants a pilot in Q1")
         await pilot.press("ctrl+s")
         await pilot.pause()
-        notes = screen.query_one("#detail-notes").render().plain
+        notes = text_of(app, "#detail-notes")
         assert notes.index("Wants a pilot in Q1") < notes.index("Prefers email over calls")
         assert "(pending)" in notes
         assert kinds(store) == ["add_competitor", "add_note"]
@@ -188,13 +188,13 @@ async def test_a_lead_whose_detail_was_never_fetched_says_so(empty_store: Store)
     empty_store.upsert_leads(W.lead_items())  # the list only: no detail fetched yet
     app = cockpit(empty_store)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await open_detail(app, pilot, KESTREL)  # 6 activities on the service
-        assert "Details not loaded yet" in screen.query_one("#detail-company").render().plain
+        await open_detail(app, pilot, KESTREL)  # 6 activities on the service
+        assert "Details not loaded yet" in text_of(app, "#detail-company")
         activity = text_of(app, "#detail-activity")
         assert "6 more logged on the service, not loaded yet" in activity
         assert "No activity logged yet" not in activity
         for heading in ("#heading-sources", "#heading-contacts", "#heading-competitors", "#detail-notes"):
-            assert "not loaded yet" in screen.query_one(heading).render().plain
+            assert "not loaded yet" in text_of(app, heading)
         await pilot.press("a", *"Called Dana about pricing", "ctrl+s")
         await pilot.pause()
         activity = text_of(app, "#detail-activity")
@@ -204,8 +204,8 @@ async def test_a_lead_whose_detail_was_never_fetched_says_so(empty_store: Store)
     empty_store.upsert_lead_detail(W.lead_detail(3))
     app = cockpit(empty_store)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await open_detail(app, pilot, KESTREL)
-        assert "not loaded yet" not in screen.query_one("#detail-company").render().plain
+        await open_detail(app, pilot, KESTREL)
+        assert "not loaded yet" not in text_of(app, "#detail-company")
         assert "not loaded yet" not in text_of(app, "#detail-activity")
 
 
@@ -230,12 +230,12 @@ async def test_an_activity_and_a_note_delivered_late_show_both_times(tmp_path) -
 
         app = cockpit(store)
         async with app.run_test(size=(160, 60)) as pilot:
-            screen = await open_detail(app, pilot, KESTREL)
+            await open_detail(app, pilot, KESTREL)
             activity_text = text_of(app, "#detail-activity")
             line = next(row for row in activity_text.splitlines() if "Called from the train" in row)
             assert "40 min ago" in line  # when the rep did it, not when it arrived
             assert "logged 08:20, delivered 08:56" in line
-            notes = screen.query_one("#detail-notes").render().plain
+            notes = text_of(app, "#detail-notes")
             assert "40 min ago · logged 08:20, delivered 08:56" in notes
             # Activities made elsewhere carry no such note.
             assert activity_text.count("delivered") == 1

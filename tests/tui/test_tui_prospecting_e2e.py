@@ -16,7 +16,7 @@ import pytest
 from textual.pilot import Pilot
 
 import support.tui_wire_data as W
-from support.cockpit import LookupSync, cockpit
+from support.cockpit import LookupSync, cockpit, text_of
 from support.waiting import until
 from warmline.api import ServiceClient
 from warmline.store import Store
@@ -97,7 +97,7 @@ async def test_deep_search_to_leads_people_and_research(empty_store: Store, engi
         assert isinstance(app.screen, CompanyScreen)
         company_id = app.screen.company_id
         assert company_id in {lead.company_id for lead in leads}
-        assert "cold lead" in app.screen.query_one("#company-outreach").render().plain
+        assert "cold lead" in text_of(app, "#company-outreach")
         await pilot.press("s", "y")
         await settle(engine, store, pilot)
         await pilot.press("p")
@@ -127,6 +127,6 @@ async def test_deep_search_to_leads_people_and_research(empty_store: Store, engi
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, CompanyScreen)
-        fields = app.screen.query_one("#company-fields").render().plain
+        fields = text_of(app, "#company-fields")
         assert "none yet" not in fields
         assert store.get_company(company_id).custom_fields

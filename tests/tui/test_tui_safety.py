@@ -7,7 +7,7 @@ import re
 import pytest
 
 import support.tui_wire_data as W
-from support.cockpit import cockpit
+from support.cockpit import cockpit, text_of
 from warmline.store import Store
 from warmline.tui.widgets.virtual_list import VirtualList
 
@@ -63,7 +63,7 @@ async def test_escape_sequences_are_stripped_everywhere(store: Store) -> None:
         app.screen.query_one("#dialog-text").text = "Loud \x1b[31mred\x1b[0m note\x07 \x1b]0;title\x07end"
         await pilot.press("ctrl+s")
         await pilot.pause()
-        notes = app.screen.query_one("#detail-notes").render().plain
+        notes = text_of(app, "#detail-notes")
         assert "Loud red note end" in notes
         svg = app.export_screenshot()
         assert "\x1b" not in svg and "\x07" not in svg

@@ -24,9 +24,9 @@ from warmline.amounts import amount
 from warmline.numbers import whole_number
 from warmline.store.database import CacheUnusable
 from warmline.store.sync_vocabulary import SyncState
-from warmline.tui.activity_rows import hanging_rows
 from warmline.tui.charts import is_ready, score_bar
 from warmline.tui.columns import Column
+from warmline.tui.hanging import hanging_lines, hanging_rows
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
@@ -288,7 +288,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         self._show_follow_ups()
 
     def _section(self, widget_id: str, text: Text) -> None:
-        self.query_one(f"#{widget_id}", Static).update(text)
+        self.query_one(f"#{widget_id}", Static).update(hanging_lines(text))
 
     def _show_company(self, detail: LeadDetail) -> None:
         company = detail.company or {}

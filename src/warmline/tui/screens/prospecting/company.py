@@ -23,6 +23,7 @@ from warmline.store.contact_page import contact_page
 from warmline.store.custom_fields import FieldValue
 from warmline.store.rows import CompanyRow, ContactRow, Job
 from warmline.tui.clipboard import web_link
+from warmline.tui.hanging import hanging_lines
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog, confirm_lead_removal
@@ -150,7 +151,7 @@ class CompanyScreen(RecordPage[CompanyRow, Company]):
         self.reload()
 
     def _section(self, widget_id: str, text: Text) -> None:
-        self.query_one(f"#{widget_id}", Static).update(text)
+        self.query_one(f"#{widget_id}", Static).update(hanging_lines(text))
 
     def lead_id(self) -> int | None:
         """The lead this company is in outreach as, if any (read from the cache now)."""
@@ -346,7 +347,7 @@ class ContactScreen(RecordPage[ContactRow, Contact]):
         if page.fields:
             text.append("Custom fields", style="bold")
             text.append_text(fields_text(page.fields))
-        self.query_one("#contact-info", Static).update(text)
+        self.query_one("#contact-info", Static).update(hanging_lines(text))
 
     def action_open_profile(self) -> None:
         url = web_link(self.contact.social_url) if self.contact is not None else None

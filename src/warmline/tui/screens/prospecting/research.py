@@ -20,6 +20,7 @@ from warmline.store.outreach import outreach_status
 from warmline.store.research_results import CompanyResult, run_results
 from warmline.store.values import JsonValue
 from warmline.tui.columns import Column
+from warmline.tui.hanging import hanging_lines
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog, bound_key
@@ -388,7 +389,7 @@ class RunResultsScreen(CockpitScreen):
             text.append_text(fields_text(labelled_fields(current[1].values, self.schema)))
         elif not self.results:
             text.append("This run has no results (yet).", style="dim")
-        self.query_one("#run-results-body", Static).update(text)
+        self.query_one("#run-results-body", Static).update(hanging_lines(text))
 
     def action_sort(self) -> None:
         if not self.orders or self.order is None:
