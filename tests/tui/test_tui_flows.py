@@ -30,6 +30,7 @@ from warmline.tui.screens.lead_detail import LeadDetailScreen
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.screens.outbox import OutboxScreen
 from warmline.tui.screens.recommendations import RecommendationsScreen
+from warmline.tui.widgets.key_bar import KeyBar
 from warmline.tui.widgets.virtual_list import VirtualList
 
 
@@ -117,6 +118,8 @@ async def test_escape_keeps_a_half_written_activity_for_the_next_opening(store: 
         await pilot.press("a", *"Called Dana, she wants")
         await pilot.pause()
         assert "esc sets it aside" in text_of(app, "#dialog-hint")
+        keys = app.screen.query_one(KeyBar).render().plain
+        assert "esc Set aside" in keys and "Cancel" not in keys  # the key bar says so too
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, LeadDetailScreen) and store.outbox_rows() == []

@@ -16,6 +16,7 @@ widgets (scroll left, focus next, copy), which the rep rarely needs.
 """
 
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -73,6 +74,18 @@ def screen_bindings(app: App[Any], screen: Screen[Any]) -> list[BindingEntry]:
             if target is not widget:  # a key that moves the widget itself needs its focus
                 _add(entries, app, widget, key, binding, f"in {place_of(widget)}")
     return [entry for entry in entries.values() if not (entry.where and entry.builtin)]
+
+
+def describe_binding(node: DOMNode, binding_id: str, description: str) -> None:
+    """Name `node`'s binding `binding_id` `description` in this node alone (its key bar,
+    help and palette): a class's bindings are shared, and one form's escape keeps the text
+    where another's cancels. The rep's keymap still applies: it goes by the id."""
+    bindings = node._bindings.key_to_bindings
+    for key, items in bindings.items():
+        bindings[key] = [
+            replace(binding, description=description) if binding.id == binding_id else binding
+            for binding in items
+        ]
 
 
 def place_of(node: DOMNode) -> str:

@@ -27,6 +27,7 @@ from textual.widgets import Input, Label, Select, Static, TextArea
 
 from warmline import actions
 from warmline.store.database import CacheDiskError, retrying
+from warmline.tui.bindings import describe_binding
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain
 from warmline.tui.screens.dialog_screen import DialogScreen
@@ -66,6 +67,10 @@ def send_binding(label: str) -> Binding:
     return Binding("ctrl+s,ctrl+enter", "send", label, priority=True, id="dialog.send")
 
 
+CANCEL = "dialog.cancel"
+"""A form's escape: "Cancel", or "Set aside" where it keeps the text (`escape_hint`)."""
+
+
 def escape_hint(draft: Draft | None) -> str:
     """What escape does in a text form, for its hint line."""
     return "escape cancel" if draft is None else "esc sets it aside"
@@ -82,7 +87,7 @@ class FormDialog(DialogScreen[bool], TypeaheadForm):  # DialogScreen first: Text
 
     BINDINGS = [
         send_binding("Send"),
-        Binding("escape", "cancel", "Cancel", priority=True, id="dialog.cancel"),
+        Binding("escape", "cancel", "Cancel", priority=True, id=CANCEL),
     ]
 
     def __init__(self, title: Text | str, submit: Submit, hint: str = "ctrl+s send · escape cancel") -> None:
@@ -179,6 +184,8 @@ class TextDialog(FormDialog):
         self._describe = describe
         self._follow_up_now = follow_up_now
         self._draft = draft
+        if draft is not None:
+            describe_binding(self, CANCEL, "Set aside")
         if follow_up_now is not None:
             self.add_class("-follow-up")
 
