@@ -387,9 +387,10 @@ class WarmlineApp(TypeaheadApp):
     def drafts(self) -> Drafts:
         """Text the rep left in a form with escape (`warmline.tui.drafts`)."""
         if self._drafts is None:
-            from warmline.tui.drafts import Drafts  # deferred: first frame (the forms use it)
+            from warmline.tui.drafts import FILE_NAME, Drafts  # deferred: first frame
 
-            self._drafts = Drafts()
+            path = self.store.path
+            self._drafts = Drafts(path.parent / FILE_NAME if path is not None else None)  # beside the cache
         return self._drafts
 
     def reader(self) -> Store:

@@ -153,8 +153,8 @@ class TextDialog(FormDialog):
     promises as the rep types (`FollowUpField`): ctrl+f drops or keeps it, a day typed
     under it replaces it, and the form then hands `TextValues` to `submit`.
 
-    Given a `draft` (`warmline.tui.drafts`), escape keeps the text there and the form opens
-    with it next time."""
+    Given a `draft` (`warmline.tui.drafts`), closing it any way but by sending (escape, a
+    quit) keeps the text there, and the form opens with it next time."""
 
     DEFAULT_CSS = """
     TextDialog.-follow-up TextArea { max-height: 25vh; }
@@ -184,6 +184,9 @@ class TextDialog(FormDialog):
         self._describe = describe
         self._follow_up_now = follow_up_now
         self._draft = draft
+        self._text = self._initial
+        """The text as last typed: still there when the form is taken down (`on_unmount`)."""
+        self._sent = False
         if draft is not None:
             describe_binding(self, CANCEL, "Set aside")
         if follow_up_now is not None:
@@ -225,7 +228,8 @@ class TextDialog(FormDialog):
 
     @on(TextArea.Changed, "#dialog-text")
     def _changed(self, event: TextArea.Changed) -> None:
-        self._update_live(event.text_area.text)
+        self._text = event.text_area.text
+        self._update_live(self._text)
 
     def _update_live(self, text: str) -> None:
         if self._describe is not None:
@@ -236,14 +240,14 @@ class TextDialog(FormDialog):
     def values(self) -> str:
         return self.query_one("#dialog-text", TextArea).text.strip()
 
-    def action_cancel(self) -> None:
-        if self._draft is not None:
-            self._draft.keep(self.query_one("#dialog-text", TextArea).text)
-        super().action_cancel()
-
     def sent(self) -> None:
+        self._sent = True
+
+    def on_unmount(self) -> None:
+        """Closed by escape, a quit or anything else but sending: the text is kept for the
+        form's next opening (`warmline.tui.drafts`); sent, it is dropped."""
         if self._draft is not None:
-            self._draft.keep("")
+            self._draft.keep("" if self._sent else self._text)
 
     def action_send(self) -> None:
         if self._follow_up_now is None:
