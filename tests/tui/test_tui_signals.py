@@ -14,6 +14,7 @@ drawn, send the signal, and read the terminal's modes back.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import threading
@@ -25,6 +26,7 @@ import pytest
 from support.pty_process import CAP, ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, Terminal
 from warmline.store import Store
 from warmline.termination import exit_on_termination, signalled, stopping_with
+from warmline.tui.drafts import FILE_NAME
 
 pytestmark = pytest.mark.skipif(os.name == "nt" or not hasattr(signal, "SIGHUP"), reason="POSIX signals and ptys")
 main_thread_only = pytest.mark.skipif(
@@ -130,3 +132,23 @@ def test_the_cockpit_ends_when_its_terminal_vanishes(tmp_path: Path, drawn: bool
         assert os.WEXITSTATUS(status) == 128 + signal.SIGHUP
     finally:
         terminal.close()
+
+
+@pytest.mark.e2e
+def test_a_closed_terminal_keeps_the_text_of_an_open_form(tmp_path: Path) -> None:
+    """The window closed while the rep was writing up a call: the text is in drafts.json,
+    and the form opens with it in the next cockpit (tests/tui/test_tui_drafts.py)."""
+    terminal = Terminal([], environment(tmp_path, key=True))
+    try:
+        terminal.wait_for(b"Today")
+        for keys, shown in ((b"L", b"Acme"), (b"\r", b"Log activity"), (b"a", b"Log activity on"),
+                            (b"Called Dana re pricing", b"Called Dana re pricing")):
+            os.write(terminal.fd, keys)
+            terminal.wait_for(shown)
+        terminal.hang_up()
+        status = terminal.end()
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 128 + signal.SIGHUP
+    finally:
+        terminal.close()
+    drafts = json.loads((tmp_path / "data" / FILE_NAME).read_text())
+    assert drafts == [["activity", 1, "Called Dana re pricing"]]
