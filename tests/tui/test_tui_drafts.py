@@ -118,6 +118,7 @@ def test_two_cockpits_keep_each_others_texts(tmp_path: Path) -> None:
     first.keep(("note", 1), "from the terminal")
     second.keep(("note", 2), "from the browser")
     assert Drafts(path).text(("note", 1)) == "from the terminal"
+    assert second.text(("note", 1)) == "from the terminal"  # the form opens with it there too
     second.keep(("note", 1), "")  # sent in the second: gone for both
     assert Drafts(path).text(("note", 1)) == "" and Drafts(path).text(("note", 2)) == "from the browser"
 

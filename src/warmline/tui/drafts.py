@@ -48,6 +48,7 @@ class Drafts:
         self._write_failed = False
 
     def text(self, key: DraftKey) -> str:
+        self._refresh()
         return self._texts.get(key, "")
 
     def keep(self, key: DraftKey, text: str) -> None:
@@ -55,12 +56,7 @@ class Drafts:
 
         The file is read again first, and only this form's text changed in it: a second
         cockpit (another terminal, a browser session) may have kept texts meanwhile."""
-        if self.path is not None and not self._write_failed:
-            on_disk = _read(self.path)
-            if on_disk is None:
-                self.path = None
-            else:
-                self._texts = on_disk
+        self._refresh()
         before = self._texts.get(key)
         self._texts.pop(key, None)  # re-inserted last: the newest
         if text.strip():
@@ -72,6 +68,18 @@ class Drafts:
 
     def slot(self, form: str, record_id: int) -> Draft:
         return Draft(self, (form, record_id))
+
+    def _refresh(self) -> None:
+        """The file's texts, as another cockpit may have changed them: a form opens with
+        what was kept there, and closing it changes that, not what this process read at
+        its start. (After a failed write, memory holds texts the file lacks: it is kept.)"""
+        if self.path is None or self._write_failed:
+            return
+        on_disk = _read(self.path)
+        if on_disk is None:
+            self.path = None
+        else:
+            self._texts = on_disk
 
     def _save(self) -> None:
         if self.path is None:
