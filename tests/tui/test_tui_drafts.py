@@ -137,3 +137,19 @@ def test_a_full_disk_keeps_the_texts_in_memory_and_says_so_once(
     assert drafts.text(("note", 1)) == "one" and drafts.text(("note", 2)) == "two"
     said = [record.getMessage() for record in caplog.records]
     assert len(said) == 1 and "No space left on device" in said[0]
+
+
+async def test_the_lead_page_says_which_of_its_forms_holds_unsent_text(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_lead(KESTREL)
+        await pilot.pause()
+        assert "unsent" not in text_of(app, "#heading-activity") + text_of(app, "#detail-notes")
+        await pilot.press("a", *"Called Dana", "escape", "n", *"CFO signs", "escape")
+        await pilot.pause()
+        assert "unsent text kept: a opens it" in text_of(app, "#heading-activity")
+        assert "unsent text kept: n opens it" in text_of(app, "#detail-notes")
+        await pilot.press("a", "ctrl+s")
+        await pilot.pause()
+        assert "unsent" not in text_of(app, "#heading-activity")  # sent: nothing kept
+        assert "unsent text kept" in text_of(app, "#detail-notes")

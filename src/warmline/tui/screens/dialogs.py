@@ -242,10 +242,18 @@ class TextDialog(FormDialog):
 
     def sent(self) -> None:
         self._sent = True
+        self._keep_text()
+
+    def action_cancel(self) -> None:
+        self._keep_text()  # before the page below is shown again: it says what is kept
+        super().action_cancel()
 
     def on_unmount(self) -> None:
-        """Closed by escape, a quit or anything else but sending: the text is kept for the
-        form's next opening (`warmline.tui.drafts`); sent, it is dropped."""
+        """Closed by a quit or a closed terminal too: the text is kept as escape keeps it."""
+        self._keep_text()
+
+    def _keep_text(self) -> None:
+        """Keep the text for the form's next opening (`warmline.tui.drafts`); sent, drop it."""
         if self._draft is not None:
             self._draft.keep("" if self._sent else self._text)
 

@@ -39,6 +39,7 @@ from warmline.tui.screens.dialogs import (
     LineDialog,
     TextDialog,
     TextValues,
+    bound_key,
     confirm_lead_removal,
 )
 from warmline.tui.screens.follow_up_actions import (
@@ -237,7 +238,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
                 yield Static(id="detail-recs", classes="detail-section")
                 yield Static(id="detail-notes", classes="detail-section")
             with VerticalScroll(id="detail-right"):
-                yield Static(Text("Recent activity", style="bold"), classes="detail-heading")
+                yield Static(Text("Recent activity", style="bold"), id="heading-activity", classes="detail-heading")
                 yield Static(id="detail-activity", classes="detail-section")
                 yield TextLine(id="heading-sources", classes="detail-heading")
                 yield SourcesTable(("On", "Score", Column("Source"), Column("Type", min_width=6)), id="detail-sources")
@@ -369,6 +370,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
     def _show_notes(self, detail: LeadDetail) -> None:
         notes = detail.notes
         text = Text().append(f"Notes ({len(notes)})", style="bold")
+        text.append_text(self._kept_hint("note", "detail.add_note"))
         if not notes:
             unloaded = detail.detail_fetched_at is None
             text.append(f"\n  {'not loaded yet' if unloaded else 'none yet'}; n adds one", style="dim")
@@ -385,6 +387,9 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         self._section("detail-notes", text)
 
     def _show_activity(self, detail: LeadDetail) -> None:
+        heading = Text("Recent activity", style="bold")
+        heading.append_text(self._kept_hint("activity", "detail.log_activity"))
+        self.query_one("#heading-activity", Static).update(heading)
         touchpoints = detail.touchpoints
         # Before the detail is fetched, the only touchpoints cached are the rep's queued ones,
         # and the list's count includes them.
@@ -416,6 +421,14 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         if unloaded:
             rows.append(("", Text(f"{unloaded} more logged on the service, not loaded yet", style="dim")))
         self.query_one("#detail-activity", Static).update(hanging_rows(rows))
+
+    def _kept_hint(self, form: str, binding_id: str) -> Text:
+        """Said beside a section when its form holds text the rep left unsent (escape, a
+        quit: `warmline.tui.drafts`), so that it is not forgotten there."""
+        if not self.cockpit.drafts.text((form, self.lead_id)):
+            return Text()
+        key = bound_key(self.app, binding_id)
+        return Text(f"  unsent text kept{f': {key} opens it' if key else ''}", style="yellow")
 
     def _heading(self, widget_id: str, title: str, count: int, keys: str, empty: str) -> None:
         section = widget_id.removeprefix("heading-")
