@@ -42,10 +42,10 @@ class Drafts:
     """The texts left in forms, by `DraftKey`, kept in `path` when given."""
 
     def __init__(self, path: Path | None) -> None:
-        texts = _read(path) if path is not None else {}
-        self.path = path if texts is not None else None  # never overwrite what was not read
-        self._texts: dict[DraftKey, str] = texts or {}
+        self.path = path
+        self._texts: dict[DraftKey, str] = {}
         self._write_failed = False
+        self._refresh()
 
     def text(self, key: DraftKey) -> str:
         self._refresh()
@@ -77,7 +77,7 @@ class Drafts:
             return
         on_disk = _read(self.path)
         if on_disk is None:
-            self.path = None
+            self.path = None  # never write over what could not be read
         else:
             self._texts = on_disk
 
