@@ -12,15 +12,17 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import queue
 import secrets
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 import click
 
@@ -29,6 +31,7 @@ from warmline.commands.demo_day import first_start, make_morning
 from warmline.commands.sandbox import require_demo_extra
 from warmline.commands.web import require_web_extra, serve_cockpit
 from warmline.exit_codes import EXIT_BAD_INPUT
+from warmline.logfile import open_log
 from warmline.startup import hold_collection
 from warmline.terminal import refuse_without_terminal
 from warmline.termination import exit_on_termination
@@ -38,7 +41,6 @@ if TYPE_CHECKING:
     from warmline.config import Config
     from warmline.sync import PassReport
 
-SERVER_START_TIMEOUT = 120.0
 SANDBOX_KEY_ENV = "WARMLINE_SANDBOX_API_KEY"  # read by `warmline sandbox` (its --api-key)
 
 
@@ -55,22 +57,26 @@ def open_cockpit(config: Config | None = None) -> None:
 
 @contextmanager
 def running_sandbox(db: Path, *, companies: int, leads: int, seed: int, job_seconds: float) -> Iterator[tuple[str, str]]:
-    """Start `warmline sandbox` on a free loopback port; yields (base URL, API key)."""
+    """Start `warmline sandbox` on a free loopback port; yields (base URL, API key).
+
+    What the server writes (its address, uvicorn's warnings, a traceback) is read as it
+    comes and kept in `sandbox.log` beside its database: a pipe nobody read filled after
+    64 KB (~1,300 malformed requests) and stopped the server at its next write."""
     api_key = f"demo-{secrets.token_hex(12)}"
     # The key goes in the child's environment, not its command line: any user of the
     # machine can read a command line (`ps`), only we can read our processes' environment.
-    command = [
-        sys.executable, "-m", "warmline", "sandbox", "--host", "127.0.0.1", "--port", "0",
-        "--db", str(db), "--companies", str(companies), "--leads", str(leads),
-        "--seed", str(seed), "--job-seconds", str(job_seconds),
-    ]
     process = subprocess.Popen(
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        sandbox_command(db, companies=companies, leads=leads, seed=seed, job_seconds=job_seconds),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
         env={**os.environ, "PYTHONUNBUFFERED": "1", SANDBOX_KEY_ENV: api_key},
     )
+    assert process.stdout is not None
+    found: queue.Queue[str] = queue.Queue()
+    output = threading.Thread(target=_keep_output, args=(process.stdout, db.parent / "sandbox.log", found),
+                              name="sandbox-output", daemon=True)
+    output.start()
     try:
-        url = _read_url(process)
-        yield url, api_key
+        yield _read_url(found, start_timeout(companies)), api_key
     finally:
         process.terminate()
         try:
@@ -78,18 +84,73 @@ def running_sandbox(db: Path, *, companies: int, leads: int, seed: int, job_seco
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        output.join(timeout=10)  # the rest of its output, to the end
 
 
-def _read_url(process: subprocess.Popen[str]) -> str:
-    """The first line the server prints is `Sandbox listening on URL`; it comes after seeding."""
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    prefix = "Sandbox listening on "
-    if not line.startswith(prefix):
-        error = process.stderr.read() if process.stderr and process.poll() is not None else ""
-        raise CommandError(f"The reference server did not start: {(error or line).strip()}")
-    process.stdout.readline()  # "API key: ...": we chose the key ourselves
-    return line[len(prefix):].strip()
+def sandbox_command(db: Path, *, companies: int, leads: int, seed: int, job_seconds: float) -> list[str]:
+    """`warmline sandbox` on any free loopback port, in its own interpreter."""
+    return [
+        sys.executable, "-m", "warmline", "sandbox", "--host", "127.0.0.1", "--port", "0",
+        "--db", str(db), "--companies", str(companies), "--leads", str(leads),
+        "--seed", str(seed), "--job-seconds", str(job_seconds),
+    ]
+
+
+def start_timeout(companies: int) -> float:
+    """How long the server may take to say where it listens. Its first start seeds the
+    companies (about 1.5 s of CPU for 50,000 on the 2-core development machine); the wait
+    allows several times that on a busy machine: 130 s for the default, 520 s at most."""
+    return 120.0 + companies / 5_000
+
+
+LISTENING = "Sandbox listening on "
+LOG_LIMIT = 1_000_000
+"""Characters of the server's output kept in `sandbox.log` for one demo; the rest is read and
+dropped (a flood of malformed requests must not fill the disk)."""
+
+
+def _read_url(found: queue.Queue[str], timeout: float) -> str:
+    """The server's address, from its line `Sandbox listening on URL` (printed after
+    seeding); or, if its output ended first, its last line says why (`_keep_output`)."""
+    try:
+        line = found.get(timeout=timeout)
+    except queue.Empty:
+        raise CommandError(f"The reference server did not start within {timeout:g} s; stopped it.") from None
+    if not line.startswith(LISTENING):
+        raise CommandError(f"The reference server did not start: {line.strip() or 'it ended with no word'}")
+    return line.removeprefix(LISTENING).strip()
+
+
+def _keep_output(stream: IO[str], log: Path, found: queue.Queue[str]) -> None:
+    """Read the server's output for as long as it runs (a thread): copy it to `log` (the
+    API key line left out) up to `LOG_LIMIT`; hand the address line to `found`, or at the
+    end of the output, with no address, the last line seen."""
+    last, room, told = "", LOG_LIMIT, False
+    try:
+        kept: IO[str] | None = os.fdopen(open_log(log), "a", encoding="utf-8", errors="replace")
+    except OSError:  # read all the same: a pipe left unread would stop the server
+        kept = None
+    for line in stream:
+        if not told and line.startswith(LISTENING):
+            found.put(line)
+            told = True
+        elif line.startswith("API key: "):
+            continue  # we chose the key ourselves; it is not written to disk
+        last = line[:500] if line.strip() else last
+        room -= len(line)
+        if kept is not None:
+            try:
+                kept.write(line if room > 0 else "(more output dropped)\n")
+                kept.flush()
+            except OSError:  # a full disk: the rest is dropped
+                room = 0
+            if room <= 0:
+                kept.close()
+                kept = None
+    if kept is not None:
+        kept.close()
+    if not told:
+        found.put(last)
 
 
 async def _first_sync(config: Config) -> PassReport:
