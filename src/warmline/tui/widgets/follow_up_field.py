@@ -61,7 +61,7 @@ class FollowUpField(Vertical):
         with Horizontal():
             yield Label("Another day: ")
             yield Input(
-                placeholder="friday, 3 Dec, 2026-12-03 (empty: as read)",
+                placeholder="friday or 3 Dec (empty: as read)",
                 id="follow-up-day",
             )
 
