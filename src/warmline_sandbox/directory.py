@@ -93,11 +93,16 @@ def generate_companies(count: int, rng: random.Random, pools: NamePools) -> Iter
         name = _company_name(rng, pools)
         domain = _unique_domain(name, country, domains, company_id)
         description = (
-            f"{name} is a {SIZE_WORDS[size]} {rng.choice(industry.nouns)} company based in {region}, "
+            f"{name} is {article(SIZE_WORDS[size])} {rng.choice(industry.nouns)} company based in {region}, "
             f"{country.name}. It {rng.choice(industry.offerings)} for {rng.choice(industry.customers)}. "
             f"{rng.choice(EXTRAS)}"
         )
         yield (company_id, name, domain, industry.name, country.name, region, size, description)
+
+
+def article(word: str) -> str:
+    """`word` after "a" or "an", as it is said ("an established", "a leading")."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
 def _company_name(rng: random.Random, pools: NamePools) -> str:
