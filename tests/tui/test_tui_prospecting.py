@@ -49,6 +49,7 @@ from warmline.tui.screens.prospecting.research import RunResultsScreen, Template
 from warmline.tui.screens.prospecting.searches import DeepSearchDialog, FoundCompaniesScreen
 from warmline.tui.widgets.key_bar import KeyBar
 from warmline.tui.widgets.section_list import SectionList
+from warmline.tui.widgets.toggles import ClearRadioButton
 from warmline.tui.widgets.virtual_list import VirtualList
 
 
@@ -856,3 +857,29 @@ async def test_a_failed_lookup_says_whether_the_service_refused_it(store: Store,
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert text_of(app, "#lookup-summary").startswith(heading)
+
+
+async def test_a_box_or_option_that_is_off_shows_no_mark(store: Store, service: ServiceClient) -> None:
+    """Textual draws an unticked box as "▐X▌" with the X in a dim colour, which read as
+    ticked: a rep saw "Save results" ticked over "0 saved" (issue 23). The state must read
+    in plain text: no colour, a screen capture, a colour-blind rep."""
+    app = cockpit(store, sync=LookupSync(service))
+    async with service, app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I")
+        await pilot.pause()
+        save = app.screen.query_one("#lookup-save")
+        assert text_of(app, "#lookup-save").startswith("▐ ▌ Save results")
+        save.focus()
+        await pilot.press("space")
+        await pilot.pause()
+        assert text_of(app, "#lookup-save").startswith("▐X▌ Save results")
+        await pilot.press("escape", "escape", "X")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+        options = [str(button.render()).rstrip() for button in app.screen.query(ClearRadioButton)]
+        assert options[:3] == ["▐●▌ leads", "▐ ▌ companies", "▐ ▌ contacts"]
+        app.screen.query_one("#export-kind").focus()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        options = [str(button.render()).rstrip() for button in app.screen.query(ClearRadioButton)]
+        assert options[:3] == ["▐ ▌ leads", "▐●▌ companies", "▐ ▌ contacts"]

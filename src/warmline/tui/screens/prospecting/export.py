@@ -12,10 +12,11 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Input, Label, RadioButton, RadioSet
+from textual.widgets import Input, Label, RadioSet
 
 from warmline.exporting import export_to_file
 from warmline.tui.screens.dialogs import FormDialog, send_binding
+from warmline.tui.widgets.toggles import ClearRadioButton
 
 if TYPE_CHECKING:
     from warmline.tui.context import Cockpit
@@ -39,7 +40,7 @@ def default_path(kind: str, fmt: str, status: str) -> str:
 
 
 def radio_set(options: tuple[str, ...], widget_id: str) -> RadioSet:
-    return RadioSet(*(RadioButton(option, value=index == 0) for index, option in enumerate(options)), id=widget_id, compact=True)
+    return RadioSet(*(ClearRadioButton(option, value=index == 0) for index, option in enumerate(options)), id=widget_id, compact=True)
 
 
 class ExportDialog(FormDialog):

@@ -68,6 +68,7 @@ from warmline.tui.screens.prospecting.common import (
 from warmline.tui.timefmt import relative
 from warmline.tui.widgets.key_bar import KeyBar
 from warmline.tui.widgets.tables import RowTable
+from warmline.tui.widgets.toggles import ClearCheckbox
 
 EARLIER_SHOWN = 5
 EARLIER_LISTED = 50
@@ -111,7 +112,7 @@ def _failed_heading(exc: ApiError) -> str:
     return "The service refused the lookup: " if exc.status < 500 else "The lookup failed: "
 
 
-class FormCheckbox(Checkbox):
+class FormCheckbox(ClearCheckbox):
     """A checkbox of the lookup form: space ticks it, enter looks up as in every field of
     the form (Textual's checkbox toggles on enter too, which unticked "Save results")."""
 
