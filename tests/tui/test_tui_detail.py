@@ -8,13 +8,14 @@ import pytest
 from textual.widgets import Input, Select
 
 import support.tui_wire_data as W
-from support.cockpit import cockpit, fill, text_of
+from support.cockpit import cockpit, fill, settings, text_of
 from support.tui_wire_data import KESTREL
 from warmline.store import Store
 from warmline.tui.screens.dialogs import DealDialog, LineDialog
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 
 FJORD = 101  # cold
+QUIET = 106  # no recommendations
 
 
 async def open_detail(app, pilot, lead_id: int) -> LeadDetailScreen:
@@ -59,6 +60,21 @@ async def test_status_target_scan_and_generation_keys(store: Store) -> None:
         await pilot.pause()
         assert kinds(store) == ["change_lead_status", "set_target_score", "start_signal_scan", "generate_recommendations"]
         assert "Signal scan: queued" in text_of(app, "#detail-score")
+        # the empty section no longer offers R while a generation waits or runs
+        recs = text_of(app, "#detail-recs")
+        assert "being generated" in recs and "R generates" not in recs
+
+
+async def test_no_recommendations_names_the_reps_generate_key_or_the_running_generation(store: Store) -> None:
+    app = cockpit(store, config=settings(keymap={"detail.generate": "g"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_detail(app, pilot, QUIET)
+        assert "none; g generates new ones from enabled sources" in text_of(app, "#detail-recs")
+        store.record_job("recommendations", 7, {"status": "running", "progress": 20}, lead_id=QUIET)
+        app.screen.reload()
+        await pilot.pause()
+        recs = text_of(app, "#detail-recs")
+        assert "being generated" in recs and "generates new ones" not in recs
 
 
 async def test_deal_editor_sets_value_currency_and_lost_reason(store: Store) -> None:

@@ -321,7 +321,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         gap = (lead.target_score or 0) - lead.warming_score
         if lead.target_score:
             text.append(f"\n  gap to target {max(0, gap)}" if gap > 0 else "\n  target reached")
-        jobs = {job.kind: job for job in self.cockpit.store.jobs(active_only=True) if job.lead_id == self.lead_id}
+        jobs = self._active_jobs()
         text.append("\nSignal scan: ")
         text.append_text(job_state(detail.signal_scan_status, jobs.get("signal_scan")))
         text.append(" · recommendations: ")
@@ -350,11 +350,22 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
                 text.append_text(plain(detail.closed_reason))
         self._section("detail-deal", text)
 
+    def _active_jobs(self) -> dict[str, Job]:
+        """The lead's jobs not finished yet (a scan, a generation), by kind."""
+        return {job.kind: job for job in self.cockpit.store.jobs(active_only=True) if job.lead_id == self.lead_id}
+
     def _show_recommendations(self, detail: LeadDetail) -> None:
         recs = detail.recommendations
+        # a generation started here and queued offline, or running on the service
+        generating = detail.generation_status == "queued" or "recommendations" in self._active_jobs()
         text = Text().append(f"Active recommendations ({len(recs)})", style="bold")
-        if not recs:
-            text.append("\n  none; R generates new ones from enabled sources", style="dim")
+        if generating and recs:
+            text.append("  new ones being generated; they show here when done", style="dim")
+        elif generating:
+            text.append("\n  none yet; new ones are being generated and show here when done", style="dim")
+        elif not recs:
+            key = bound_key(self.app, "detail.generate")
+            text.append(f"\n  none; {key} generates new ones from enabled sources" if key else "\n  none", style="dim")
         for rec in recs:
             text.append("\n  ")
             text.append_text(plain(rec.priority or "-", "bold"))
