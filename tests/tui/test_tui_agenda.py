@@ -129,7 +129,7 @@ async def test_today_counts_the_next_7_days_and_its_row_opens_the_agenda(
         today = app.screen.query_one("#today-table", SectionList)
         shown = [" ".join(c.plain for c in today.cells_at(i)).strip() for i in range(today.row_count)]
         assert "Next 7 days (3) W: the agenda" in shown  # Mon, Thu, Fri; not today's, not January's
-        assert "» Mon 1 · Thu 1 · Fri 1 enter or W: the agenda" in shown
+        assert "» Mon: 1 · Thu: 1 · Fri: 1 enter or W: the agenda" in shown
         today.move_to(today.index_of_key("agenda:week"))
         await pilot.press("enter")
         await until(lambda: isinstance(app.screen, AgendaScreen), pilot=pilot, what="the agenda")

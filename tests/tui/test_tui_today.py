@@ -170,7 +170,7 @@ async def test_each_section_is_shown_with_its_count(
         assert "Northwind Logistics Send the case study overdue · Fri 20 Nov" in text
         assert "Kestrel Analytics Spoke with Dana, wants pricing by Friday today" in text
         assert "Check in after the board meeting" not in text  # due in five days: counted
-        assert "Fri 1 enter or W: the agenda" in text
+        assert "Fri: 1 enter or W: the agenda" in text
         assert "3 high · 4 medium · 3 low" in text
         assert "change lead status · Fjord Freight AB Outreach lead not found" in text
         assert "Today · Sun 22 Nov · 2 follow-ups due · 1 failed" in text_of(app, "#screen-title")

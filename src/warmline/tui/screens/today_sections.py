@@ -375,14 +375,14 @@ def follow_ups_due(view: TodayView) -> Section:
 
 
 def next_7_days(view: TodayView) -> Section:
-    """How many follow-ups the next 7 days after today hold, by weekday ("Mon 2 · Thu 1"):
-    one row, which opens the agenda (W from anywhere). Today's own are in the section
-    above, so none is counted twice."""
+    """How many follow-ups the next 7 days after today hold, by weekday ("Mon: 2 · Thu: 1";
+    "Mon 2" read as a date): one row, which opens the agenda (W from anywhere). Today's own
+    are in the section above, so none is counted twice."""
     page = view.page
     note = UNREADABLE if view.follow_ups_unreadable else "W: the agenda"
     if not page.coming:
         return Section("week", "Next 7 days", 0, note, ())
-    days = " · ".join(f"{day:%a} {count}" for day, count in page.coming)
+    days = " · ".join(f"{day:%a}: {count}" for day, count in page.coming)
     row = AgendaRow(
         [Text("»", style="bold"), Text(days), Text("enter or W: the agenda", style="dim"), Text("")]
     )
