@@ -86,7 +86,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, timezone
 from functools import cache
-from typing import NamedTuple
+
+from warmline.named_tuple import NamedTuple
 
 MAX_CHARS = 4000
 """Characters read from the start of a text; a promise is rarely further into a note."""

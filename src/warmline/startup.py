@@ -38,14 +38,13 @@ machine.
    frame. As dataclasses: +23 to +35 ms. The same holds for the op specs and their
    effect values (`warmline.ops.specs`, `.effects`, `.confirmation`), which `warmline log`
    loads: as frozen dataclasses they took 5 ms of its ~110 (0.46 ms to define each, a
-   named tuple 0.07 ms). Where they are defined before the first frame (`store.rows`,
-   the op effects, Today's rows, and the modules of one or two: `ops.op`, `store.paging`,
-   `.tombstones`, `.sync_vocabulary`, `vocabulary`, `tui.bindings`, `.columns`, `.status`,
-   the key bar) their module has no `from __future__ import annotations`: typing compiles
-   each string annotation of a named tuple's fields into a `ForwardRef` (-9 M
-   instructions, then -5 M for the nine small modules). A name defined later or only for
-   type checking is quoted there. `store.today`, `store.outbox` and `store.followups`
-   keep the import: together they were -2 M more, for quoting a dozen signatures.
+   named tuple 0.07 ms). And they are `warmline.named_tuple.NamedTuple`s: typing's class
+   syntax, with one shared `__new__` instead of one compiled per class and annotations
+   kept as written, about a fifth of typing's cost to define (-16 M instructions
+   to Today's first frame, 1.20x to 1.18x of the one-Label app). Before it, the modules
+   that define records before the first frame went without `from __future__ import
+   annotations`, because typing compiled each string annotation into a `ForwardRef`
+   (-14 M then); that no longer matters, and they are left as they were.
 5. The command line (`# deferred: command line`): a command imports the HTTP stack only
    when it talks to the service or queues an action, so `warmline --help` and the commands
    that read the cache start in a third of the time (250 ms of CPU instead of 700); and a
@@ -88,10 +87,9 @@ machine.
    - what a queued action does locally (`warmline.store.effects`) loads with the first
      write (-10 M), and the records of a lead's page (`warmline.store.lead_page`) with
      that page (-5 M).
-   A named tuple costs over half a million instructions to define (`ops.effects`, nine of
-   them and an enum, cost 7.7 M), and 37 of ours are still defined before the first frame:
-   what is left of the gap to the one-Label app is mostly those, the classes of our
-   widgets and screens, and Textual's work for our stylesheets and nodes, spread thin.
+   What is left of the gap to the one-Label app is spread thin: the standard library
+   modules it needs (tomllib, zoneinfo, json, sqlite3), unmarshalling our modules, the
+   classes of our widgets and screens, and Textual's work for our stylesheets and nodes.
 
 An import inside a function is there for one of the reasons 2, 5, 6, 7 or 10 and says which on
 its line or on a comment just above (`# deferred: first frame`, `command line`, `sandbox`);

@@ -10,7 +10,7 @@ which kind it meant; the caller sanitises it (it is the service's text). `--json
 raw names: scripts match on them.
 """
 
-from typing import NamedTuple
+from warmline.named_tuple import NamedTuple
 
 # --- activity types (a touchpoint's `detected_type`) ---------------------------------------
 

@@ -11,9 +11,10 @@ delivered.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from warmline.actions.queue import queue
+from warmline.named_tuple import NamedTuple
 from warmline.ops.creates import LOCAL_FIELD
 from warmline.ops.kinds import OpKind
 from warmline.store import Store

@@ -31,7 +31,8 @@ from __future__ import annotations
 import statistics
 from collections import deque
 from email.utils import parsedate_to_datetime
-from typing import NamedTuple
+
+from warmline.named_tuple import NamedTuple
 
 WINDOW = 15
 """Samples the estimate is the median of."""

@@ -8,9 +8,10 @@ the answer is silent) is `warmline.sync.confirm`. A kind without a `Check` is ta
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from warmline.api.dialect import LEAD_STATUS
+from warmline.named_tuple import NamedTuple
 from warmline.ops.effects import ChildFlag
 from warmline.ops.op import Answer, Op, Payload
 

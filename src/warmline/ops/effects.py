@@ -17,8 +17,9 @@ are defined before the first frame).
 
 
 from enum import StrEnum
-from typing import Literal, NamedTuple
+from typing import Literal
 
+from warmline.named_tuple import NamedTuple
 from warmline.ops.kinds import JobKind
 
 

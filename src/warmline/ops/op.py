@@ -9,7 +9,9 @@ this one does not know, and reading the outbox must not fail on it (`specs.spec_
 """
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
+
+from warmline.named_tuple import NamedTuple
 
 # Outbox states. Ops in QUEUE_STATES block later ops of their lead (first in, first out);
 # ops in EFFECT_STATES still show their local effect (a failed op shows until discarded).

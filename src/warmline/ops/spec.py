@@ -23,8 +23,9 @@ dataclass, for the queue path's start-up: `warmline.startup`, item 4.)
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
+from warmline.named_tuple import NamedTuple
 from warmline.ops.confirmation import Check
 from warmline.ops.effects import Effect, Reconcile, StartJob
 from warmline.ops.parts import MetaBuilder, Probe, Sender, Validator

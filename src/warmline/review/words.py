@@ -5,9 +5,9 @@ renderer escapes it for where it goes."""
 from __future__ import annotations
 
 from datetime import date
-from typing import NamedTuple
 
 from warmline.amounts import amount
+from warmline.named_tuple import NamedTuple
 from warmline.review.model import Money, Review
 from warmline.review.period import Period
 from warmline.vocabulary import activity_name, kind_short

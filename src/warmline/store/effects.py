@@ -27,8 +27,9 @@ are defined before the first frame).
 import functools
 import sqlite3
 from collections.abc import Callable, Mapping
-from typing import NamedTuple, assert_never
+from typing import assert_never
 
+from warmline.named_tuple import NamedTuple
 from warmline.ops.effects import (
     AppendRow,
     AppendTable,

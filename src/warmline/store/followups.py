@@ -30,8 +30,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
-from typing import Literal, NamedTuple, cast, get_args
+from typing import Literal, cast, get_args
 
+from warmline.named_tuple import NamedTuple
 from warmline.store.database import CacheUnusable, connect
 from warmline.store.schema import Migration, NewerSchemaError, add_search_index, migrate
 

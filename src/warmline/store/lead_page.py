@@ -8,8 +8,7 @@ store imports them where it builds them.
 Annotations are evaluated, not strings, as in `warmline.store.rows`.
 """
 
-from typing import NamedTuple
-
+from warmline.named_tuple import NamedTuple
 from warmline.store.rows import LeadRow, Recommendation, ScorePoint
 from warmline.store.values import JsonObject
 

@@ -38,9 +38,9 @@ import time
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
 
 from warmline.config import MAX_UNDO_SECONDS
+from warmline.named_tuple import NamedTuple
 from warmline.store.clock import EpochClock, epoch_of, iso, system_clock
 from warmline.store.database import Database, StoreError
 from warmline.store.mapping import dumps

@@ -15,8 +15,8 @@ Measured at 100,000 rows, the costs that matter and how each is avoided:
 
 import sqlite3
 from collections.abc import Sequence
-from typing import NamedTuple
 
+from warmline.named_tuple import NamedTuple
 from warmline.store.values import SqlValue
 
 # Up to this many candidates, fetching and sorting them beats walking the sort index

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
+from warmline.named_tuple import NamedTuple
 from warmline.ops.kinds import OpKind
 from warmline.store.rows import AMBIGUOUS, FAILED, IN_FLIGHT, PENDING
 

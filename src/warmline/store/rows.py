@@ -18,7 +18,9 @@ class quotes it.
 
 import json
 from collections.abc import Mapping
-from typing import NamedTuple, TypeVar, overload
+from typing import TypeVar, overload
+
+from warmline.named_tuple import NamedTuple
 
 # The queued operation and its states live with the operations (`warmline.ops.op`);
 # re-exported here, where the store, the engine and the cockpit have always found them.

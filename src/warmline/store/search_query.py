@@ -26,8 +26,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, get_args
+from typing import Literal, get_args
 
+from warmline.named_tuple import NamedTuple
 from warmline.textsafe import terminal_line
 
 Kind = Literal[

@@ -10,7 +10,8 @@ standard library.
 """
 
 from enum import StrEnum
-from typing import NamedTuple
+
+from warmline.named_tuple import NamedTuple
 
 
 class SyncState(StrEnum):

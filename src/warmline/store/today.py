@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta, tzinfo
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from warmline.config import DEFAULT_COLD_AFTER_DAYS
+from warmline.named_tuple import NamedTuple
 from warmline.store.clock import epoch_of, iso
 from warmline.store.followups import WEEK_AHEAD
 from warmline.store.rows import FAILED, Job, LeadRow, Op

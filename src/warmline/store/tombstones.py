@@ -13,8 +13,8 @@ when a lead list fetched after it lists the lead again (re-added on the service)
 
 import sqlite3
 from collections.abc import Iterable
-from typing import NamedTuple
 
+from warmline.named_tuple import NamedTuple
 from warmline.store.clock import iso
 from warmline.store.database import Database
 

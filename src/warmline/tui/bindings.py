@@ -18,7 +18,7 @@ widgets (scroll left, focus next, copy), which the rep rarely needs.
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from textual.app import App
 from textual.binding import ActiveBinding, Binding, BindingsMap
@@ -26,6 +26,8 @@ from textual.dom import DOMNode
 from textual.keys import key_to_character
 from textual.screen import Screen
 from textual.widget import Widget
+
+from warmline.named_tuple import NamedTuple
 
 
 class BindingEntry(NamedTuple):

@@ -11,11 +11,12 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from datetime import datetime, tzinfo
-from typing import NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+
+from warmline.named_tuple import NamedTuple
 
 FILLED = "█"
 EMPTY = "░"

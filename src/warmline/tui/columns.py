@@ -11,11 +11,12 @@ A list row is drawn for every visible line on every scroll, so it skips `rich.te
 """
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
+
+from warmline.named_tuple import NamedTuple
 
 Cell = Sequence[Segment]
 GAP = Segment(" ")

@@ -1,6 +1,6 @@
 """One-key decisions held for their undo window (`Cockpit.decide`), as the app keeps them."""
 
-from typing import NamedTuple
+from warmline.named_tuple import NamedTuple
 
 QUIT_GRACE_SECONDS = 3.0
 """How long quitting waits for held decisions to reach the service (then they go at the

@@ -5,9 +5,10 @@ sync engine, or from a test; `describe()` turns it into words without any widget
 """
 
 from datetime import UTC, datetime, tzinfo
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from warmline.config import KEY_FIX
+from warmline.named_tuple import NamedTuple
 from warmline.store.sync_vocabulary import SyncState, SyncStatus
 from warmline.tui.safe import safe_text
 from warmline.tui.timefmt import clock_time, relative

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import groupby
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from warmline.named_tuple import NamedTuple
 from warmline.store.database import CacheUnusable
 from warmline.store.followups import AGENDA_GROUPS, AgendaGroup, FollowUp, agenda_group
 from warmline.tui.columns import Column

@@ -10,7 +10,7 @@ elsewhere marks it so and leaves it there until the rep moves on.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,6 +19,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import ProgressBar, Static
 
 from warmline import actions
+from warmline.named_tuple import NamedTuple
 from warmline.tui.charts import score_bar
 from warmline.tui.clipboard import OSC52_NOTE, web_link
 from warmline.tui.refusals import ActionRefused

@@ -12,10 +12,11 @@ annotation compiled; as they are, under 1 ms. Every type named here is loaded al
 
 from collections.abc import Callable
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rich.text import Text
 
+from warmline.named_tuple import NamedTuple
 from warmline.store import Store
 from warmline.store.followups import FollowUp
 from warmline.store.rows import Job, Op

@@ -13,12 +13,13 @@ it at the width the widget gets.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
+
+from warmline.named_tuple import NamedTuple
 
 FILLS = "█▓▒░▚▞■◆"
 """A fill character per series, in order (past eight they repeat)."""

@@ -9,12 +9,12 @@ always kept) rather than a key cut in half, so the rep knows there are more and 
 lists them all.
 """
 
-from typing import NamedTuple
-
 from textual.binding import Binding
 from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
+
+from warmline.named_tuple import NamedTuple
 
 
 class KeyHint(NamedTuple):

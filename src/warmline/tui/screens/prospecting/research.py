@@ -4,7 +4,7 @@ first: one company enrichment per company), and what a finished run extracted.""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from rich.markup import escape
 from rich.text import Text
@@ -14,6 +14,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from warmline import actions
+from warmline.named_tuple import NamedTuple
 from warmline.prospecting import RESEARCH_RUN, NoSuchCompany, cost_notice, resolve_company
 from warmline.store.custom_fields import FieldSchema, FieldValue, labelled_fields
 from warmline.store.outreach import outreach_status
