@@ -76,10 +76,13 @@ def research_text(job: Job | None, findings: ResearchFindings | None, now: datet
     for fact in findings.key_facts:
         text.append("\n  • ")
         text.append_text(plain(fact))
+    if findings.sources:
+        text.append("\n  Sources", style="bold")
     for source in findings.sources:
-        text.append("\n  ")
-        text.append_text(plain(source.title, "italic"))
-        text.append(" ")
+        text.append("\n    ")
+        if source.title:
+            text.append_text(plain(source.title, "italic"))
+            text.append(" · ", style="dim")
         text.append_text(plain(source.url, "dim"))
     return text
 
