@@ -77,6 +77,21 @@ async def test_no_recommendations_names_the_reps_generate_key_or_the_running_gen
         assert "being generated" in recs and "generates new ones" not in recs
 
 
+async def test_every_key_the_page_names_is_the_reps_own(store: Store) -> None:
+    """With the keys remapped, the page's hints name the new keys, never the defaults."""
+    keymap = {"detail.toggle_source": "o",
+              "detail.pin_contact": "P", "detail.add_competitor": "C", "detail.scan_competitor": "k",
+              "detail.pin_competitor": "K", "detail.go_sources": "7", "detail.go_competitors": "9"}
+    app = cockpit(store, config=settings(keymap=keymap))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_detail(app, pilot, FJORD)
+        assert text_of(app, "#heading-sources").startswith("[7] Monitoring sources")
+        assert "o: on/off" in text_of(app, "#heading-sources")
+        assert "P: pin/unpin" in text_of(app, "#heading-contacts")
+        competitors = text_of(app, "#heading-competitors")
+        assert competitors.startswith("[9] Competitors") and "C add · k scan · K pin" in competitors
+
+
 async def test_deal_editor_sets_value_currency_and_lost_reason(store: Store) -> None:
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -25,7 +25,7 @@ from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.screens.outbox import OutboxScreen
 from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
 from warmline.tui.screens.recommendations import RecommendationsScreen
-from warmline.tui.screens.today import EMPTY_DAY, TodayScreen
+from warmline.tui.screens.today import TodayScreen
 from warmline.tui.widgets.section_list import SectionList
 
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
@@ -174,6 +174,17 @@ async def test_each_section_is_shown_with_its_count(
         assert "3 high · 4 medium · 3 low" in text
         assert "change lead status · Fjord Freight AB Outreach lead not found" in text
         assert "Today · Sun 22 Nov · 2 follow-ups due · 1 failed" in text_of(app, "#screen-title")
+
+
+async def test_the_keys_today_names_are_the_reps_own(store: Store, followups: FollowUps) -> None:
+    keymap = {"app.agenda": "a", "app.recommendations": "t"}
+    app = cockpit(store, config=settings(start_screen="today", cold_after_days=COLD_AFTER_DAYS, keymap=keymap),
+                  followups=followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert heading(app, "Next 7 days").endswith(") a: the agenda")
+        assert heading(app, "Recommendations") == "Recommendations (10) t starts triage"
+        assert "enter or t: triage" in "\n".join(rows(app))
 
 
 async def test_the_cursor_steps_over_the_headings(
@@ -428,8 +439,7 @@ async def test_an_empty_day_says_so(empty_store: Store, followups: FollowUps) ->
         assert not table(app).display
         said = text_of(app, "#today-empty")
         assert said.startswith("Nothing for today: no follow-ups due, no finished jobs")
-        assert "L opens the lead list" in said
-        assert said == EMPTY_DAY
+        assert said.endswith("L opens the lead list, P prospecting (find new companies), J the job monitor, O the outbox.")
         await pilot.press("enter", "x")  # nothing to open or mark: no error
         await pilot.press("L")
         await until(

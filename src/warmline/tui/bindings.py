@@ -78,6 +78,22 @@ def screen_bindings(app: App[Any], screen: Screen[Any]) -> list[BindingEntry]:
     return [entry for entry in entries.values() if not (entry.where and entry.builtin)]
 
 
+SPOKEN = {"plus": "+", "minus": "-", "full_stop": ".", "comma": ",", "slash": "/", "question_mark": "?"}
+"""Keys a sentence writes as their character rather than Textual's name."""
+
+
+def key_for(app: App[Any], node: DOMNode, binding_id: str) -> str:
+    """The key a hint names for the binding `binding_id` of `node` (a screen or one of its
+    widgets) or, failing that, of the app, as a sentence writes it ("R", "+", "space"), the
+    rep's keymap applied. Hints on screens take their keys from here rather than writing
+    them out, which a remapped key would make wrong. No such binding is a bug: KeyError."""
+    for owner in (node, app):
+        for key, binding in _keymapped(app, owner):
+            if binding.id == binding_id:
+                return SPOKEN.get(key, key)
+    raise KeyError(binding_id)
+
+
 def describe_binding(node: DOMNode, binding_id: str, description: str) -> None:
     """Name `node`'s binding `binding_id` `description` in this node alone (its key bar,
     help and palette): a class's bindings are shared, and one form's escape keeps the text

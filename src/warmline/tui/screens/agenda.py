@@ -16,7 +16,9 @@ Not on the first frame's path: the app imports it when the rep first opens it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from itertools import groupby
 from typing import TYPE_CHECKING
 
@@ -28,6 +30,7 @@ from textual.widgets import Static
 from warmline.named_tuple import NamedTuple
 from warmline.store.database import CacheUnusable
 from warmline.store.followups import AGENDA_GROUPS, AgendaGroup, FollowUp, agenda_group
+from warmline.tui.bindings import key_for
 from warmline.tui.columns import Column
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
@@ -42,12 +45,14 @@ if TYPE_CHECKING:
 
 HEADING = SectionList.HEADING_PREFIX
 
-EMPTY_AGENDA = (
-    "No follow-ups ahead.\n\n"
-    'A follow-up is kept when an activity or a note names a day ("wants pricing by Friday", '
-    '"call her Monday"), or add one by hand with f on a lead\'s page or on Today.\n\n'
-    "H goes back to Today, L opens the lead list."
-)
+def empty_agenda(key: Callable[[str], str]) -> str:
+    """What the agenda says with nothing ahead, with the rep's keys."""
+    return (
+        "No follow-ups ahead.\n\n"
+        'A follow-up is kept when an activity or a note names a day ("wants pricing by Friday", '
+        f'"call her Monday"), or add one by hand with {key("followups.add")} on a lead\'s page or on Today.\n\n'
+        f"{key('app.today')} goes back to Today, {key('app.leads')} opens the lead list."
+    )
 
 
 def _key_bar(binding: Binding) -> Binding:
@@ -136,7 +141,7 @@ class AgendaScreen(FollowUpActions, CockpitScreen):
         table.display = bool(days)
         empty.display = not days
         if not days:
-            empty.update(Text(self.problem or EMPTY_AGENDA))
+            empty.update(Text(self.problem or empty_agenda(partial(key_for, self.app, self))))
         table.fill(_table_rows(days, today))
         self.refresh_bindings()
 

@@ -24,6 +24,7 @@ from warmline.amounts import amount
 from warmline.numbers import whole_number
 from warmline.store.database import CacheUnusable
 from warmline.store.sync_vocabulary import SyncState
+from warmline.tui.bindings import key_for
 from warmline.tui.charts import is_ready, score_bar
 from warmline.tui.columns import Column
 from warmline.tui.hanging import hanging_lines, hanging_rows
@@ -39,7 +40,6 @@ from warmline.tui.screens.dialogs import (
     LineDialog,
     TextDialog,
     TextValues,
-    bound_key,
     confirm_lead_removal,
 )
 from warmline.tui.screens.follow_up_actions import (
@@ -56,6 +56,8 @@ from warmline.tui.widgets.text_line import TextLine
 from warmline.vocabulary import recommendation_action, source_name
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
     from warmline.store import Job, Store
     from warmline.store.followups import FollowUp, Source
     from warmline.store.lead_page import Competitor, KeyContact, LeadDetail
@@ -169,7 +171,8 @@ FOLLOW_UP_ROW_ACTIONS = frozenset({"follow_up_done", "follow_up_snooze", "follow
 """The follow-up keys that act on the highlighted follow-up (`FOLLOW_UP_BINDINGS`)."""
 
 SECTION_KEYS = {"sources": "1", "contacts": "2", "competitors": "3", "follow-ups": "4"}
-"""The keys that move the focus to a table (`detail.go_*`), shown in its heading."""
+"""The default keys that move the focus to a table (`detail.go_*`); its heading names the
+rep's key (`key_for`)."""
 
 
 class LeadDetailScreen(FollowUpActions, CockpitScreen):
@@ -364,8 +367,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         elif generating:
             text.append("\n  none yet; new ones are being generated and show here when done", style="dim")
         elif not recs:
-            key = bound_key(self.app, "detail.generate")
-            text.append(f"\n  none; {key} generates new ones from enabled sources" if key else "\n  none", style="dim")
+            text.append(f"\n  none; {self._key('detail.generate')} generates new ones from enabled sources", style="dim")
         for rec in recs:
             text.append("\n  ")
             text.append_text(plain(rec.priority or "-", "bold"))
@@ -384,7 +386,8 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         text.append_text(self._kept_hint("note", "detail.add_note"))
         if not notes:
             unloaded = detail.detail_fetched_at is None
-            text.append(f"\n  {'not loaded yet' if unloaded else 'none yet'}; n adds one", style="dim")
+            text.append(f"\n  {'not loaded yet' if unloaded else 'none yet'}; {self._key('detail.add_note')} adds one",
+                        style="dim")
         now, zone = self.cockpit.clock(), self.cockpit.zone
         for note in notes:
             # When the rep wrote it; the service's time beside it when it arrived late.
@@ -408,7 +411,8 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         if detail.detail_fetched_at is None:
             unloaded = max(0, (detail.lead.activity_count or 0) - len(touchpoints))
         if not touchpoints and not unloaded:
-            self._section("detail-activity", Text("No activity logged yet; a logs one.", style="dim"))
+            self._section("detail-activity", Text(f"No activity logged yet; {self._key('detail.log_activity')} logs one.",
+                                                  style="dim"))
             return
         now, zone = self.cockpit.clock(), self.cockpit.zone
         rows: list[tuple[str, Text]] = []
@@ -438,12 +442,15 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         quit: `warmline.tui.drafts`), so that it is not forgotten there."""
         if not self.cockpit.drafts.text((form, self.lead_id)):
             return Text()
-        key = bound_key(self.app, binding_id)
-        return Text(f"  unsent text kept{f': {key} opens it' if key else ''}", style="yellow")
+        return Text(f"  unsent text kept: {self._key(binding_id)} opens it", style="yellow")
+
+    def _key(self, binding_id: str, node: DOMNode | None = None) -> str:
+        """The key of this page's binding `binding_id` (or a table's), as the rep has it."""
+        return key_for(self.app, node or self, binding_id)
 
     def _heading(self, widget_id: str, title: str, count: int, keys: str, empty: str) -> None:
         section = widget_id.removeprefix("heading-")
-        heading = Text(f"[{SECTION_KEYS[section]}] ", style="dim") if section in SECTION_KEYS else Text()
+        heading = Text(f"[{self._key(f'detail.go_{section}')}] ", style="dim") if section in SECTION_KEYS else Text()
         heading.append(f"{title} ({count})" if count else title, style="bold")
         heading.append(f"  {keys if count else empty}", style="dim")
         self.query_one(f"#{widget_id}", TextLine).show(heading)
@@ -464,9 +471,11 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         self.query_one("#heading-follow-ups").display = bool(count) or problem is not None
         self.query_one("#detail-follow-ups").display = bool(count)
         self.query_one("#detail-follow-ups-note").display = bool(count)
-        heading = Text(f"[{SECTION_KEYS['follow-ups']}] ", style="dim")
+        heading = Text(f"[{self._key('detail.go_follow-ups')}] ", style="dim")
         heading.append(f"Follow-ups (local, {count})" if count else "Follow-ups (local)", style="bold")
-        heading.append(f"  cannot be read: {problem}" if problem else "  x done · z/Z snooze · f add", style="dim")
+        done, day, snooze, add = (self._key(f"followups.{name}") for name in ("done", "snooze_day", "snooze", "add"))
+        heading.append(f"  cannot be read: {problem}" if problem else f"  {done} done · {day}/{snooze} snooze · {add} add",
+                       style="dim")
         self.query_one("#heading-follow-ups", TextLine).show(heading)
         self.query_one(FollowUpsTable).fill([
             (str(follow_up.id), [due_cell(follow_up, today), plain(follow_up.text)]) for follow_up in self.follow_ups
@@ -474,12 +483,16 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
 
     def _fill_tables(self, detail: LeadDetail) -> None:
         unloaded = "not loaded yet" if detail.detail_fetched_at is None else None
+        key = self._key
+        add, scan, pin = key("detail.add_competitor"), key("detail.scan_competitor"), \
+            key("detail.pin_competitor", self.query_one(CompetitorsTable))
         self._heading("heading-sources", "Monitoring sources", len(detail.monitoring_pages),
-                      "space: on/off", unloaded or "none yet: S runs a signal scan")
-        self._heading("heading-contacts", "Key contacts", len(detail.contacts), "p: pin/unpin",
+                      f"{key('detail.toggle_source')}: on/off",
+                      unloaded or f"none yet: {key('detail.signal_scan')} runs a signal scan")
+        self._heading("heading-contacts", "Key contacts", len(detail.contacts), f"{key('detail.pin_contact')}: pin/unpin",
                       unloaded or "none known yet")
         self._heading("heading-competitors", "Competitors", len(detail.competitors),
-                      "+ add · s scan · p pin", unloaded or "none tracked: + adds one")
+                      f"{add} add · {scan} scan · {pin} pin", unloaded or f"none tracked: {add} adds one")
         self.query_one(SourcesTable).fill([
             (
                 str(page.id),

@@ -14,6 +14,7 @@ the screens its rows open, the follow-up actions and the date dialog load when u
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ from textual.widgets import Static
 
 from warmline.store import CacheUnusable
 from warmline.store.today import TodayPage, today_page
+from warmline.tui.bindings import key_for
 from warmline.tui.columns import Column
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.follow_up_actions import FOLLOW_UP_BINDINGS, FollowUpActions
@@ -37,11 +39,14 @@ if TYPE_CHECKING:
 
 HEADING = SectionList.HEADING_PREFIX
 
-EMPTY_DAY = (
-    "Nothing for today: no follow-ups due, no finished jobs, no lead ready for outreach or "
-    "going cold, no recommendations waiting, no failed ops.\n\n"
-    "L opens the lead list, P prospecting (find new companies), J the job monitor, O the outbox."
-)
+def empty_day(key: Callable[[str], str]) -> str:
+    """What Today says with nothing in it, and where to go instead (the rep's keys)."""
+    return (
+        "Nothing for today: no follow-ups due, no finished jobs, no lead ready for outreach or "
+        "going cold, no recommendations waiting, no failed ops.\n\n"
+        f"{key('app.leads')} opens the lead list, {key('app.prospecting')} prospecting (find new companies), "
+        f"{key('app.jobs')} the job monitor, {key('app.outbox')} the outbox."
+    )
 
 
 def _on_today(binding: Binding) -> Binding:
@@ -110,6 +115,9 @@ class TodayScreen(FollowUpActions, CockpitScreen):
             page = today_page(cockpit.store, now, cockpit.config.cold_after_days, None)
         return page
 
+    def _key(self, binding_id: str) -> str:
+        return key_for(self.app, self, binding_id)
+
     def reload(self) -> None:
         page = self.page = self._read()
         cockpit = self.cockpit
@@ -120,6 +128,7 @@ class TodayScreen(FollowUpActions, CockpitScreen):
             cockpit.zone,
             cockpit.config.cold_after_days,
             follow_ups_unreadable=self.follow_ups_problem is not None,
+            key=self._key,
             work_days=cockpit.config.work_days,
         )
         sections = [shown for section in SECTIONS if (shown := section(view)) is not None]
@@ -131,7 +140,7 @@ class TodayScreen(FollowUpActions, CockpitScreen):
         table.display = not quiet
         empty.display = quiet
         if quiet:
-            empty.update(Text(EMPTY_DAY))
+            empty.update(Text(empty_day(self._key)))
         table.fill([] if quiet else _table_rows(sections))
         self.refresh_bindings()
 

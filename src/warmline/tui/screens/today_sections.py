@@ -46,6 +46,8 @@ class TodayView(NamedTuple):
     zone: tzinfo
     cold_after_days: int
     follow_ups_unreadable: bool
+    key: Callable[[str], str]
+    """The key of a binding id as the rep has it (`warmline.tui.bindings.key_for`)."""
     work_days: tuple[int, ...] = DEFAULT_WORK_DAYS
 
     def ago(self, moment: datetime | str | None) -> str:
@@ -286,7 +288,7 @@ def last_week_in_review(view: TodayView) -> Section | None:
     row = ReviewRow(
         [Text("»", style="bold"), Text("Last week in review"), Text("enter: what you did last week", style="dim"), Text("")]
     )
-    return Section("review", "Week in review", 1, "V: any week", (row,))
+    return Section("review", "Week in review", 1, f"{view.key('app.review')}: any week", (row,))
 
 
 def finished_jobs(view: TodayView) -> Section:
@@ -380,25 +382,27 @@ def next_7_days(view: TodayView) -> Section:
     "Mon 2" read as a date): one row, which opens the agenda (W from anywhere). Today's own
     are in the section above, so none is counted twice."""
     page = view.page
-    note = UNREADABLE if view.follow_ups_unreadable else "W: the agenda"
+    agenda = view.key("app.agenda")
+    note = UNREADABLE if view.follow_ups_unreadable else f"{agenda}: the agenda"
     if not page.coming:
         return Section("week", "Next 7 days", 0, note, ())
     days = " · ".join(f"{day:%a}: {count}" for day, count in page.coming)
     row = AgendaRow(
-        [Text("»", style="bold"), Text(days), Text("enter or W: the agenda", style="dim"), Text("")]
+        [Text("»", style="bold"), Text(days), Text(f"enter or {agenda}: the agenda", style="dim"), Text("")]
     )
     return Section("week", "Next 7 days", page.coming_total, note, (row,))
 
 
 def recommendations(view: TodayView) -> Section:
     recs = view.page.recommendations
-    note = "r starts triage" if recs.total else ""
+    triage = view.key("app.recommendations")
+    note = f"{triage} starts triage" if recs.total else ""
     if not recs.total:
         return Section("recs", "Recommendations", 0, note, ())
     by_priority = (("high", recs.high), ("medium", recs.medium), ("low", recs.low), ("other", recs.other))
     counts = " · ".join(f"{count} {name}" for name, count in by_priority if count)
     row = RecommendationsRow(
-        [Text("»", style="bold"), Text(counts), Text("enter or r: triage", style="dim"), Text("")]
+        [Text("»", style="bold"), Text(counts), Text(f"enter or {triage}: triage", style="dim"), Text("")]
     )
     return Section("recs", "Recommendations", recs.total, note, (row,))
 
