@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from support.cockpit import cockpit, text_of
+from support.cockpit import cockpit, settings, text_of
 from warmline import actions
 from warmline.store import Store
 from warmline.tui.screens.dialogs import ConfirmDialog
@@ -121,3 +121,20 @@ async def test_discard_all_asks_naming_how_many_then_reverts_them(store: Store) 
         assert [op.op_id for op in store.outbox_rows()] == [sending]
         assert waiting not in [note.op_id for note in store.lead_detail(101).notes]
         assert "Discard all" not in text_of(app, "KeyBar")
+
+
+async def test_the_keys_the_outbox_and_triage_name_are_the_reps_own(store: Store) -> None:
+    op_id = store.enqueue("set_target_score", {"lead_id": 100, "target_score": 75}, lead_id=100)
+    store.mark_in_flight(op_id)
+    store.mark_failed(op_id, "Service unavailable")
+    keymap = {"outbox.retry": "T", "recommendations.complete": "enter", "recommendations.skip": "j"}
+    app = cockpit(store, config=settings(keymap=keymap))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("O")
+        await pilot.pause()
+        assert "T retry · e edit · D discard" in text_of(app, "#outbox-error")
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RecommendationsScreen)
+        card = text_of(app, "#recs-body")
+        assert "enter complete · x dismiss · o open" in card and "· j skip · u undo" in card

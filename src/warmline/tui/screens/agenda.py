@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 from itertools import groupby
 from typing import TYPE_CHECKING
 
@@ -30,7 +29,6 @@ from textual.widgets import Static
 from warmline.named_tuple import NamedTuple
 from warmline.store.database import CacheUnusable
 from warmline.store.followups import AGENDA_GROUPS, AgendaGroup, FollowUp, agenda_group
-from warmline.tui.bindings import key_for
 from warmline.tui.columns import Column
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
@@ -141,7 +139,7 @@ class AgendaScreen(FollowUpActions, CockpitScreen):
         table.display = bool(days)
         empty.display = not days
         if not days:
-            empty.update(Text(self.problem or empty_agenda(partial(key_for, self.app, self))))
+            empty.update(Text(self.problem or empty_agenda(self.key)))
         table.fill(_table_rows(days, today))
         self.refresh_bindings()
 

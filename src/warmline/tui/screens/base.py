@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 
+from warmline.tui.bindings import key_for
 from warmline.tui.widgets.key_bar import KeyBar
 from warmline.tui.widgets.status_line import StatusLine
 from warmline.tui.widgets.text_line import TextLine
@@ -18,6 +19,8 @@ from warmline.tui.widgets.text_line import TextLine
 STYLES = Path(__file__).resolve().parent.parent / "styles"
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
     from warmline.tui.context import Cockpit
 
 
@@ -49,6 +52,11 @@ class CockpitScreen(Screen[None]):
     def set_title_text(self, text: Text) -> None:
         """Show `text` (a `Text`, so service names in it stay literal) as the title line."""
         self.query_one("#screen-title", TextLine).show(text)
+
+    def key(self, binding_id: str, node: DOMNode | None = None) -> str:
+        """The key of this screen's binding `binding_id` (or of `node`, one of its widgets;
+        else the app's) as the rep has it: what a hint on the screen names (`key_for`)."""
+        return key_for(self.app, node or self, binding_id)
 
     def reload(self) -> None:
         """Re-read what this screen shows from the cache (the cache changed under it)."""

@@ -24,7 +24,6 @@ from warmline.amounts import amount
 from warmline.numbers import whole_number
 from warmline.store.database import CacheUnusable
 from warmline.store.sync_vocabulary import SyncState
-from warmline.tui.bindings import key_for
 from warmline.tui.charts import is_ready, score_bar
 from warmline.tui.columns import Column
 from warmline.tui.hanging import hanging_lines, hanging_rows
@@ -56,8 +55,6 @@ from warmline.tui.widgets.text_line import TextLine
 from warmline.vocabulary import recommendation_action, source_name
 
 if TYPE_CHECKING:
-    from textual.dom import DOMNode
-
     from warmline.store import Job, Store
     from warmline.store.followups import FollowUp, Source
     from warmline.store.lead_page import Competitor, KeyContact, LeadDetail
@@ -367,7 +364,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         elif generating:
             text.append("\n  none yet; new ones are being generated and show here when done", style="dim")
         elif not recs:
-            text.append(f"\n  none; {self._key('detail.generate')} generates new ones from enabled sources", style="dim")
+            text.append(f"\n  none; {self.key('detail.generate')} generates new ones from enabled sources", style="dim")
         for rec in recs:
             text.append("\n  ")
             text.append_text(plain(rec.priority or "-", "bold"))
@@ -386,7 +383,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         text.append_text(self._kept_hint("note", "detail.add_note"))
         if not notes:
             unloaded = detail.detail_fetched_at is None
-            text.append(f"\n  {'not loaded yet' if unloaded else 'none yet'}; {self._key('detail.add_note')} adds one",
+            text.append(f"\n  {'not loaded yet' if unloaded else 'none yet'}; {self.key('detail.add_note')} adds one",
                         style="dim")
         now, zone = self.cockpit.clock(), self.cockpit.zone
         for note in notes:
@@ -411,7 +408,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         if detail.detail_fetched_at is None:
             unloaded = max(0, (detail.lead.activity_count or 0) - len(touchpoints))
         if not touchpoints and not unloaded:
-            self._section("detail-activity", Text(f"No activity logged yet; {self._key('detail.log_activity')} logs one.",
+            self._section("detail-activity", Text(f"No activity logged yet; {self.key('detail.log_activity')} logs one.",
                                                   style="dim"))
             return
         now, zone = self.cockpit.clock(), self.cockpit.zone
@@ -442,15 +439,11 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         quit: `warmline.tui.drafts`), so that it is not forgotten there."""
         if not self.cockpit.drafts.text((form, self.lead_id)):
             return Text()
-        return Text(f"  unsent text kept: {self._key(binding_id)} opens it", style="yellow")
-
-    def _key(self, binding_id: str, node: DOMNode | None = None) -> str:
-        """The key of this page's binding `binding_id` (or a table's), as the rep has it."""
-        return key_for(self.app, node or self, binding_id)
+        return Text(f"  unsent text kept: {self.key(binding_id)} opens it", style="yellow")
 
     def _heading(self, widget_id: str, title: str, count: int, keys: str, empty: str) -> None:
         section = widget_id.removeprefix("heading-")
-        heading = Text(f"[{self._key(f'detail.go_{section}')}] ", style="dim") if section in SECTION_KEYS else Text()
+        heading = Text(f"[{self.key(f'detail.go_{section}')}] ", style="dim") if section in SECTION_KEYS else Text()
         heading.append(f"{title} ({count})" if count else title, style="bold")
         heading.append(f"  {keys if count else empty}", style="dim")
         self.query_one(f"#{widget_id}", TextLine).show(heading)
@@ -471,9 +464,9 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         self.query_one("#heading-follow-ups").display = bool(count) or problem is not None
         self.query_one("#detail-follow-ups").display = bool(count)
         self.query_one("#detail-follow-ups-note").display = bool(count)
-        heading = Text(f"[{self._key('detail.go_follow-ups')}] ", style="dim")
+        heading = Text(f"[{self.key('detail.go_follow-ups')}] ", style="dim")
         heading.append(f"Follow-ups (local, {count})" if count else "Follow-ups (local)", style="bold")
-        done, day, snooze, add = (self._key(f"followups.{name}") for name in ("done", "snooze_day", "snooze", "add"))
+        done, day, snooze, add = (self.key(f"followups.{name}") for name in ("done", "snooze_day", "snooze", "add"))
         heading.append(f"  cannot be read: {problem}" if problem else f"  {done} done · {day}/{snooze} snooze · {add} add",
                        style="dim")
         self.query_one("#heading-follow-ups", TextLine).show(heading)
@@ -483,7 +476,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
 
     def _fill_tables(self, detail: LeadDetail) -> None:
         unloaded = "not loaded yet" if detail.detail_fetched_at is None else None
-        key = self._key
+        key = self.key
         add, scan, pin = key("detail.add_competitor"), key("detail.scan_competitor"), \
             key("detail.pin_competitor", self.query_one(CompetitorsTable))
         self._heading("heading-sources", "Monitoring sources", len(detail.monitoring_pages),

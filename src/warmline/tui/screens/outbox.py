@@ -183,7 +183,9 @@ class OutboxScreen(CockpitScreen):
         text = Text().append(said, style="bold")
         text.append_text(plain(op.last_error, multiline=True))
         if op.state == "failed":
-            text.append("\nR retry · e edit · D discard (reverts it here)", style="dim")
+            key = self.key
+            text.append(f"\n{key('outbox.retry')} retry · {key('outbox.edit')} edit · {key('outbox.discard')} discard"
+                        " (reverts it here)", style="dim")
         panel.update(text)
 
     def _run(

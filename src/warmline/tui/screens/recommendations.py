@@ -196,8 +196,11 @@ class RecommendationsScreen(CockpitScreen):
             card.append_text(plain(rec.suggested_comment, multiline=True))
         card.append("\n\n")
         card.append_text(plain(rec.target_url or "(no link)", "underline" if web_link(rec.target_url) else "dim"))
-        copy = " · y copy" if rec.suggested_comment and rec.suggested_comment.strip() else ""
-        card.append(f"\n\nc complete · x dismiss · o open{copy} · space skip · u undo", style="dim")
+        key = self.key
+        copy = f" · {key('recommendations.copy')} copy" if rec.suggested_comment and rec.suggested_comment.strip() else ""
+        card.append(f"\n\n{key('recommendations.complete')} complete · {key('recommendations.dismiss')} dismiss"
+                    f" · {key('recommendations.open')} open{copy} · {key('recommendations.skip')} skip"
+                    f" · {key('recommendations.undo')} undo", style="dim")
         body.update(card)
 
     # -- triage ---------------------------------------------------------------------------

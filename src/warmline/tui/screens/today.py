@@ -25,7 +25,6 @@ from textual.widgets import Static
 
 from warmline.store import CacheUnusable
 from warmline.store.today import TodayPage, today_page
-from warmline.tui.bindings import key_for
 from warmline.tui.columns import Column
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.follow_up_actions import FOLLOW_UP_BINDINGS, FollowUpActions
@@ -115,9 +114,6 @@ class TodayScreen(FollowUpActions, CockpitScreen):
             page = today_page(cockpit.store, now, cockpit.config.cold_after_days, None)
         return page
 
-    def _key(self, binding_id: str) -> str:
-        return key_for(self.app, self, binding_id)
-
     def reload(self) -> None:
         page = self.page = self._read()
         cockpit = self.cockpit
@@ -128,7 +124,7 @@ class TodayScreen(FollowUpActions, CockpitScreen):
             cockpit.zone,
             cockpit.config.cold_after_days,
             follow_ups_unreadable=self.follow_ups_problem is not None,
-            key=self._key,
+            key=self.key,
             work_days=cockpit.config.work_days,
         )
         sections = [shown for section in SECTIONS if (shown := section(view)) is not None]
@@ -140,7 +136,7 @@ class TodayScreen(FollowUpActions, CockpitScreen):
         table.display = not quiet
         empty.display = quiet
         if quiet:
-            empty.update(Text(empty_day(self._key)))
+            empty.update(Text(empty_day(self.key)))
         table.fill([] if quiet else _table_rows(sections))
         self.refresh_bindings()
 
