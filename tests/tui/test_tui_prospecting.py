@@ -23,6 +23,7 @@ from support.cockpit import (
     cockpit,
     deliver,
     keys_missing_from_key_bar,
+    settings,
     status_text,
     text_of,
 )
@@ -883,3 +884,20 @@ async def test_a_box_or_option_that_is_off_shows_no_mark(store: Store, service: 
         await pilot.pause()
         options = [str(button.render()).rstrip() for button in app.screen.query(ClearRadioButton)]
         assert options[:3] == ["▐ ▌ leads", "▐●▌ companies", "▐ ▌ contacts"]
+
+
+async def test_the_keys_prospecting_names_are_the_reps_own(prospect_store: Store, service: ServiceClient) -> None:
+    keymap = {"prospecting.lookup": "l", "lookup.mark": "m", "lookup.save_marked": "v", "lookup.cold": "1",
+              "company.cold": "2", "company.remove_lead": "X"}
+    app = cockpit(prospect_store, config=settings(keymap=keymap), sync=LookupSync(service))
+    async with service, app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("P")
+        await pilot.pause()
+        assert text_of(app, "#prospecting-empty").startswith("Nothing started yet. l looks companies up")
+        await pilot.press("l")
+        await pilot.pause()
+        intro = text_of(app, "#lookup-summary")
+        assert "Mark results with m: v saves the marked" in intro and "with 1 (cold)" in intro
+        app.push_screen(CompanyScreen(KESTREL_COMPANY))
+        await pilot.pause()
+        assert "X removes it from outreach" in text_of(app, "#company-outreach")  # a warm lead

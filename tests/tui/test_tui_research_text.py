@@ -31,7 +31,7 @@ def test_sources_have_a_heading_and_each_title_is_apart_from_its_link() -> None:
             {"title": "", "url": "https://abbottturner.ch/news"},
         ],
     })
-    lines = research_text(job, findings_of(job), NOW, UTC).plain.splitlines()
+    lines = research_text(job, findings_of(job), NOW, UTC, "R").plain.splitlines()
     assert lines == [
         "Deep research · 1 min ago",
         "  Abbott & Turner builds lab automation.",
@@ -44,4 +44,4 @@ def test_sources_have_a_heading_and_each_title_is_apart_from_its_link() -> None:
 
 def test_no_sources_no_heading() -> None:
     job = research({"summary": "Growing", "key_facts": [], "sources": []})
-    assert "Sources" not in research_text(job, findings_of(job), NOW, UTC).plain
+    assert "Sources" not in research_text(job, findings_of(job), NOW, UTC, "R").plain

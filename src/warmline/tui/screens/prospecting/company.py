@@ -54,11 +54,14 @@ def fields_text(fields: Sequence[FieldValue]) -> Text:
     return text
 
 
-def research_text(job: Job | None, findings: ResearchFindings | None, now: datetime, zone: tzinfo) -> Text:
-    """The company's latest deep research: its state, or its summary, facts and sources."""
+def research_text(
+    job: Job | None, findings: ResearchFindings | None, now: datetime, zone: tzinfo, research_key: str
+) -> Text:
+    """The company's latest deep research: its state, or its summary, facts and sources;
+    `research_key` starts one (the rep's key)."""
     text = Text().append("Deep research", style="bold")
     if job is None:
-        return text.append("\n  none yet; R researches this company (1 deep search)", style="dim")
+        return text.append(f"\n  none yet; {research_key} researches this company (1 deep search)", style="dim")
     if job.status != "completed":
         text.append(f"\n  {safe_text(job.status)}")
         if job.progress is not None and job.active:
@@ -181,7 +184,7 @@ class CompanyScreen(RecordPage[CompanyRow, Company]):
             fields.append("\n  none yet; t runs a research template to fill them", style="dim")
         self._section("company-fields", fields)
         now, zone = self.cockpit.clock(), self.cockpit.zone
-        self._section("company-research", research_text(page.research, page.findings, now, zone))
+        self._section("company-research", research_text(page.research, page.findings, now, zone, self.key("company.deep_research")))
         self._show_contacts(page)
 
     def _show_info(self, company: CompanyRow) -> None:
@@ -208,10 +211,11 @@ class CompanyScreen(RecordPage[CompanyRow, Company]):
         lead = page.lead
         text = Text().append("Outreach: ", style="bold")
         if lead is None:
-            text.append("not a lead; c adds it as cold, w as warm", style="dim")
+            text.append(f"not a lead; {self.key('company.cold')} adds it as cold, {self.key('company.warm')} as warm",
+                        style="dim")
         else:
             text.append(f"{lead.lead_status} lead · warming score {lead.warming_score}")
-            text.append(" · D removes it from outreach", style="dim")
+            text.append(f" · {self.key('company.remove_lead')} removes it from outreach", style="dim")
         self._section("company-outreach", text)
 
     def _show_contacts(self, page: CompanyPage) -> None:
@@ -220,9 +224,10 @@ class CompanyScreen(RecordPage[CompanyRow, Company]):
         if search is not None:
             text.append(f" · last search {safe_text(search.status)}", style="dim")
             if search.status == "completed":
-                text.append("; p picks from what it found", style="dim")
+                text.append(f"; {self.key('company.found_people')} picks from what it found", style="dim")
         if not contacts:
-            text.append("\n  none saved; s searches the web for decision-makers, champions, influencers", style="dim")
+            text.append(f"\n  none saved; {self.key('company.contact_search')} searches the web for decision-makers,"
+                        " champions, influencers", style="dim")
         for contact in contacts:
             text.append("\n  ")
             text.append_text(plain(contact.name or "(no name)", "bold"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from typing import TYPE_CHECKING, Any, Generic
+from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
 from rich.segment import Segment
 from rich.style import Style
@@ -501,9 +501,11 @@ class RecordListScreen(CockpitScreen, Generic[Row]):
     def empty_text(self) -> Text:
         if self._text:
             return Text(f"No {self.NOUN} match “{self._text}”. Escape clears the filter.")
-        return Text(self.EMPTY)
+        return Text(self.EMPTY.format_map({name: self.key(binding_id) for name, binding_id in self.EMPTY_KEYS.items()}))
 
     EMPTY = "Nothing here yet."
+    """Said with no record at all; `{name}` is the rep's key of the binding `EMPTY_KEYS[name]`."""
+    EMPTY_KEYS: ClassVar[dict[str, str]] = {}
 
     def on_mount(self) -> None:
         self.record_list.focus()
@@ -576,7 +578,8 @@ class CompaniesScreen(RecordEditing[CompanyRow, Company], RecordListScreen[Compa
     SCREEN_TITLE = "Companies"
     NOUN = "companies"
     FILTER_HINT = "filter by company name or domain"
-    EMPTY = "No saved companies yet. i looks companies up, f starts a deep search (or warmline sync)."
+    EMPTY = "No saved companies yet. {lookup} looks companies up, {search} starts a deep search (or warmline sync)."
+    EMPTY_KEYS: ClassVar[dict[str, str]] = {"lookup": "companies.lookup", "search": "companies.deep_search"}
 
     BINDINGS = [
         Binding("space", "toggle_mark", "Mark", id="companies.mark"),
@@ -649,7 +652,8 @@ class ContactsScreen(RecordEditing[ContactRow, Contact], RecordListScreen[Contac
     SCREEN_TITLE = "Contacts"
     NOUN = "contacts"
     FILTER_HINT = "filter by name or email"
-    EMPTY = "No saved contacts yet. On a company's page, s searches for its people."
+    EMPTY = "No saved contacts yet. On a company's page ({companies}, then enter), Find people searches for its people."
+    EMPTY_KEYS: ClassVar[dict[str, str]] = {"companies": "app.companies"}
 
     BINDINGS = [
         *record_bindings("contacts", "contact"),

@@ -85,10 +85,13 @@ class ProspectingScreen(CockpitScreen):
         table.display = bool(jobs)
         empty = self.query_one("#prospecting-empty", Static)
         empty.display = not jobs
+        key = self.key
         empty.update(Text(
-            "Nothing started yet. i looks companies up at once (1 instant lookup); f starts a deep search; "
-            "C lists saved companies (enter opens one: s finds its people, R researches it, t runs a template); "
-            "t lists research templates; x exports leads, companies or contacts."
+            f"Nothing started yet. {key('prospecting.lookup')} looks companies up at once (1 instant lookup); "
+            f"{key('prospecting.deep_search')} starts a deep search; {key('app.companies')} lists saved companies "
+            "(enter opens one, to find its people, research it or run a template); "
+            f"{key('prospecting.research')} lists research templates; "
+            f"{key('prospecting.export')} exports leads, companies or contacts."
         ))
 
     def action_open_results(self) -> None:

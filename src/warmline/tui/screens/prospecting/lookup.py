@@ -300,7 +300,8 @@ class LookupScreen(CockpitScreen):
             self.cockpit.notify_plain("Look something up first (enter in a field).")
             return
         if not len(self.selection):
-            self.cockpit.notify_plain("Mark results with space first, or N saves the top N.", severity="warning")
+            self.cockpit.notify_plain(f"Mark results with {self.key('lookup.mark')} first, or {self.key('lookup.save_top')}"
+                                      " saves the top N.", severity="warning")
             return
         self._ask_to_save(sorted(int(key) for key in self.selection.keys), f"the {len(self.selection)} marked")
 
@@ -331,7 +332,7 @@ class LookupScreen(CockpitScreen):
         answer, criteria = self.answer or {}, self.criteria or {}
         to_save = unsaved(answer, indexes)
         if not to_save:
-            self.cockpit.notify_plain(f"{which.capitalize()} are already saved; c or w adds them to outreach.")
+            self.cockpit.notify_plain(f"{which.capitalize()} are already saved; {self._to_outreach()} adds them to outreach.")
             return
         companies = answer.get("companies") or []
         question = Text(f"Save {which} to your company list?\n")
@@ -359,7 +360,9 @@ class LookupScreen(CockpitScreen):
     def _say_saved(self, outcome: SavedResults, asked: int) -> None:
         done = len(outcome.saved)
         if outcome.stopped is None:
-            self.cockpit.notify_plain(f"Saved {companies_word(done)} to your company list; c or w adds marked ones to outreach.")
+            self.cockpit.notify_plain(
+                f"Saved {companies_word(done)} to your company list; {self._to_outreach()} adds marked ones to outreach."
+            )
             return
         self.cockpit.notify_plain(
             f"Saved {done} of {asked}; the rest were not saved: {outcome.stopped}", severity="warning"
@@ -415,14 +418,21 @@ class LookupScreen(CockpitScreen):
     def _show_problem(self, text: Text) -> None:
         self.query_one("#lookup-summary", Static).update(text)
 
+    def _to_outreach(self) -> str:
+        """The keys that add saved results to outreach ("c or w")."""
+        return f"{self.key('lookup.cold')} or {self.key('lookup.warm')}"
+
     def _show_answer(self) -> None:
         table = self.query_one("#lookup-table", RowTable)
         answer = self.answer
         if answer is None:
             table.fill([])
+            key = self.key
             self._show_problem(Text(
-                "Type a query and/or filters, then enter. Mark results with space: s saves the marked, "
-                "N the top N, S all of them; saved ones go to outreach with c (cold) or w (warm).", style="dim"
+                f"Type a query and/or filters, then enter. Mark results with {key('lookup.mark')}: "
+                f"{key('lookup.save_marked')} saves the marked, {key('lookup.save_top')} the top N, "
+                f"{key('lookup.save_all')} all of them; saved ones go to outreach with {key('lookup.cold')} (cold) "
+                f"or {key('lookup.warm')} (warm).", style="dim"
             ))
             return
         semantic = bool(self.criteria and self.criteria.get("query"))
@@ -451,7 +461,8 @@ class LookupScreen(CockpitScreen):
             summary.append(f" · {len(self.selection)} marked")
             waiting = len(unsaved(answer, (int(key) for key in self.selection.keys)))
             if waiting:
-                summary.append(f" · s saves the {waiting} not saved yet ({waiting} company slots)", style="bold")
+                summary.append(f" · {self.key('lookup.save_marked')} saves the {waiting} not saved yet"
+                               f" ({waiting} company slots)", style="bold")
         self._show_problem(summary)
 
     # -- acting on results ------------------------------------------------------------------
@@ -479,13 +490,16 @@ class LookupScreen(CockpitScreen):
                 add_to_outreach(self.cockpit, [company["saved_company_id"]], [str(company.get("name"))], status)
                 return
             if company is not None:
-                self.cockpit.notify_plain("Only saved results can go into outreach; s saves the marked ones first.")
+                self.cockpit.notify_plain(
+                    f"Only saved results can go into outreach; {self.key('lookup.save_marked')} saves the marked ones first."
+                )
                 return
         marked = [companies[int(key)] for key in self.selection.keys if int(key) < len(companies)]
         waiting = [c for c in marked if c.get("saved_company_id") is None]
         if waiting:
             self.cockpit.notify_plain(
-                f"{companies_word(len(waiting)).capitalize()} of the marked not saved yet; s saves them first.",
+                f"{companies_word(len(waiting)).capitalize()} of the marked not saved yet;"
+                f" {self.key('lookup.save_marked')} saves them first.",
                 severity="warning",
             )
             return

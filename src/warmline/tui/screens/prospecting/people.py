@@ -108,7 +108,8 @@ class FoundContactsScreen(CockpitScreen):
         if not found.people:
             result = Text("This search found nobody.", style="dim")
         elif not result.plain:
-            result = Text("space marks · a adds the marked people (each uses contact capacity of your plan)", style="dim")
+            result = Text(f"{self.key('people.mark')} marks · {self.key('people.add')} adds the marked people"
+                          " (each uses contact capacity of your plan)", style="dim")
         self.query_one("#people-result", Static).update(result)
 
     def _current(self) -> tuple[str, FoundPerson] | None:
