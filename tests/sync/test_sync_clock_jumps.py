@@ -221,10 +221,10 @@ async def test_the_undo_hint_counts_the_window_whatever_the_wall_clock_does(
         wall.advance(-HOUR)
         mono.advance(1)
         app.poll_status()
-        assert app.sync_status.undo == "dismiss · 4s"
+        assert app.sync_status.undo == "u undoes dismiss · 4s"
         wall.advance(YEAR)
         app.poll_status()
-        assert app.sync_status.undo == "dismiss · 4s"
+        assert app.sync_status.undo == "u undoes dismiss · 4s"
         assert app.last_decision() is not None  # `u` still takes it back
 
 

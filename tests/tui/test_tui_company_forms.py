@@ -12,7 +12,7 @@ import pytest
 from textual.widgets import Input, Label
 
 import support.tui_wire_data as W
-from support.cockpit import LookupSync, cockpit, text_of
+from support.cockpit import LookupSync, cockpit, settings, status_text, text_of
 from support.prospecting import fill_prospecting, sandbox_client
 from support.tui_wire_data import KESTREL_COMPANY
 from warmline.api import ServiceClient
@@ -282,3 +282,16 @@ def test_custom_value_refuses_text_its_type_does_not_take(kind: str, text: str) 
     with pytest.raises(InputError) as refused:
         custom_value({"key": "k", "name": "K", "type": kind}, text)
     assert refused.value.field == "k" and repr(text) in str(refused.value)
+
+
+async def test_the_undo_key_named_after_a_removal_is_the_reps_own(prospect_store: Store) -> None:
+    app = cockpit(prospect_store, config=settings(keymap={"app.undo": "ctrl+z"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(CompanyScreen(KESTREL_COMPANY))
+        await pilot.pause()
+        await pilot.press("D", "y")
+        await pilot.pause()
+        assert "(ctrl+z undoes it within 5 s)." in notes(app)[-1]
+        app.poll_status()
+        await pilot.pause()
+        assert "ctrl+z undoes removal of Kestrel Analytics" in status_text(app)

@@ -35,7 +35,7 @@ from warmline.store.sync_vocabulary import StateKey, SyncState
 from warmline.termination import in_running_loop, signalled, stopping_with
 from warmline.tui import browser
 from warmline.tui.app_bindings import APP_BINDINGS
-from warmline.tui.bindings import screen_bindings
+from warmline.tui.bindings import key_for, screen_bindings
 from warmline.tui.clipboard import OSC52_NOTE, Copier, clipboard_text, system_copy
 from warmline.tui.feed import status_from_store
 from warmline.tui.held import QUIT_GRACE_SECONDS, Held
@@ -496,12 +496,13 @@ class WarmlineApp(TypeaheadApp):
         return [decision for decision in self._held if decision.until > now]
 
     def _undo_hint(self) -> str | None:
-        """"complete of Acme · 4s": the decision `u` takes back, and for how long."""
+        """"u undoes complete of Acme · 4s": the rep's undo key, the decision it takes back,
+        and for how long."""
         held = self._held_now()
         if not held:
             return None
         left = max(1, math.ceil(held[-1].until - self.store.monotonic()))
-        return f"{held[-1].label} · {left}s"
+        return f"{key_for(self, self, 'app.undo')} undoes {held[-1].label} · {left}s"
 
     def last_decision(self) -> Held | None:
         """The decision `u` would take back now, if any."""
@@ -749,6 +750,9 @@ class WarmlineApp(TypeaheadApp):
     ) -> None:
         """A notification shown literally: it may quote service text or a server message."""
         self.notify(safe_text(message, multiline=True), severity=severity, markup=False, timeout=timeout)
+
+    def key_of(self, binding_id: str) -> str:
+        return key_for(self, self.screen if self.screen_stack else self, binding_id)
 
 
 if TYPE_CHECKING:

@@ -181,6 +181,11 @@ class Cockpit(Protocol):
         """A notification shown literally: it may quote service text."""
         ...
 
+    def key_of(self, binding_id: str) -> str:
+        """The key of the binding `binding_id` (the current screen's, else the app's) as the
+        rep has it, for a notice that names it (`warmline.tui.bindings.key_for`)."""
+        ...
+
     def copy_text(
         self,
         text: str,

@@ -42,7 +42,8 @@ class CockpitStatus(NamedTuple):
     counts each once, as a queued job, not also as pending."""
     finished_jobs: int = 0
     undo: str | None = None
-    """The decision `u` can still take back and for how long ("dismiss of Acme · 4s")."""
+    """The decision the undo key can still take back and for how long, with that key as
+    the rep has it ("u undoes dismiss of Acme · 4s")."""
     syncing_now: bool = False
     """The rep's "Sync now" is running: the line says so until it ends, whatever the
     connection was (it may be what the pass is about to find out)."""
@@ -60,7 +61,7 @@ def describe(status: CockpitStatus, now: datetime, zone: tzinfo) -> list[StatusP
     sync = status.sync
     parts = [_connection(status, now, zone)]
     if status.undo:
-        parts.append(StatusPart(f"u undoes {status.undo}", "warn"))
+        parts.append(StatusPart(status.undo, "warn"))
     if sync.last_sync_at is not None:
         # A sync is past: after the clock was set back it reads "just now", never "in 1 h".
         parts.append(StatusPart("synced " + relative(min(_moment(sync.last_sync_at), now), now, zone), "muted"))

@@ -481,7 +481,7 @@ def confirm_lead_removal(cockpit: Cockpit, lead_id: int, company_name: str, remo
             return
         said = f"{company_name} removed from outreach; the service is told at the next sync"
         if cockpit.config.undo_seconds > 0:
-            said += f" (u undoes it within {cockpit.config.undo_seconds:g} s)"
+            said += f" ({cockpit.key_of('app.undo')} undoes it within {cockpit.config.undo_seconds:g} s)"
         cockpit.notify_plain(said + ".")
         removed()
 
