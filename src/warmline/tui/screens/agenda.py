@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 HEADING = SectionList.HEADING_PREFIX
 
+
 def empty_agenda(key: Callable[[str], str]) -> str:
     """What the agenda says with nothing ahead, with the rep's keys."""
     return (

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 HEADING = SectionList.HEADING_PREFIX
 
+
 def empty_day(key: Callable[[str], str]) -> str:
     """What Today says with nothing in it, and where to go instead (the rep's keys)."""
     return (
