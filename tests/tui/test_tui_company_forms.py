@@ -151,7 +151,7 @@ async def test_without_custom_fields_the_form_has_only_the_record_fields(store: 
         await pilot.pause()
         assert isinstance(app.screen, LineDialog)
         assert len(app.screen.query(Input)) == STANDARD_COMPANY_INPUTS
-        assert text_of(app, ".dialog-hint") == "enter or ctrl+s send · escape cancel"
+        assert text_of(app, ".dialog-hint") == "enter or ctrl+s send · esc cancel"
 
 
 async def test_a_new_company_is_sent_with_the_custom_fields_filled_in(

@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from textual.widgets import Input, Select
+from textual.widgets import Input, Select, Static
 
 import support.tui_wire_data as W
 from support.cockpit import cockpit, fill, settings, text_of
 from support.tui_wire_data import KESTREL
 from warmline.store import Store
-from warmline.tui.screens.dialogs import DealDialog, LineDialog
+from warmline.tui.screens.dialogs import ConfirmDialog, DealDialog, LineDialog
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 
 FJORD = 101  # cold
@@ -331,3 +331,18 @@ async def test_a_target_in_digits_python_cannot_read_gets_the_form_line(store: S
             assert isinstance(app.screen, LineDialog)
             assert "whole number" in app.screen.query_one("#dialog-error").render().plain
         assert kinds(store) == []
+
+
+async def test_the_keys_a_form_and_a_question_name_are_the_reps_own(store: Store) -> None:
+    keymap = {"dialog.send": "ctrl+g", "dialog.cancel": "ctrl+x", "confirm.yes": "o"}
+    app = cockpit(store, config=settings(keymap=keymap))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_detail(app, pilot, KESTREL)
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, DealDialog)
+        assert text_of(app, "#dialog-hint") == "ctrl+g send · ctrl+x cancel"
+        await pilot.press("ctrl+x", "D")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "o yes · n no" in [str(static.render()) for static in app.screen.query(Static)]

@@ -78,8 +78,12 @@ def screen_bindings(app: App[Any], screen: Screen[Any]) -> list[BindingEntry]:
     return [entry for entry in entries.values() if not (entry.where and entry.builtin)]
 
 
-SPOKEN = {"plus": "+", "minus": "-", "full_stop": ".", "comma": ",", "slash": "/", "question_mark": "?"}
-"""Keys a sentence writes as their character rather than Textual's name."""
+SPOKEN = {
+    "plus": "+", "minus": "-", "full_stop": ".", "comma": ",", "slash": "/", "question_mark": "?",
+    "escape": "esc",
+}
+"""Keys a sentence writes otherwise than Textual names them: as their character, and
+escape as the key bar and the keyboard write it."""
 
 
 def key_for(app: App[Any], node: DOMNode, binding_id: str) -> str:

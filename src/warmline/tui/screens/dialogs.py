@@ -27,7 +27,7 @@ from textual.widgets import Input, Label, Select, Static, TextArea
 
 from warmline import actions
 from warmline.store.database import CacheDiskError, retrying
-from warmline.tui.bindings import describe_binding
+from warmline.tui.bindings import describe_binding, key_for
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain
 from warmline.tui.screens.dialog_screen import DialogScreen
@@ -44,16 +44,14 @@ ADD_CONTACT_BINDING = "detail.add_contact"
 
 
 def bound_key(app: App[Any], binding_id: str) -> str | None:
-    """The key `binding_id` has on a screen open below, the rep's keymap applied: words
-    that name a key name the one that really works, never a literal that may be stale.
-    The app's own bindings (keys that work everywhere) are looked at last."""
-    for screen in [*reversed(app.screen_stack), app]:
-        bindings = screen._bindings.copy()
-        if app._keymap:
-            bindings.apply_keymap(app._keymap)
-        for key, binding in bindings:
-            if binding.id == binding_id:
-                return str(key)
+    """The key `binding_id` has on the topmost open screen that has it (or the app), the
+    rep's keymap applied (`key_for`): for words about a screen below a dialog, such as the
+    lead page's key to add a contact named in its log form. None when nothing binds it."""
+    for screen in reversed(app.screen_stack):
+        try:
+            return key_for(app, screen, binding_id)
+        except KeyError:
+            continue
     return None
 
 
@@ -61,10 +59,14 @@ Submit = Callable[[Any], "str | None"]
 """Runs the action with the form's values; returns an error message, or None when done."""
 
 
+SEND = "dialog.send"
+"""A form's send key (ctrl+s)."""
+
+
 def send_binding(label: str) -> Binding:
     """A form's send key (ctrl+s, one id for the rep's keymap), named for what the form does:
     a dialog that exports or starts a search says so in its key bar rather than "Send"."""
-    return Binding("ctrl+s,ctrl+enter", "send", label, priority=True, id="dialog.send")
+    return Binding("ctrl+s,ctrl+enter", "send", label, priority=True, id=SEND)
 
 
 CANCEL = "dialog.cancel"
@@ -72,8 +74,8 @@ CANCEL = "dialog.cancel"
 
 
 def escape_hint(draft: Draft | None) -> str:
-    """What escape does in a text form, for its hint line."""
-    return "escape cancel" if draft is None else "esc sets it aside"
+    """What escape does in a text form, for its hint line (a `FormDialog` hint template)."""
+    return "{cancel} cancel" if draft is None else "{cancel} sets it aside"
 
 
 class FormDialog(DialogScreen[bool], TypeaheadForm):  # DialogScreen first: Textual takes CSS from the first base
@@ -90,7 +92,9 @@ class FormDialog(DialogScreen[bool], TypeaheadForm):  # DialogScreen first: Text
         Binding("escape", "cancel", "Cancel", priority=True, id=CANCEL),
     ]
 
-    def __init__(self, title: Text | str, submit: Submit, hint: str = "ctrl+s send · escape cancel") -> None:
+    def __init__(self, title: Text | str, submit: Submit, hint: str = "{send} send · {cancel} cancel") -> None:
+        """`hint` is the line under the form; `{send}` and `{cancel}` in it become the rep's
+        keys for sending and cancelling (the keymap applies to forms too)."""
         super().__init__()
         self._title = title if isinstance(title, Text) else Text(title)
         self._submit = submit
@@ -101,8 +105,11 @@ class FormDialog(DialogScreen[bool], TypeaheadForm):  # DialogScreen first: Text
             yield Static(self._title, classes="dialog-title")
             yield from self.compose_fields()
             yield Static("", classes="dialog-error", id="dialog-error")
-            yield Static(Text(self._hint), classes="dialog-hint", id="dialog-hint")
+            yield Static(Text(self._hint_text()), classes="dialog-hint", id="dialog-hint")
         yield KeyBar()
+
+    def _hint_text(self) -> str:
+        return self._hint.format(send=key_for(self.app, self, SEND), cancel=key_for(self.app, self, CANCEL))
 
     def compose_fields(self) -> ComposeResult:
         yield from ()
@@ -179,7 +186,7 @@ class TextDialog(FormDialog):
         kept = draft.text if draft is not None and not initial else ""
         if kept:
             title = Text.assemble(title, Text(" · your text from before", style="dim"))
-        super().__init__(title, submit, f"ctrl+s send · {escape_hint(draft)}")
+        super().__init__(title, submit, f"{{send}} send · {escape_hint(draft)}")
         self._initial = initial or kept
         self._describe = describe
         self._follow_up_now = follow_up_now
@@ -301,7 +308,7 @@ class ActivityDialog(TextDialog):
         self._contacts = contacts
         if contacts:
             to = "contact, another day" if follow_up_now is not None else "contact"
-            self._hint = f"tab: {to} · ctrl+s send · {escape_hint(draft)}"
+            self._hint = f"tab: {to} · {{send}} send · {escape_hint(draft)}"
 
     def compose_fields(self) -> ComposeResult:
         """The contact before the follow-up, so tab goes from the text to the contact."""
@@ -331,7 +338,7 @@ class ActivityDialog(TextDialog):
         self.send(ActivityValues(self.values(), self.contact_id, follow_up))
 
 
-LINE_HINT = "enter or ctrl+s send · escape cancel"
+LINE_HINT = "enter or {send} send · {cancel} cancel"
 
 
 class LineDialog(FormDialog):
@@ -453,7 +460,8 @@ class ConfirmDialog(DialogScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self._question)
-            yield Static(Text("y yes · n no", style="dim"))
+            yield Static(Text(f"{key_for(self.app, self, 'confirm.yes')} yes · {key_for(self.app, self, 'confirm.no')} no",
+                              style="dim"))
         yield KeyBar()
 
     def action_answer(self, yes: bool) -> None:

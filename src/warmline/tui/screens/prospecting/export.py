@@ -54,7 +54,7 @@ class ExportDialog(FormDialog):
     BINDINGS = [send_binding("Export")]
 
     def __init__(self) -> None:
-        super().__init__(Text("Export from the cache"), self._export, hint="ctrl+s or enter export · escape cancel")
+        super().__init__(Text("Export from the cache"), self._export, hint="{send} or enter export · {cancel} cancel")
         self._default = default_path(KINDS[0], FORMATS[0], STATUSES[0])
 
     def compose_fields(self) -> ComposeResult:

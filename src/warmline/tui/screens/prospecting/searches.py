@@ -41,7 +41,7 @@ class DeepSearchDialog(FormDialog):
     BINDINGS = [send_binding("Start")]
 
     def __init__(self) -> None:
-        super().__init__(Text("Company deep search"), self._start, hint="enter or ctrl+s start · escape cancel")
+        super().__init__(Text("Company deep search"), self._start, hint="enter or {send} start · {cancel} cancel")
 
     def compose_fields(self) -> ComposeResult:
         yield Label("What companies? (3-1000 characters)")
