@@ -187,6 +187,23 @@ async def test_the_keys_today_names_are_the_reps_own(store: Store, followups: Fo
         assert "enter or t: triage" in "\n".join(rows(app))
 
 
+async def test_the_snooze_dialog_names_the_reps_keys(store: Store, followups: FollowUps, day: str) -> None:
+    keymap = {"snooze.week": "w", "snooze.cancel": "ctrl+x"}
+    app = cockpit(store, config=settings(start_screen="today", cold_after_days=COLD_AFTER_DAYS, keymap=keymap),
+                  followups=followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await highlight(app, pilot, "followup:1")
+        await pilot.press("Z")
+        await until(lambda: isinstance(app.screen, SnoozeDialog), pilot=pilot, what="the snooze dialog")
+        said = [str(static.render()) for static in app.screen.query("Static")]
+        assert any(line.startswith("w  a week (") for text in said for line in text.splitlines())
+        assert "1 · w · 3 then enter · ctrl+x leaves it as it is" in said
+        await pilot.press("w")
+        await until(lambda: isinstance(app.screen, TodayScreen), pilot=pilot, what="back on Today")
+        assert followups.get(1).snoozed_until == TODAY + timedelta(days=7)
+
+
 async def test_the_cursor_steps_over_the_headings(
     store: Store, followups: FollowUps, day: str
 ) -> None:

@@ -33,6 +33,7 @@ from warmline.records import (
     new_contact_prefill,
     save_record,
 )
+from warmline.tui.bindings import key_for
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.dialog_screen import DialogScreen
@@ -100,7 +101,8 @@ class ContactPickDialog(DialogScreen[ContactChoice | str | None]):
             )
             yield OptionList(id="pick-options")
             yield Static(
-                Text("↑↓ choose · enter pin (or create) · escape cancel"), classes="dialog-hint"
+                Text(f"↑↓ choose · {key_for(self.app, self, 'pick.choose')} pin (or create)"
+                     f" · {key_for(self.app, self, 'pick.cancel')} cancel"), classes="dialog-hint"
             )
         yield KeyBar()
 

@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Label, Static
 
+from warmline.tui.bindings import key_for
 from warmline.tui.safe import plain
 from warmline.tui.screens.dialog_screen import DialogScreen
 from warmline.tui.screens.follow_up_words import (
@@ -72,19 +73,20 @@ class SnoozeDialog(DialogScreen[tuple[date, time | None] | None]):
         today = self.today
         with Vertical():
             yield Static(Text("Snooze: ") + plain(one_line(self._text)), classes="dialog-title")
+            day, week, pick, cancel = (key_for(self.app, self, f"snooze.{name}") for name in ("day", "week", "date", "cancel"))
             choices = Text()
-            choices.append("1", style="bold")
+            choices.append(day, style="bold")
             choices.append(f"  a day ({day_text(self._day(SNOOZE_DAY), None, today)})\n")
-            choices.append("2", style="bold")
+            choices.append(week, style="bold")
             choices.append(f"  a week ({day_text(self._day(SNOOZE_WEEK), None, today)})\n")
-            choices.append("3", style="bold")
+            choices.append(pick, style="bold")
             choices.append("  pick a date:")
             yield Static(choices)
             yield Input(placeholder=SNOOZE_HINT, id="snooze-day")
             yield Static(Text("-", style="dim"), id="snooze-read", classes="dialog-hint")
             yield Static("", classes="dialog-error", id="snooze-error")
             yield Static(
-                Text("1 · 2 · 3 then enter · escape leaves it as it is"), classes="dialog-hint"
+                Text(f"{day} · {week} · {pick} then enter · {cancel} leaves it as it is"), classes="dialog-hint"
             )
         yield KeyBar()
 
@@ -167,7 +169,9 @@ class AddFollowUpDialog(DialogScreen[bool]):
             yield Input(placeholder="send the pricing", id="follow-up-text")
             yield Static("", classes="dialog-error", id="follow-up-error")
             yield Static(
-                Text(f"enter or ctrl+s keep · escape cancel · {LOCAL_ONLY}"), classes="dialog-hint"
+                Text(f"enter or {key_for(self.app, self, 'add_follow_up.send')} keep"
+                     f" · {key_for(self.app, self, 'add_follow_up.cancel')} cancel · {LOCAL_ONLY}"),
+                classes="dialog-hint",
             )
         yield KeyBar()
 

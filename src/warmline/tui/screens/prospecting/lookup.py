@@ -48,6 +48,7 @@ from warmline.prospecting import (
 )
 from warmline.store.lookup_history import EarlierLookup, earlier_lookups
 from warmline.store.lookup_values import LookupValues, lookup_values
+from warmline.tui.bindings import key_for
 from warmline.tui.columns import Column
 from warmline.tui.refusals import in_reps_words, refusals
 from warmline.tui.safe import plain
@@ -527,7 +528,8 @@ class EarlierLookups(DialogScreen[dict[str, Any] | None]):
         with Vertical():
             yield Static(Text("Earlier lookups (answers kept in the cache)", style="bold"))
             yield RowTable((Column("Lookup"), "Fetched"), id="earlier-table")
-            yield Static(Text("enter shows its cached answer (no lookup spent) · escape cancels"), classes="dialog-hint")
+            yield Static(Text(f"enter shows its cached answer (no lookup spent) · {key_for(self.app, self, 'earlier.cancel')}"
+                              " cancels"), classes="dialog-hint")
         yield KeyBar()
 
     def on_mount(self) -> None:
