@@ -143,7 +143,7 @@ def start_job(
 def add_to_outreach(cockpit: Cockpit, company_ids: list[int], labels: list[str], status: str) -> None:
     """Ask, then queue the companies as cold (social warming) or warm (nurturing) leads."""
     if not company_ids:
-        cockpit.notify_plain("Select companies first (space marks a row).", severity="warning")
+        cockpit.notify_plain("Mark companies first (Mark, in the key bar).", severity="warning")
         return
     question = Text().append(f"Add {len(company_ids)} compan{'y' if len(company_ids) == 1 else 'ies'} to outreach as {status} leads?\n")
     question.append_text(names_text(labels))

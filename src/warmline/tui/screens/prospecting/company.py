@@ -181,7 +181,7 @@ class CompanyScreen(RecordPage[CompanyRow, Company]):
         if page.fields:
             fields.append_text(fields_text(page.fields))
         else:
-            fields.append("\n  none yet; t runs a research template to fill them", style="dim")
+            fields.append(f"\n  none yet; {self.key('company.research')} runs a research template to fill them", style="dim")
         self._section("company-fields", fields)
         now, zone = self.cockpit.clock(), self.cockpit.zone
         self._section("company-research", research_text(page.research, page.findings, now, zone, self.key("company.deep_research")))

@@ -408,7 +408,7 @@ class LookupScreen(CockpitScreen):
         if not earlier:
             text.append("No earlier lookup is cached.")
         else:
-            text.append("No cached answer for these criteria; ctrl+r picks one the cache holds:")
+            text.append(f"No cached answer for these criteria; {self.key('lookup.earlier')} picks one the cache holds:")
             now, zone = self.cockpit.clock(), self.cockpit.zone
             for lookup in earlier:
                 text.append("\n  ")
