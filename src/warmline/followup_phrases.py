@@ -49,8 +49,8 @@ What it reads, and the rules chosen (docs/user-guide.md, "Follow-ups", says the 
   "N weeks from now"; N from 1; at most 366 days, 104 weeks, 52 fortnights, 36 months),
   months clamped to the month's end (31 Jan + 1 month = 28/29 Feb).
 - Dates with an English month name: "3 Dec", "3rd of December", "Dec 3", "December 3rd,
-  2026", "Fri 4 Dec" (a weekday that does not fit the date makes nothing), "w/c 7 Dec" (the
-  week commencing: its first day); ISO "2026-12-03"
+  2026", "Fri 4 Dec" (a weekday that does not fit the date makes nothing), "w/c 7 Dec", "week of
+  Dec 7" (the week commencing: the day said, read with its cue); ISO "2026-12-03"
   (with a time and an offset, converted to the rep's zone); numeric day/month only when it
   cannot be misread: "25/12" or "12/25" (one part over 12, or both the same: "5/5"), never
   "3/12"; the German/European "3.12." (the trailing dot is the format's own: day.month.)
@@ -151,14 +151,18 @@ _COUNT = rf"(?:a\s+couple(?:\s+of)?|couple\s+of|[0-9]{{1,3}}|{_alternatives(_COU
 _L = r"(?<![\w@/.\-])"
 # Not followed by more word: "monday.com", "Mondays", "Friday's", "Mon-Fri", "Dec/Jan".
 _R = r"(?![\w@/\-]|\.\w|['’]s(?!\w))"
-# After a number: not a longer number, a decimal, a percentage, a range or a clock.
-_RN = r"(?![\w@/\-:%]|[.,][0-9])"
+# After a number: not a longer number, a decimal, a percentage, a range or a clock ("7:30");
+# a colon before anything else is punctuation ("Thu 3 Dec: demo").
+_RN = r"(?![\w@/\-%]|[.,:][0-9])"
 
 _CUE_WORDS = (
     r"by|on|until|till|['’]til|before|due:?(?:\s+(?:on|by))?|no\s+later\s+than|not\s+later\s+than"
     r"|deadline(?:\s+is)?:?|follow[- ]?up:?"
 )
 _CUE = rf"(?:(?P<cue>{_CUE_WORDS})\s+)"
+# The week commencing ("w/c 7 Dec", "the week of Dec 7"): the date said, read with its cue.
+_WEEK_OF = r"(?:(?:(?:the\s+)?week\s+(?:of|commencing)|w/c|wc)\s+)?"
+_WEEK_OF_WORDS = frozenset({"the", "week", "w", "wc"})
 # Verbs of intent a bare weekday may follow: "call back Friday", "call her Monday", "ping
 # Tue". Base forms only ("called Friday", "met Monday" tell what happened), an object and
 # "back"/"again" allowed; "first thing" and EOD/COB say when that day.
@@ -543,21 +547,21 @@ _READERS: list[tuple[str, _Reader, frozenset[str], frozenset[str]]] = [
     ),
     (
         (
-            _L + _CUE + rf"?(?:(?P<wd>{_WD})\.?,?\s+)?(?:the\s+)?"
+            _L + _CUE + "?" + _WEEK_OF + rf"(?:(?P<wd>{_WD})\.?,?\s+)?(?:the\s+)?"
             r"(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?\.?\s+(?:of\s+)?"
             rf"(?P<mon>{_MON})\.?(?:,?\s+(?P<y>[0-9]{{4}}))?" + _RN
         ),
         _read_named_month,
-        frozenset({"the", _DIGIT, *_WEEKDAYS}),
+        frozenset({_DIGIT, *_WEEKDAYS, *_WEEK_OF_WORDS}),
         _EN,
     ),
     (
         (
-            _L + _CUE + rf"?(?:(?P<wd>{_WD})\.?,?\s+)?(?P<mon>{_MON})\.?\s+(?:the\s+)?"
-            r"(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<y>[0-9]{4}))?" + _RN
+            _L + _CUE + "?" + _WEEK_OF + rf"(?:(?P<wd>{_WD})\.?,?\s+)?(?P<mon>{_MON})\.?\s+"
+            r"(?:the\s+)?(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<y>[0-9]{4}))?" + _RN
         ),
         _read_named_month,
-        frozenset({*_WEEKDAYS, *_MONTHS}),
+        frozenset({*_WEEKDAYS, *_MONTHS, *_WEEK_OF_WORDS}),
         _EN,
     ),
     (

@@ -184,6 +184,11 @@ def test_done_and_delete_name_an_unknown_id(followups: FollowUps) -> None:
         ("in two weeks", date(2026, 12, 8), None),
         ("3 Dec", date(2026, 12, 3), None),
         ("  next week ", date(2026, 11, 30), None),
+        # The week commencing: a rep's "w/c 7 Dec" is its Monday, read whole, cue and all.
+        ("w/c 7 Dec", date(2026, 12, 7), None),
+        ("W/C 7th December", date(2026, 12, 7), None),
+        ("week commencing 7 Dec", date(2026, 12, 7), None),
+        ("week of Dec 7", date(2026, 12, 7), None),
     ],
 )
 def test_a_typed_due_day_is_a_date_or_words_read_whole(

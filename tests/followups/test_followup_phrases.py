@@ -205,6 +205,13 @@ ROWS: list[Row] = [
     ("first thing Monday", FRI, ("2026-11-30", None)),
     ("after the holidays", FRI, None),
     ("w/c 7 Dec", FRI, ("2026-12-07", None)),
+    # A colon after a date is punctuation ("Thu 3 Dec: demo"); before a digit it is a clock.
+    ("Thu 3 Dec: demo with the CTO", FRI, ("2026-12-03", None)),
+    ("w/c 7 Dec: workshop", FRI, ("2026-12-07", None)),
+    ("Dec 7: send the quote", FRI, ("2026-12-07", None)),
+    ("by 2026-12-03: contract", FRI, ("2026-12-03", None)),
+    ("by 25/12: signed", FRI, ("2026-12-25", None)),
+    ("the call Dec 7:30", FRI, None),
     ("in 10 days", FRI, ("2026-12-07", None)),
     ("end of Q1", FRI, None),
     ("circle back Tuesday", FRI, ("2026-12-01", None)),
@@ -316,6 +323,9 @@ def test_the_table_is_big_and_mixed() -> None:
         ("Send the contract on 3 Dec, she said", "on 3 Dec"),
         ("🔥🔥 in two weeks", "in two weeks"),
         ("by the end of the month", "by the end of the month"),
+        ("workshop w/c 7 Dec", "w/c 7 Dec"),
+        ("demo the week of Dec 7, she said", "the week of Dec 7"),
+        ("Thu 3 Dec: demo", "Thu 3 Dec"),
     ],
 )
 def test_the_phrase_is_the_words_read(text: str, phrase: str) -> None:
