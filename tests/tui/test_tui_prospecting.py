@@ -607,6 +607,28 @@ async def test_filters_complete_the_keyword_after_the_last_comma(store: Store) -
         assert regions._suggestion == "Bavaria"
 
 
+async def test_tab_takes_a_shown_completion_and_moves_on_without_one(store: Store) -> None:
+    """The grey completion is taken with tab, as a shell does (right arrow too); tab with
+    nothing shown moves to the next field as everywhere else."""
+    _known_names(store)
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I")
+        await pilot.pause()
+        industries = app.screen.query_one("#lookup-industries")
+        industries.focus()
+        await pilot.press(*"fo")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("tab")
+        assert industries.value == "Food & Beverage"
+        assert app.focused is industries  # taken, still here: ", " adds another
+        await pilot.press("tab")
+        assert app.focused is app.screen.query_one("#lookup-countries")
+        assert industries.value == "Food & Beverage"
+        assert "tab takes a suggested name" in text_of(app, "#lookup-summary")
+
+
 async def test_an_unknown_keyword_is_asked_about_before_a_lookup_is_spent(store: Store, service: ServiceClient) -> None:
     _known_names(store)
     app = cockpit(store, sync=LookupSync(service))

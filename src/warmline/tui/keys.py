@@ -31,7 +31,7 @@ from warmline.tui.screens.prospecting.company import CompanyScreen, ContactScree
 from warmline.tui.screens.prospecting.directory import CompaniesScreen, ContactsScreen
 from warmline.tui.screens.prospecting.export import ExportDialog
 from warmline.tui.screens.prospecting.hub import ProspectingScreen
-from warmline.tui.screens.prospecting.lookup import EarlierLookups, LookupScreen
+from warmline.tui.screens.prospecting.lookup import EarlierLookups, FilterInput, LookupScreen
 from warmline.tui.screens.prospecting.people import FoundContactsScreen
 from warmline.tui.screens.prospecting.research import RunResultsScreen, TemplatesScreen
 from warmline.tui.screens.prospecting.searches import DeepSearchDialog, FoundCompaniesScreen
@@ -56,7 +56,7 @@ def _sections() -> list[tuple[str, list[BindingType]]]:
         ("Outbox", list(OutboxScreen.BINDINGS)),
         ("Search everything (ctrl+k, or / where it does not filter a list)", list(SearchScreen.BINDINGS)),
         ("Prospecting", list(ProspectingScreen.BINDINGS)),
-        ("Company lookup", [*LookupScreen.BINDINGS, *EarlierLookups.BINDINGS]),
+        ("Company lookup", [*LookupScreen.BINDINGS, *FilterInput.BINDINGS, *EarlierLookups.BINDINGS]),
         ("Company deep search", _form(DeepSearchDialog)),
         ("Companies found by a deep search", list(FoundCompaniesScreen.BINDINGS)),
         ("Companies", [*CompaniesScreen.BINDINGS, *VirtualList.BINDINGS]),

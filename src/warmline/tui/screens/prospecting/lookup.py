@@ -143,6 +143,20 @@ class KeywordSuggester(Suggester):
         return complete_keyword(value, self.names)
 
 
+class FilterInput(Input):
+    """A filter field whose grey completion tab takes, as a shell's does (the right arrow
+    takes it too, as in any Textual field); with none shown, tab moves on as everywhere."""
+
+    BINDINGS = [Binding("tab", "complete", "Take the suggestion", show=False, id="lookup.complete")]
+
+    def action_complete(self) -> None:
+        if self.cursor_at_end and len(self._suggestion) > len(self.value):
+            self.value = self._suggestion
+            self.cursor_position = len(self.value)
+        else:
+            self.screen.focus_next()
+
+
 class LookupScreen(CockpitScreen):
     """The lookup form above its results; enter in a field looks up."""
 
@@ -186,7 +200,7 @@ class LookupScreen(CockpitScreen):
         with Horizontal(classes="lookup-row"):
             for name, label in FILTERS:
                 yield Label(f"{label} ", classes="lookup-label")
-                yield Input(
+                yield FilterInput(
                     placeholder="several, comma-separated", id=f"lookup-{name}", compact=True,
                     suggester=KeywordSuggester(()),
                 )
@@ -430,7 +444,9 @@ class LookupScreen(CockpitScreen):
             table.fill([])
             key = self.key
             self._show_problem(Text(
-                f"Type a query and/or filters, then enter. Mark results with {key('lookup.mark')}: "
+                f"Type a query and/or filters "
+                f"({key_for(self.app, self.query_one(FilterInput), 'lookup.complete')} takes a suggested name), "
+                f"then enter. Mark results with {key('lookup.mark')}: "
                 f"{key('lookup.save_marked')} saves the marked, {key('lookup.save_top')} the top N, "
                 f"{key('lookup.save_all')} all of them; saved ones go to outreach with {key('lookup.cold')} (cold) "
                 f"or {key('lookup.warm')} (warm).", style="dim"
