@@ -121,12 +121,12 @@ def test_every_field_of_the_status_is_read_back_from_the_keys_already_in_caches(
     assert {key.value for key in StateKey} == {
         "online", "syncing", "auth_failed", "service_failing", "last_sync_at", "rate_limited_until",
         "last_error", "rate_limit_service", "rate_limit_cleared_at", "server_clock", "service_dialect", "clock_note",
-        "tui.jobs_seen_at", "tui.theme", "tui.cockpit_last_seen",
+        "sync_step", "tui.jobs_seen_at", "tui.theme", "tui.cockpit_last_seen",
     }
     written = {
         "online": True, "syncing": True, "auth_failed": True, "service_failing": "lead list (HTTP 503)",
         "last_sync_at": 100.0, "rate_limited_until": 200.0, "last_error": "boom",
-        "clock_note": "clock 2.0 d ahead of the service",
+        "clock_note": "clock 2.0 d ahead of the service", "sync_step": "reading leads",
     }
     for key, value in written.items():
         store.set_state(key, value)

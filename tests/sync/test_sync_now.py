@@ -58,6 +58,24 @@ async def test_sync_now_pressed_twice_runs_one_pass(engine: SyncEngine, store: S
     assert seen.count(False) == 1  # not ended by the flush inside the pass
 
 
+async def test_sync_now_says_which_step_it_is_on(engine: SyncEngine, store: Store) -> None:
+    """A pass on a slow service took ten seconds of a bare "syncing…": each step is now
+    named in the status while it runs (and stored, for any process's status line), and
+    the name goes with the pass."""
+    store.enqueue("add_note", {"lead_id": 1, "content": "Sent by sync now"}, 1)
+    engine.status.update(online=None)  # not sure of the service: the pass checks it first
+    steps: list[str | None] = []
+    engine.on_status(lambda status: steps.append(status.step) if status.step != (steps or [None])[-1] else None)
+    await engine.sync_now()
+    assert steps == [
+        "checking the service", "sending queued actions", "reading leads", "reading recommendations",
+        "reading companies and contacts", "checking jobs",
+        "reading lead details",  # an engine with no scheduler (a command) reads them in the pass
+        None,
+    ]
+    assert store.sync_status().step is None
+
+
 async def test_sync_now_offline_says_so_and_sends_nothing(
     engine: SyncEngine, store: Store, transport: FaultyTransport
 ) -> None:

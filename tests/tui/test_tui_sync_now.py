@@ -40,6 +40,20 @@ async def test_the_status_line_says_syncing_until_the_pass_ends(store: Store) ->
         assert "online" in status_text(app)
 
 
+async def test_the_status_line_names_the_step_of_the_pass(store: Store) -> None:
+    sync = RecordingSync()
+    sync.pass_gate = asyncio.Event()
+    app = cockpit(store, sync=sync)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("Y")
+        await until(lambda: "syncing…" in status_text(app), pilot=pilot)
+        StatusBoard(store).update(step="reading leads")  # as the engine's pass says it
+        app.poll_status()
+        await until(lambda: "⟳ syncing: reading leads…" in status_text(app), pilot=pilot)
+        sync.pass_gate.set()
+        await until(lambda: "syncing" not in status_text(app), pilot=pilot)
+
+
 async def test_sync_now_offline_says_so(store: Store) -> None:
     sync = RecordingSync()
     sync.pass_report = PassReport(reachable=False, offline_error="connection refused")

@@ -76,6 +76,7 @@ class StateStore(Database):
             last_error=_text(values.get(StateKey.LAST_ERROR)),
             failing=_text(values.get(StateKey.SERVICE_FAILING)) or None,
             clock_note=_text(values.get(StateKey.CLOCK_NOTE)) or None,
+            step=_text(values.get(StateKey.SYNC_STEP)) or None,
         )
 
 

@@ -57,6 +57,8 @@ class StateKey(StrEnum):
     CLOCK_NOTE = "clock_note"
     """Why the service's clock is not trusted ("clock 2.0 d ahead of the service"), or
     nothing: reconciliation then works in a wider window, and the rep is told."""
+    SYNC_STEP = "sync_step"
+    """What a whole pass ("Sync now", `warmline sync --once`) is doing now, while it runs."""
     SERVICE_DIALECT = "service_dialect"
     """What the client learned of the service's dialect (paging styles, research paths),
     with the `service_id` it came from: a new process starts from it."""
@@ -74,7 +76,7 @@ class SyncStatus(NamedTuple):
 
     `online` is None before the first contact. Every field but `queued` and `failed` (which
     the store counts in the outbox) is stored under the `StateKey` of the same name
-    (`failing` under `SERVICE_FAILING`)."""
+    (`failing` under `SERVICE_FAILING`, `step` under `SYNC_STEP`)."""
 
     online: bool | None = None
     syncing: bool = False
@@ -89,6 +91,8 @@ class SyncStatus(NamedTuple):
     last read of each part succeeded."""
     clock_note: str | None = None
     """Our clock and the service's differ by more than a day (`ServerClock.distrust`)."""
+    step: str | None = None
+    """What a whole pass is doing now ("reading leads"), while one runs; None otherwise."""
 
     def rate_limited(self, now: float) -> bool:
         """The service asked us to wait past `now` (epoch seconds)."""
@@ -118,5 +122,6 @@ STORED_FIELDS: dict[str, StateKey] = {
     "last_error": StateKey.LAST_ERROR,
     "failing": StateKey.SERVICE_FAILING,
     "clock_note": StateKey.CLOCK_NOTE,
+    "step": StateKey.SYNC_STEP,
 }
 """Each stored field of `SyncStatus` and the key it is stored under."""

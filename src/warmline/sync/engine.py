@@ -716,8 +716,21 @@ class SyncEngine:
         report.status = self.status.current
         return report
 
+    async def _step(self, step: str | None) -> None:
+        """Name what the pass does now, for the status line ("⟳ syncing: reading leads…"):
+        on a slow service a bare "syncing" said nothing for seconds."""
+        await self._blocking(self.status.update, step=step)
+
     async def _pass(self, report: PassReport, *, probe: bool = True) -> None:
+        try:
+            await self._steps(report, probe=probe)
+        finally:
+            await self._step(None)
+
+    async def _steps(self, report: PassReport, *, probe: bool) -> None:
         if not self._waiting(report):
+            if probe:
+                await self._step("checking the service")
             report.reachable = await self.connection.probe() if probe else True
             await self._remember_server_clock()
             if report.reachable:
@@ -733,17 +746,22 @@ class SyncEngine:
 
     async def _full_pass(self, report: PassReport) -> None:
         # Deliver first, so the refreshed data already shows what was just sent.
+        await self._step("sending queued actions")
         report.flush = await self.flush(ignore_backoff=True)
         report.offline_error, report.auth_error = report.flush.offline_error, report.flush.auth_error
         if report.offline_error or report.auth_error or self._waiting(report):
             return
         async with self._refresh_lock:
+            await self._step("reading leads")
             report.leads_refreshed = await self.refresh_leads()
             if report.leads_refreshed is not None:
+                await self._step("reading recommendations")
                 await self.refresh_recommendations()
+                await self._step("reading companies and contacts")
                 await self.refresh_directory()
         if self._waiting(report):
             return
+        await self._step("checking jobs")
         report.polls = await self.poll_jobs(force=True)
         report.offline_error, report.auth_error = report.polls.offline_error, report.polls.auth_error
         if self.scheduler is not None:
@@ -751,6 +769,7 @@ class SyncEngine:
         elif not (report.offline_error or report.auth_error or self.connection.offline or self._waiting(report)):
             # Every lead readable offline, as far as this window's half of the budget goes:
             # a one-off command does not wait for the window to reset.
+            await self._step("reading lead details")
             report.prefetch = await self.prefetch(wait=False)
         if self.connection.offline and report.offline_error is None:
             report.offline_error = self.status.current.last_error

@@ -58,6 +58,7 @@ class StatusChange(TypedDict, total=False):
     last_error: str | None
     failing: str | None
     clock_note: str | None
+    step: str | None
 
 
 IDLE_PROBE_AFTER = 20.0

@@ -91,7 +91,8 @@ def _moment(epoch: float) -> datetime:
 def _connection(status: CockpitStatus, now: datetime, zone: tzinfo) -> StatusPart:
     state = status.state
     if status.syncing_now and state != SyncState.SYNC_OFF:
-        return StatusPart("⟳ syncing…", "normal")
+        step = status.sync.step
+        return StatusPart(f"⟳ syncing: {_within(step, FAILING_WIDTH)}…" if step else "⟳ syncing…", "normal")
     if state == SyncState.RATE_LIMITED:
         until = status.sync.rate_limited_until
         if until is not None and _moment(until) > now:
