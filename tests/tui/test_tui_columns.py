@@ -41,6 +41,22 @@ def test_share_keeps_fixed_and_short_columns_and_splits_the_rest() -> None:
     assert share([3, 30, 4], [False, True, True], 10, [8, 8, 8]) == [3, 8, 4]
 
 
+def test_a_column_cut_last_keeps_its_content_before_the_others_share() -> None:
+    """At 80 columns the contacts list cut every column to an even 15 cells: "Adrienne
+    Aguil…" beside a cut email. The name (the row's identity) now keeps its width as long
+    as the others still get their minimum; the rest is shared as before."""
+    # room 60: the name wants 20 and gets it; the others split the 40 left
+    assert share([20, 22, 25, 30], [True] * 4, 60, [14, 12, 12, 14], first=[True, False, False, False]) == [
+        20, 13, 13, 14,
+    ]
+    # too little room for all of it: the name gets what the others' minimums leave
+    assert share([30, 22, 25, 30], [True] * 4, 52, [14, 12, 12, 14], first=[True, False, False, False]) == [
+        14, 12, 12, 14,
+    ]
+    # everything fits: as without it
+    assert share([10, 9, 8, 7], [True] * 4, 60, [8] * 4, first=[True, False, False, False]) == [10, 9, 8, 7]
+
+
 def test_list_columns_from_content_or_in_proportion() -> None:
     columns = (
         Column("", 1),

@@ -35,6 +35,9 @@ class Column(NamedTuple):
     width: int = 0
     align: str = "left"  # left | right
     min_width: int = 8
+    first: bool = False
+    """Cut last: the row's identity (a contact's name) keeps its content's width before the
+    other flexible columns share the rest (`share`)."""
 
 
 def widths(columns: Sequence[Column], total: int, wanted: Sequence[int] | None = None) -> list[int]:
@@ -48,6 +51,7 @@ def widths(columns: Sequence[Column], total: int, wanted: Sequence[int] | None =
         return share(
             [c.width or max(w, cell_len(c.title)) for c, w in zip(columns, wanted, strict=True)],
             [not c.width for c in columns], total - gaps, [c.min_width for c in columns],
+            [c.first for c in columns],
         )
     rest = total - sum(c.width for c in columns if c.width) - gaps
     weight = sum(c.min_width for c in columns if not c.width) or 1
@@ -64,7 +68,13 @@ def widths(columns: Sequence[Column], total: int, wanted: Sequence[int] | None =
     return result
 
 
-def share(wanted: Sequence[int], flexible: Sequence[bool], room: int, minimum: Sequence[int]) -> list[int]:
+def share(
+    wanted: Sequence[int],
+    flexible: Sequence[bool],
+    room: int,
+    minimum: Sequence[int],
+    first: Sequence[bool] | None = None,
+) -> list[int]:
     """Widths for columns whose content is `wanted` cells wide, in `room` cells.
 
     Fixed columns keep their content's width. Flexible ones keep theirs too when everything
@@ -72,13 +82,25 @@ def share(wanted: Sequence[int], flexible: Sequence[bool], room: int, minimum: S
     share keeps its width and the rest is split evenly among the others, so a short column
     is never cut to make room for a long one. A flexible column keeps at least its
     `minimum` (or its content, when shorter), even if the table must then scroll.
+
+    A column marked in `first` (the row's identity: a contact's name) is served before the
+    split: its content's width, as far as the others' minimums leave room.
     """
     result = list(wanted)
     rest = room - sum(width for width, flex in zip(wanted, flexible, strict=True) if not flex)
-    order = sorted((index for index, flex in enumerate(flexible) if flex), key=lambda index: wanted[index])
+    served = [bool(first and first[index]) for index in range(len(wanted))]
+    smallest = [min(w, m) for w, m in zip(wanted, minimum, strict=True)]
+    for index in (index for index, flex in enumerate(flexible) if flex and served[index]):
+        others = sum(smallest[other] for other, flex in enumerate(flexible) if flex and not served[other])
+        result[index] = max(min(wanted[index], rest - others), smallest[index])
+        rest -= result[index]
+    order = sorted(
+        (index for index, flex in enumerate(flexible) if flex and not served[index]), key=lambda index: wanted[index]
+    )
     for done, index in enumerate(order):
         even = max(rest // (len(order) - done), 0)
-        result[index] = max(min(wanted[index], even), min(wanted[index], minimum[index]))
+        later = sum(smallest[other] for other in order[done + 1 :])  # never at the cost of their minimum
+        result[index] = max(min(wanted[index], even, rest - later), smallest[index])
         rest -= result[index]
     return result
 

@@ -75,7 +75,7 @@ COMPANY_COLUMNS = (
     Column("Found by", 0, min_width=8),
 )
 CONTACT_COLUMNS = (
-    Column("Name", 0, min_width=14),
+    Column("Name", 0, min_width=14, first=True),
     Column("Company", 0, min_width=12),
     Column("Title", 0, min_width=12),
     Column("Role", 14),
