@@ -144,6 +144,20 @@ def test_today_prints_each_section_as_an_aligned_table(desk: Path) -> None:
             )
 
 
+def test_a_follow_up_on_a_removed_lead_says_so(desk: Path) -> None:
+    """As on the cockpit's Today: the lead lists no longer show the lead (here the last
+    lead list did not have it), and its follow-up names it "(removed)"."""
+    seed(desk)
+    with FollowUps(desk) as follow_ups:
+        follow_ups.add(99, "Gone GmbH", "call about the renewal", date(2026, 11, 18))
+    result = run("today")
+    assert result.exit_code == 0, result.output
+    due = blocks(result.stdout)["Follow-ups due today and overdue"]
+    (gone,) = [line for line in due if "Gone GmbH" in line]
+    assert "Gone GmbH (removed)" in gone
+    assert not any("(removed)" in line for line in due if "Gone GmbH" not in line)
+
+
 def test_an_empty_day_says_so_on_stderr(desk: Path) -> None:
     result = run("today")
     assert result.exit_code == 0, result.output

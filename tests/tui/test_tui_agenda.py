@@ -100,6 +100,31 @@ async def test_the_agenda_groups_every_open_follow_up_by_day(store: Store, follo
         assert table(app).current_key == "followup:1"  # the first row, past the heading
 
 
+async def test_a_follow_up_on_a_removed_lead_says_so(store: Store, followups: FollowUps) -> None:
+    """A lead the service removed (or that the last lead list no longer had) keeps its
+    local follow-ups, which Today and the agenda listed as if nothing had happened; now
+    they say "(removed)" where the lead is named, as the lead's page does."""
+    followups.add(999, "Gone GmbH", "Call about the renewal", TODAY)
+    followups.add(DENTAL, "Dental Bavaria GmbH", "Call her Monday", TODAY + timedelta(days=1))
+    followups.add(KESTREL, "Kestrel Analytics", "Demo for the board", TODAY)
+    store.mark_lead_gone(DENTAL, "Outreach lead not found")
+    app = agenda_cockpit(store, followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        today = app.screen.query_one("#today-table", SectionList)
+        await until(lambda: today.row_count > 0, pilot=pilot)
+        shown = [" ".join(cell.plain for cell in today.cells_at(i)).strip() for i in range(today.row_count)]
+        assert "• Gone GmbH (removed) Call about the renewal today" in shown
+        assert "• Kestrel Analytics Demo for the board today" in shown
+        await open_agenda(app, pilot)
+        assert rows(app) == [
+            "Today (2)",
+            "• Gone GmbH (removed) Call about the renewal today",
+            "• Kestrel Analytics Demo for the board today",
+            "Tomorrow (1)",
+            "• Dental Bavaria GmbH (removed) Call her Monday Mon 23 Nov",
+        ]
+
+
 @pytest.mark.parametrize("start", ["today", "leads", "lead page"])
 async def test_one_key_reaches_it_from_every_screen(
     store: Store, followups: FollowUps, start: str

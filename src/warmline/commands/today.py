@@ -34,7 +34,14 @@ from warmline.commands.outbox import op_json
 from warmline.exit_codes import EXIT_CODES_HELP
 from warmline.exporting import followup_json
 from warmline.store.clock import epoch_of, iso
-from warmline.store.today import TodayLead, TodayPage, coming_follow_ups, due_follow_ups, today_page
+from warmline.store.today import (
+    TodayLead,
+    TodayPage,
+    coming_follow_ups,
+    due_follow_ups,
+    today_page,
+    unlisted_leads,
+)
 from warmline.vocabulary import kind_short
 from warmline.zone import rep_now
 
@@ -159,7 +166,8 @@ def print_today(page: TodayPage, now: datetime, cold_after_days: int) -> None:
             ["ID", "DUE", "STATE", "LEAD", "COMPANY", "TEXT"],
             [
                 [item.id, item.due_on.isoformat() + (f" {item.at:%H:%M}" if item.at is not None else ""),
-                 item.state(today), item.lead_id, item.company, _cut(item.text)]
+                 item.state(today), item.lead_id,
+                 item.company + (" (removed)" if item.lead_id in page.unlisted else ""), _cut(item.text)]
                 for item in page.follow_ups
             ],
         )  # fmt: skip
@@ -206,6 +214,9 @@ def today_command(as_json: bool) -> None:
         page = page._replace(
             follow_ups=due_follow_ups(follow_ups, day), coming=coming_follow_ups(follow_ups, day)
         )
+    if page.follow_ups:  # which of their leads were removed, as Today marks them
+        with open_store(config) as store:
+            page = page._replace(unlisted=unlisted_leads(store, (item.lead_id for item in page.follow_ups)))
     if as_json:
         echo_json(today_json(page, config.cold_after_days))
         return

@@ -105,6 +105,8 @@ class TodayPage(NamedTuple):
     coming: tuple[tuple[date, int], ...] = ()
     """Open follow-ups due in the next 7 days after today (`WEEK_AHEAD`), counted by day,
     days with none left out: the "Next 7 days" section, whose row opens the agenda."""
+    unlisted: frozenset[int] = frozenset()
+    """The leads of `follow_ups` that the lead lists no longer show (`unlisted_leads`)."""
 
     @property
     def coming_total(self) -> int:
@@ -146,7 +148,8 @@ def today_page(
         failed = tuple(store.outbox_rows(states=(FAILED,)))
     due = due_follow_ups(follow_ups, today.date()) if follow_ups is not None else ()
     coming = coming_follow_ups(follow_ups, today.date()) if follow_ups is not None else ()
-    return TodayPage(jobs, ready, cold, cold_total, due, recommendations, failed, since, today, coming)
+    unlisted = unlisted_leads(store, (follow_up.lead_id for follow_up in due))
+    return TodayPage(jobs, ready, cold, cold_total, due, recommendations, failed, since, today, coming, unlisted)
 
 
 def due_follow_ups(follow_ups: FollowUps, today: date) -> tuple[FollowUp, ...]:
@@ -161,6 +164,19 @@ def coming_follow_ups(follow_ups: FollowUps, today: date) -> tuple[tuple[date, i
     `WEEK_AHEAD` days on, counted by day (`warmline followups --due week` lists them)."""
     end = today + timedelta(days=WEEK_AHEAD)
     return tuple(follow_ups.open_by_day(today + timedelta(days=1), end))
+
+
+def unlisted_leads(store: Store, lead_ids: Iterable[int]) -> frozenset[int]:
+    """Which of these leads the lead lists no longer show: removed on the service (gone
+    from the last lead list, or refused as not found) or being removed by the rep. Their
+    follow-ups are kept on this computer, and Today and the agenda mark them."""
+    wanted = sorted(set(lead_ids))
+    if not wanted:
+        return frozenset()
+    marks = ", ".join("?" for _ in wanted)
+    with store.read() as conn:
+        listed = conn.execute(f"SELECT id FROM leads WHERE hidden = 0 AND id IN ({marks})", wanted).fetchall()
+    return frozenset(wanted) - {int(lead_id) for (lead_id,) in listed}
 
 
 def lead_names(store: Store, lead_ids: Iterable[int]) -> dict[int, str]:

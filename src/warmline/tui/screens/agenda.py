@@ -16,7 +16,7 @@ Not on the first frame's path: the app imports it when the rep first opens it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from itertools import groupby
 from typing import TYPE_CHECKING
@@ -29,11 +29,12 @@ from textual.widgets import Static
 from warmline.named_tuple import NamedTuple
 from warmline.store.database import CacheUnusable
 from warmline.store.followups import AGENDA_GROUPS, AgendaGroup, FollowUp, agenda_group
+from warmline.store.today import unlisted_leads
 from warmline.tui.columns import Column
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.follow_up_actions import FOLLOW_UP_BINDINGS, FollowUpActions, rep_now
-from warmline.tui.screens.follow_up_words import day_text, due_cell
+from warmline.tui.screens.follow_up_words import day_text, due_cell, lead_cell
 from warmline.tui.screens.today_sections import open_lead
 from warmline.tui.widgets.section_list import Rows, SectionList
 from warmline.tui.widgets.virtual_list import VirtualList
@@ -141,7 +142,8 @@ class AgendaScreen(FollowUpActions, CockpitScreen):
         empty.display = not days
         if not days:
             empty.update(Text(self.problem or empty_agenda(self.key)))
-        table.fill(_table_rows(days, today))
+        unlisted = unlisted_leads(self.cockpit.store, (item.lead_id for day in days for item in day.follow_ups))
+        table.fill(_table_rows(days, today, unlisted))
         self.refresh_bindings()
 
     def _show_title(self, days: list[AgendaDay], today: date) -> None:
@@ -188,7 +190,7 @@ def _key(follow_up: FollowUp) -> str:
     return f"followup:{follow_up.id}"
 
 
-def _table_rows(days: list[AgendaDay], today: date) -> Rows:
+def _table_rows(days: list[AgendaDay], today: date, unlisted: Collection[int]) -> Rows:
     """Each heading with its count, then its follow-ups: an overdue one marked `!`."""
     rows: Rows = []
     for day in days:
@@ -197,6 +199,6 @@ def _table_rows(days: list[AgendaDay], today: date) -> Rows:
         rows.append((HEADING + day.group, heading))
         for item in day.follow_ups:
             mark = Text("!", style="bold red") if day.group == "Overdue" else Text("•", style="bold")
-            cells = [mark, plain(item.company or f"lead {item.lead_id}"), plain(item.text), due_cell(item, today)]
+            cells = [mark, lead_cell(item, unlisted), plain(item.text), due_cell(item, today)]
             rows.append((_key(item), cells))
     return rows

@@ -5,10 +5,13 @@ a notice's one line; shared by the follow-up keys (`follow_up_actions`), their d
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import date, datetime, time
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+
+from warmline.tui.safe import plain
 
 if TYPE_CHECKING:
     from warmline.store.followups import FollowUp
@@ -30,6 +33,15 @@ def day_text(day: date, at: time | None = None, today: date | None = None) -> st
     if today is not None and day.year != today.year:
         text += f" {day.year}"
     return text + (f" {at:%H:%M}" if at is not None else "")
+
+
+def lead_cell(follow_up: FollowUp, unlisted: Collection[int]) -> Text:
+    """The lead a follow-up is about, as a list names it, with "(removed)" when the lead
+    lists no longer show it (`warmline.store.today.unlisted_leads`): its page says why."""
+    cell = plain(follow_up.company or f"lead {follow_up.lead_id}")
+    if follow_up.lead_id in unlisted:
+        cell.append(" (removed)", style="dim")
+    return cell
 
 
 def due_cell(follow_up: FollowUp, today: date) -> Text:

@@ -23,7 +23,7 @@ from warmline.store.rows import Job, Op
 from warmline.store.today import TodayLead, TodayPage, lead_names
 from warmline.tui.job_cells import outcome_words, subject
 from warmline.tui.safe import plain
-from warmline.tui.screens.follow_up_words import LOCAL_ONLY, due_cell
+from warmline.tui.screens.follow_up_words import LOCAL_ONLY, due_cell, lead_cell
 from warmline.tui.timefmt import relative
 from warmline.vocabulary import kind_label
 from warmline.work_days import DEFAULT_WORK_DAYS, first_work_day
@@ -365,7 +365,7 @@ def follow_ups_due(view: TodayView) -> Section:
         FollowUpRow(
             [
                 Text("!", style="bold red") if follow_up.due_on < today else Text("•", style="bold"),
-                plain(follow_up.company or f"lead {follow_up.lead_id}"),
+                lead_cell(follow_up, view.page.unlisted),
                 plain(follow_up.text),
                 due_cell(follow_up, today),
             ],
