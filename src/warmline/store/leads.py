@@ -156,7 +156,10 @@ class LeadsStore(Database):
             if not lead_ids:
                 return []
             marks = ", ".join("?" for _ in lead_ids)
-            listed = {row[0] for row in conn.execute(f"SELECT id FROM leads WHERE hidden = 0 AND id IN ({marks})", list(lead_ids))}
+            # By id alone, hidden tested here: "hidden = 0 AND id IN" walked every listed lead in
+            # an index on hidden (tests/store/test_store_lookups_by_id.py).
+            found = conn.execute(f"SELECT id, hidden FROM leads WHERE id IN ({marks})", list(lead_ids))
+            listed = {lead_id for lead_id, hidden in found if not hidden}
             return self._lead_rows(conn, [lead_id for lead_id in lead_ids if lead_id in listed])
 
     def lead_index(self, lead_id: int, status: str | None = None, text: str = "", sort: str = "score") -> int | None:

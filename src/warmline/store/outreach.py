@@ -23,11 +23,13 @@ def outreach_status(store: Store, company_ids: Iterable[int]) -> dict[int, str]:
     for start in range(0, len(wanted), CHUNK):
         chunk = wanted[start : start + CHUNK]
         marks = ", ".join("?" for _ in chunk)
+        # By company alone, hidden tested here: "hidden = 0 AND company_id IN" walked every
+        # listed lead in an index on hidden (tests/store/test_store_lookups_by_id.py).
         for row in store.rows(
-            f"SELECT company_id, lead_status FROM leads WHERE hidden = 0 AND company_id IN ({marks}) ORDER BY id",
+            f"SELECT company_id, lead_status, hidden FROM leads WHERE company_id IN ({marks}) ORDER BY id",
             chunk,
         ):
             company_id = row["company_id"]
-            if isinstance(company_id, int):
+            if isinstance(company_id, int) and not row["hidden"]:
                 found.setdefault(company_id, str(row["lead_status"] or "lead"))
     return found

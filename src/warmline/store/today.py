@@ -175,8 +175,10 @@ def unlisted_leads(store: Store, lead_ids: Iterable[int]) -> frozenset[int]:
         return frozenset()
     marks = ", ".join("?" for _ in wanted)
     with store.read() as conn:
-        listed = conn.execute(f"SELECT id FROM leads WHERE hidden = 0 AND id IN ({marks})", wanted).fetchall()
-    return frozenset(wanted) - {int(lead_id) for (lead_id,) in listed}
+        # By id alone, hidden tested here: "hidden = 0 AND id IN" walked every listed lead in
+        # an index on hidden (tests/store/test_store_lookups_by_id.py).
+        found = conn.execute(f"SELECT id, hidden FROM leads WHERE id IN ({marks})", wanted).fetchall()
+    return frozenset(wanted) - {int(lead_id) for lead_id, hidden in found if not hidden}
 
 
 def lead_names(store: Store, lead_ids: Iterable[int]) -> dict[int, str]:
