@@ -56,6 +56,7 @@ NOT_LOCAL |= {("followups",), *(("followups", c) for c in ("done", "snooze", "de
 
 SAMPLES: dict[tuple[str, ...], list[str]] = {
     (): [],  # the cockpit
+    ("cache", "adopt"): [],
     ("companies",): [],
     ("companies", "create"): ["--set", "name=Acme"],
     ("companies", "delete"): ["5", "--yes"],

@@ -3,10 +3,12 @@ queueing offline, exit codes, the outbox fixes, jobs, and `--json` fields."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from click.testing import CliRunner, Result
@@ -120,10 +122,19 @@ def test_log_and_note_with_wait_are_delivered_when_online(env: Path) -> None:
 
 
 def test_log_works_with_no_connection_and_sync_delivers_it_later(
-    env: Path, monkeypatch: pytest.MonkeyPatch, server: RunningSandbox
+    env: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    """The service goes away and comes back at its address (a server of this test's own,
+    stopped and started again on the same port and database): the cache is bound to its
+    service's address, so another address would not stand for "offline"."""
+    settings = SandboxSettings(
+        db_path=tmp_path / "own.sqlite3", api_keys=[KEY], seed=9, companies=40, leads=6,
+        job_seconds=0.2, rate_limit=(100_000, 60.0), port=0,
+    )
+    first = start_in_thread(settings)
+    monkeypatch.setenv("WARMLINE_BASE_URL", first.url)
     synced(env)
-    monkeypatch.setenv("WARMLINE_BASE_URL", CLOSED_PORT_URL)
+    first.stop()
     logged = run("log", "2", "Called from the train", "--wait")
     assert logged.exit_code == 0, logged.output
     assert "offline now" in logged.output
@@ -134,12 +145,15 @@ def test_log_works_with_no_connection_and_sync_delivers_it_later(
     assert [t["description"] for t in pending] == ["Called from the train"]
     offline = run("sync")
     assert offline.exit_code == 4 and "Offline" in offline.output
-    monkeypatch.setenv("WARMLINE_BASE_URL", server.url)
-    back = run("sync")
-    assert back.exit_code == 0 and "Sent 1 action(s)" in back.output
-    assert "outbox is empty" in run("outbox").output
-    # The delivered record keeps when the rep logged it; records made elsewhere have none.
-    touchpoints = json.loads(run("lead", "2", "--json", "--no-refresh").output)["touchpoints"]
+    again = start_in_thread(dataclasses.replace(settings, port=int(urlsplit(first.url).port or 0)))
+    try:
+        back = run("sync")
+        assert back.exit_code == 0 and "Sent 1 action(s)" in back.output
+        assert "outbox is empty" in run("outbox").output
+        # The delivered record keeps when the rep logged it; records made elsewhere have none.
+        touchpoints = json.loads(run("lead", "2", "--json", "--no-refresh").output)["touchpoints"]
+    finally:
+        again.stop()
     mine = [t for t in touchpoints if t["description"] == "Called from the train"]
     assert len(mine) == 1 and mine[0]["id"] is not None
     assert mine[0]["logged_at"] == ops[0]["created_at"]

@@ -230,6 +230,7 @@ def arguments(w: dict[str, Any]) -> dict[tuple[str, ...], list[tuple[list[str], 
         ("key", "path"): runs([]),
         ("cache", "path"): runs([]),
         ("cache", "reset"): runs([]),  # no terminal, no --yes: reports the cache and moves nothing
+        ("cache", "adopt"): runs([]),
         ("service", "check"): runs([], ["--json"], ["--write", lead, "--yes"], ["--write", lead]),
         ("logs",): runs(["--tail", "200"], ["--path"]),  # last: the lines the runs above logged
     }

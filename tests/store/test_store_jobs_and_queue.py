@@ -121,7 +121,7 @@ def test_every_field_of_the_status_is_read_back_from_the_keys_already_in_caches(
     assert {key.value for key in StateKey} == {
         "online", "syncing", "auth_failed", "service_failing", "last_sync_at", "rate_limited_until",
         "last_error", "rate_limit_service", "rate_limit_cleared_at", "server_clock", "service_dialect", "clock_note",
-        "sync_step", "tui.jobs_seen_at", "tui.theme", "tui.cockpit_last_seen",
+        "sync_step", "service_address", "tui.jobs_seen_at", "tui.theme", "tui.cockpit_last_seen",
     }
     written = {
         "online": True, "syncing": True, "auth_failed": True, "service_failing": "lead list (HTTP 503)",

@@ -13,12 +13,14 @@ from functools import partial
 from support.cockpit import RecordingSync, cockpit
 from support.tui_wire_data import KESTREL
 from support.waiting import until
+from warmline.config import Config
 from warmline.startup import hold_collection
 from warmline.store import Store
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.screens.recommendations import RecommendationsScreen
 from warmline.tui.widgets.status_line import StatusLine
+from warmline.wiring import make_engine
 
 TYPED_AHEAD_ATTEMPTS = 10
 
@@ -82,6 +84,27 @@ async def test_a_factory_that_fails_is_reported_and_the_cache_stays_usable(store
         assert isinstance(app.screen, LeadListScreen)
         assert app.screen.lead_list.row_count > 0
         app.after_action()  # queuing still works; it is delivered when sync runs again
+
+
+async def test_a_cache_of_another_service_is_shown_and_syncs_nothing(store: Store) -> None:
+    """The real engine factory (`warmline.wiring.make_engine`) on a cache bound to another
+    service: the cockpit shows the cache, says why sync is off, and sends nothing."""
+    store.bind_service("https://api.salesintelligence.example")
+    op_id = store.enqueue("add_note", {"lead_id": KESTREL, "content": "For the first service"}, KESTREL)
+    other = Config(base_url="https://staging.salesintelligence.example/", api_key="k", data_dir=store.path.parent)
+    app = cockpit(store, sync_factory=partial(make_engine, store, other))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.sync is None
+        [notice] = [n for n in app._notifications if str(n.message).startswith("Sync is off: this cache holds")]
+        assert "https://api.salesintelligence.example" in str(notice.message)
+        assert "warmline cache adopt" in str(notice.message)
+        app.poll_status()
+        assert "sync off" in app.screen.query_one(StatusLine).render().plain
+    assert store.get_op(op_id).state == "pending"
+    assert store.service_address() == "https://api.salesintelligence.example"
 
 
 async def test_the_collector_held_during_start_up_runs_again_after_the_first_frame(store: Store) -> None:

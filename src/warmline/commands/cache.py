@@ -1,4 +1,5 @@
-"""`warmline cache path | reset`: where the local cache is, and moving it aside.
+"""`warmline cache path | reset | adopt`: where the local cache is, moving it aside, and
+telling it that its service moved (`warmline.wiring.check_cache_service`).
 
 `reset` is the way out of a cache Warmline cannot use (damaged, written by a newer
 Warmline), which every such error points to, and of one a rep simply wants rebuilt. It
@@ -14,7 +15,7 @@ from datetime import UTC, datetime
 
 import click
 
-from warmline.commands.common import CommandError, echo_json, open_config
+from warmline.commands.common import CommandError, echo_json, open_config, open_store
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CACHE, EXIT_CODES_HELP, EXIT_ERROR
 from warmline.store import CacheUnusable
 from warmline.store.reset import (
@@ -32,7 +33,8 @@ from warmline.textsafe import terminal_text
 
 @click.group("cache", epilog=EXIT_CODES_HELP)
 def cache_group() -> None:
-    """The local cache: where it is (`path`), moving it aside for a new one (`reset`)."""
+    """The local cache: where it is (`path`), moving it aside for a new one (`reset`), its
+    service at a new address (`adopt`)."""
 
 
 @cache_group.command("path", epilog=EXIT_CODES_HELP, short_help="Print the cache file's path.")
@@ -114,6 +116,32 @@ def cache_reset(yes: bool, as_json: bool) -> None:
         echo_json(_json(contents, moved))
     else:
         click.echo(left_behind(contents, moved))
+
+
+@cache_group.command(
+    "adopt",
+    epilog=EXIT_CODES_HELP,
+    short_help="The configured service is this cache's, at a new address.",
+)
+def cache_adopt() -> None:
+    """Record the configured service as the one this cache belongs to, when the service
+    itself moved (a new address for the same account and data): queued actions then go
+    there. A cache is otherwise refused to any service but the one its data came from, so
+    that its queued actions never reach another service's leads; for a different service,
+    use a data dir of its own or `warmline cache reset` instead."""
+    from warmline.wiring import make_client, service_address  # deferred: command line
+
+    config = open_config()
+    make_client(config)  # the address must be one the client accepts
+    configured = service_address(config.base_url)
+    with open_store(config) as store:
+        bound = store.service_address()
+        if bound == configured:
+            click.echo(f"This cache already belongs to {configured}.")
+            return
+        store.bind_service(configured)
+    was = f" (was {bound})" if bound is not None else ""
+    click.echo(f"This cache now belongs to {configured}{was}: queued actions go there with the next sync.")
 
 
 def describe(contents: CacheContents) -> str:

@@ -35,7 +35,7 @@ from warmline.logfile import open_log
 from warmline.startup import hold_collection
 from warmline.terminal import refuse_without_terminal
 from warmline.termination import exit_on_termination
-from warmline.wiring import make_engine
+from warmline.wiring import make_engine, service_address
 
 if TYPE_CHECKING:
     from warmline.config import Config
@@ -155,6 +155,8 @@ def _keep_output(stream: IO[str], log: Path, found: queue.Queue[str]) -> None:
 
 async def _first_sync(config: Config) -> PassReport:
     with open_store(config) as store:  # a cache it cannot use: one line, exit 5
+        # The demo's own server, on a new port each start: a kept data dir is its cache still.
+        store.bind_service(service_address(config.base_url))
         engine = make_engine(store, config)
         async with engine.client:
             return await engine.run_once()

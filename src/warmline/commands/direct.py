@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, TypeVar
 from warmline.commands.common import CommandError, plain
 from warmline.config import key_fix
 from warmline.exit_codes import EXIT_AUTH, EXIT_BAD_INPUT, EXIT_ERROR, EXIT_OFFLINE
-from warmline.wiring import make_client
+from warmline.wiring import check_cache_service, make_client
 
 if TYPE_CHECKING:
     from warmline.api import ServiceClient
     from warmline.config import Config
+    from warmline.store import Store
 
 T = TypeVar("T")
 
@@ -44,11 +45,13 @@ def api_failure(exc: Exception, key_source: str | None = None) -> CommandError:
     return CommandError(plain(exc), EXIT_ERROR)
 
 
-def direct_request(config: Config, work: Callable[[ServiceClient], Awaitable[T]]) -> T:
-    """Run `await work(client)` against the service now (not queued: it answers at once)."""
+def direct_request(config: Config, store: Store, work: Callable[[ServiceClient], Awaitable[T]]) -> T:
+    """Run `await work(client)` against the service now (not queued: it answers at once);
+    its answer goes to `store`, which must be a cache of that service (`check_cache_service`)."""
     from warmline.api.errors import ApiError  # deferred: command line
 
     client = make_client(config)
+    check_cache_service(store, config)
 
     async def go() -> T:
         async with client:

@@ -176,7 +176,7 @@ def list_records(records: Records[Row, Model], search: str, limit: int | None, r
         page = partial(records.kind.page, store) if page_in is None else page_in(store)
         if refresh:
             try:
-                count = direct_request(config, lambda client: records.kind.refresh_all(make_engine(store, config, client).refresher))
+                count = direct_request(config, store, lambda client: records.kind.refresh_all(make_engine(store, config, client).refresher))
                 note(f"Fetched {count} {records.plural}.")
             except (ApiError, CommandError, WiringError) as exc:
                 note(f"Showing the cached {records.plural} ({exc})")
@@ -346,7 +346,7 @@ def show_record(records: Records[Row, Model], ref: str, refresh: bool, as_json: 
         record_id = records.resolve(store, ref)
         if refresh:
             try:
-                fresh = direct_request(config, lambda client: records.kind.fetch(client, record_id))
+                fresh = direct_request(config, store, lambda client: records.kind.fetch(client, record_id))
                 records.kind.upsert(store, [dump(fresh)])
             except (CommandError, WiringError) as exc:
                 if exc.exit_code not in (EXIT_OFFLINE, EXIT_AUTH):
@@ -377,7 +377,7 @@ def show_fields(records: Records[Row, Model], as_json: bool) -> None:
 
     config = open_config()
     with open_store(config) as store:
-        schema = [dump(f) for f in direct_request(config, records.kind.field_schema)]
+        schema = [dump(f) for f in direct_request(config, store, records.kind.field_schema)]
         store.upsert_field_schemas(records.plural, schema)
         if as_json:
             echo_json([{k: f.get(k) for k in ("key", "name", "type")} for f in schema])
@@ -397,7 +397,7 @@ def show_tags(records: Records[Row, Model], ref: str, as_json: bool) -> None:
     config = open_config()
     with open_store(config) as store:
         record_id = records.resolve(store, ref)
-        found = direct_request(config, lambda client: records.kind.tags(client, record_id))
+        found = direct_request(config, store, lambda client: records.kind.tags(client, record_id))
         store.set_tags(records.plural, record_id, found)
         if as_json:
             echo_json(found)
@@ -433,7 +433,7 @@ def save_record(
         body = _record_body(sets, tags, custom, store.field_schemas(records.plural))
         record_id = None if ref is None else records.resolve(store, ref)
         try:
-            record = direct_request(config, lambda client: save(store, client, records.kind.entity, body, record_id))
+            record = direct_request(config, store, lambda client: save(store, client, records.kind.entity, body, record_id))
         except CommandError as exc:
             if ref is not None or records.kind.entity not in ("contacts", "companies") or exc.exit_code != EXIT_OFFLINE:
                 raise
@@ -494,7 +494,7 @@ def delete_record(records: Records[Row, Model], ref: str, yes: bool, as_json: bo
         label = f"{plain(row.name)} ({record_id})" if row is not None and row.name else f"{records.noun} {record_id}"
         if not yes and not click.confirm(f"Delete {label}? This cannot be undone.", err=True):
             raise CommandError("Nothing deleted.", EXIT_ERROR)
-        direct_request(config, lambda client: delete(store, client, records.kind.entity, record_id))
+        direct_request(config, store, lambda client: delete(store, client, records.kind.entity, record_id))
         if as_json:  # a direct request: no op was queued, the service has deleted it
             echo_json(acted_json([], deleted={"kind": records.noun, "id": record_id}))
         else:

@@ -113,7 +113,7 @@ def research_show(template_ref: str, as_json: bool) -> None:
     with open_store(config) as store:
         known = store.find_template(template_ref)
         template_id = known.id if known is not None else _template_id(template_ref)
-        fresh = direct_request(config, lambda client: client.get_research_template(template_id))
+        fresh = direct_request(config, store, lambda client: client.get_research_template(template_id))
         store.upsert_templates([dump(fresh)], full_list=False)
         template = store.find_template(fresh.id)
         if template is None:  # the cache refused what the service sent

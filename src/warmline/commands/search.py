@@ -36,7 +36,7 @@ from warmline.commands.common import (
 from warmline.commands.direct import api_failure
 from warmline.commands.jobs_wait import job_outcome, run_job
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR, EXIT_OFFLINE
-from warmline.wiring import make_client
+from warmline.wiring import check_cache_service, make_client
 
 if TYPE_CHECKING:
     from warmline.config import Config
@@ -127,6 +127,7 @@ def lookup_command(
             raise CommandError("No earlier lookup with these criteria is cached.", EXIT_BAD_INPUT)
         if answer is None:
             client = make_client(config)
+            check_cache_service(store, config)
             say_cost(LOOKUP, save=save)
             if save_top is not None:
                 note(f"Then the first {save_top} results not saved yet are saved: one saved-company slot each.")
@@ -178,6 +179,7 @@ def _save_top(
         return answer, None
     note(save_notice(len(indexes), store.company_count()))
     client = make_client(config)
+    check_cache_service(store, config)
 
     async def keep() -> Any:
         async with client:

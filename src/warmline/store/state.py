@@ -44,6 +44,23 @@ class StateStore(Database):
         found = self.scalar("SELECT value FROM sync_state WHERE key = ?", (key,))
         return default if found is None else loads(found, default)
 
+    def service_address(self) -> str | None:
+        """The address of the service this cache's data came from (`bind_service`); None
+        for a new cache, or one from before Warmline recorded it."""
+        found = self.get_state(StateKey.SERVICE_ADDRESS)
+        return found if isinstance(found, str) and found else None
+
+    def holds_service_data(self) -> bool:
+        """Whether anything here came from a service or names its records (leads, companies,
+        contacts, lookups, jobs, queued actions): a cache with none (a first start whose
+        sync never reached its service, a mistyped address) may be bound to another."""
+        tables = ("leads", "companies", "contacts", "lookups", "jobs", "outbox", "research_templates")
+        return bool(self.scalar("SELECT " + " OR ".join(f"EXISTS (SELECT 1 FROM {table})" for table in tables)))
+
+    def bind_service(self, address: str) -> None:
+        """This cache's data comes from the service at `address` (`warmline.wiring`)."""
+        self.set_state(StateKey.SERVICE_ADDRESS, address)
+
     def mark_cockpit_seen(self, now: float) -> None:
         """The cockpit closes at `now` (epoch seconds): the next Today lists what finished
         after it. Written at quit, so the Today of the next start is read before it moves."""

@@ -57,6 +57,9 @@ class StateKey(StrEnum):
     CLOCK_NOTE = "clock_note"
     """Why the service's clock is not trusted ("clock 2.0 d ahead of the service"), or
     nothing: reconciliation then works in a wider window, and the rep is told."""
+    SERVICE_ADDRESS = "service_address"
+    """The service this cache's data came from (`warmline.wiring.service_address`): the
+    cache is refused to any other, so its queued actions never reach another's leads."""
     SYNC_STEP = "sync_step"
     """What a whole pass ("Sync now", `warmline sync --once`) is doing now, while it runs."""
     SERVICE_DIALECT = "service_dialect"
