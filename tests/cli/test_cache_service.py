@@ -54,6 +54,18 @@ def test_the_first_sync_binds_the_cache_and_another_service_is_refused(
         assert store.service_address() == service_address(BASE_URL)
 
 
+def test_log_says_at_once_that_it_will_not_be_sent(online: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The queue path hands its send to a background sender, which would fail unseen: the
+    command says so itself, and the action stays queued for the cache's own service."""
+    assert run("sync", "--once").exit_code == 0
+    monkeypatch.setenv("WARMLINE_BASE_URL", OTHER)
+    logged = run("log", "1", "Called from the wrong config")
+    assert logged.exit_code == 0
+    assert "Queued; not sent: this cache holds the data of" in logged.stderr + logged.stdout
+    with open_store(online) as store:
+        assert [op.state for op in store.outbox_rows()] == ["pending"]
+
+
 def test_a_lookup_for_another_service_is_refused_before_it_is_spent(
     online: Path, sandbox: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:

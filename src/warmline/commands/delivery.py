@@ -46,7 +46,7 @@ from warmline.config import KEY_FIX, key_fix
 from warmline.exit_codes import EXIT_ERROR
 from warmline.store.sync_vocabulary import StateKey
 from warmline.vocabulary import activity_name
-from warmline.wiring import WiringError, make_client, make_engine
+from warmline.wiring import WiringError, check_cache_service, make_client, make_engine
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -190,6 +190,11 @@ def hand_off(store: Store, config: Config, op_id: str, *, wait: bool, as_json: b
         return None
     if not config.api_key:
         say(as_json, "Queued; no API key is configured, so it will be sent once one is.")
+        return "next_sync"
+    try:
+        check_cache_service(store, config)  # else the background sender would fail unseen
+    except WiringError as refused:
+        say(as_json, f"Queued; not sent: {refused}")
         return "next_sync"
     until = _rate_limited_until(store)
     if until is not None:
