@@ -15,6 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
 
 import support.tui_wire_data as W
 from support.cockpit import (
@@ -39,6 +41,7 @@ from support.prospecting import (
 from support.tui_wire_data import KESTREL_COMPANY
 from warmline.api import ServiceClient
 from warmline.store import Store
+from warmline.tui.app import WarmlineApp
 from warmline.tui.screens.dialogs import ConfirmDialog, LineDialog
 from warmline.tui.screens.prospecting.company import CompanyScreen, ContactScreen
 from warmline.tui.screens.prospecting.directory import CompaniesScreen, ContactsScreen
@@ -585,25 +588,27 @@ def _known_names(store: Store) -> None:
     ])
 
 
+async def type_in_filter(app: WarmlineApp, pilot: Pilot[None], name: str, typed: str) -> Input:
+    """Type into the lookup's `name` filter and wait for its completion to be worked out."""
+    field = app.screen.query_one(f"#lookup-{name}", Input)
+    field.focus()
+    await pilot.press(*typed)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    return field
+
+
 async def test_filters_complete_the_keyword_after_the_last_comma(store: Store) -> None:
     _known_names(store)
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("I")
         await pilot.pause()
-        industries = app.screen.query_one("#lookup-industries")
-        industries.focus()
-        await pilot.press(*"Logistics, fo")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        industries = await type_in_filter(app, pilot, "industries", "Logistics, fo")
         assert industries._suggestion == "Logistics, Food & Beverage"
         await pilot.press("right")
         assert industries.value == "Logistics, Food & Beverage"
-        regions = app.screen.query_one("#lookup-regions")
-        regions.focus()
-        await pilot.press(*"bav")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        regions = await type_in_filter(app, pilot, "regions", "bav")
         assert regions._suggestion == "Bavaria"
 
 
@@ -615,11 +620,7 @@ async def test_tab_takes_a_shown_completion_and_moves_on_without_one(store: Stor
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("I")
         await pilot.pause()
-        industries = app.screen.query_one("#lookup-industries")
-        industries.focus()
-        await pilot.press(*"fo")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        industries = await type_in_filter(app, pilot, "industries", "fo")
         await pilot.press("tab")
         assert industries.value == "Food & Beverage"
         assert app.focused is industries  # taken, still here: ", " adds another

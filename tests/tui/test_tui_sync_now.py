@@ -25,6 +25,7 @@ async def test_the_key_runs_one_pass_from_any_screen(store: Store) -> None:
 
 
 async def test_the_status_line_says_syncing_until_the_pass_ends(store: Store) -> None:
+    """With the step the pass is on, once it names one ("⟳ syncing: reading leads…")."""
     sync = RecordingSync()
     sync.pass_gate = asyncio.Event()
     app = cockpit(store, sync=sync)
@@ -35,23 +36,12 @@ async def test_the_status_line_says_syncing_until_the_pass_ends(store: Store) ->
         await pilot.pause()
         assert sync.passes == 1
         assert any("already running" in n.message for n in app._notifications)
-        sync.pass_gate.set()
-        await until(lambda: "syncing…" not in status_text(app), pilot=pilot)
-        assert "online" in status_text(app)
-
-
-async def test_the_status_line_names_the_step_of_the_pass(store: Store) -> None:
-    sync = RecordingSync()
-    sync.pass_gate = asyncio.Event()
-    app = cockpit(store, sync=sync)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("Y")
-        await until(lambda: "syncing…" in status_text(app), pilot=pilot)
-        StatusBoard(store).update(step="reading leads")  # as the engine's pass says it
+        StatusBoard(store).update(step="reading leads")  # as the engine's pass names its step
         app.poll_status()
         await until(lambda: "⟳ syncing: reading leads…" in status_text(app), pilot=pilot)
         sync.pass_gate.set()
         await until(lambda: "syncing" not in status_text(app), pilot=pilot)
+        assert "online" in status_text(app)
 
 
 async def test_sync_now_offline_says_so(store: Store) -> None:
