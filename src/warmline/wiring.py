@@ -31,9 +31,11 @@ class WiringError(Exception):
     """The client cannot be built from the configuration; `exit_code` is the command
     line's (docs/cli.md). The message never shows a base URL's user:password@."""
 
-    def __init__(self, message: str, exit_code: int) -> None:
+    def __init__(self, message: str, exit_code: int, brief: str | None = None) -> None:
         super().__init__(redact_url(message))
         self.exit_code = exit_code
+        self.brief = brief
+        """The cause in a few words, for the cockpit's status line once the notice is gone."""
 
 
 def make_client(config: Config, timeout: float | None = None) -> ServiceClient:
@@ -91,6 +93,7 @@ def check_cache_service(store: Store, config: Config) -> None:
             f"of its own ({ENV_DATA_DIR}), start a new cache for it with `warmline cache reset` (the old "
             "one is kept, with its queued actions), or, if the service itself moved, `warmline cache adopt`",
             EXIT_CACHE,
+            brief="this cache is another service's (warmline cache adopt, or reset)",
         )
 
 

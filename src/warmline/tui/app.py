@@ -44,7 +44,7 @@ from warmline.tui.refusals import ActionRefused, in_reps_words, refusals
 from warmline.tui.safe import safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.screens.today import TodayScreen
-from warmline.tui.status import CockpitStatus, sync_result
+from warmline.tui.status import SYNC_OFF_HINT, CockpitStatus, sync_result
 from warmline.tui.themes import load_themes, load_user_themes, user_theme_dir
 from warmline.tui.timefmt import DatetimeClock, local_zone, utc_now
 from warmline.tui.typeahead import TypeaheadApp
@@ -141,6 +141,7 @@ class WarmlineApp(TypeaheadApp):
         self._sync_factory = sync_factory
         self._revalidate_later: list[int] = []
         self._sync_off = False
+        self._sync_off_brief: str | None = None
         self.clock = clock
         self.zone = zone or local_zone()
         self.opener = opener
@@ -346,6 +347,7 @@ class WarmlineApp(TypeaheadApp):
                 # The notice says why; the status line says so for as long as it lasts.
                 self.notify_plain(f"Sync is off: {exc}", severity="error", timeout=SYNC_OFF_NOTICE_SECONDS)
                 self._sync_off = True
+                self._sync_off_brief = getattr(exc, "brief", None)  # a `WiringError`'s few words
                 self.poll_status()
                 return
             finally:
@@ -448,7 +450,7 @@ class WarmlineApp(TypeaheadApp):
         if self._status_source is not None:
             self.sync_status = self._status_source()
             if self._sync_off:
-                self.sync_status = self.sync_status._replace(state=SyncState.SYNC_OFF)
+                self.sync_status = self.sync_status._replace(state=SyncState.SYNC_OFF, sync_off=self._sync_off_brief)
             self.sync_status = self.sync_status._replace(undo=self._undo_hint(), syncing_now=self._syncing_now)
         for line in self.screen.query(StatusLine):
             line.status = self.sync_status
@@ -543,7 +545,7 @@ class WarmlineApp(TypeaheadApp):
         if self._store is None:
             return
         if self.sync is None:
-            why = "sync is off: check the service settings in the config" if self._sync_off else "sync is still starting"
+            why = f"sync is off: {self._sync_off_brief or SYNC_OFF_HINT}" if self._sync_off else "sync is still starting"
             self.notify_plain(f"Cannot sync now: {why}.", severity="warning")
             return
         if self._syncing_now:

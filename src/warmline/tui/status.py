@@ -47,6 +47,12 @@ class CockpitStatus(NamedTuple):
     syncing_now: bool = False
     """The rep's "Sync now" is running: the line says so until it ends, whatever the
     connection was (it may be what the pass is about to find out)."""
+    sync_off: str | None = None
+    """Why sync could not start, in a few words, when the reason has them (SYNC_OFF)."""
+
+
+SYNC_OFF_HINT = "check the service settings in the config"
+"""Why sync is off, when the reason has no few words of its own (`CockpitStatus.sync_off`)."""
 
 
 class StatusPart(NamedTuple):
@@ -104,7 +110,7 @@ def _connection(status: CockpitStatus, now: datetime, zone: tzinfo) -> StatusPar
         what = _within(status.sync.failing or "", FAILING_WIDTH)
         return StatusPart("✗ service failing" + (f": {what}" if what else ""), "bad")
     if state == SyncState.SYNC_OFF:
-        return StatusPart("✗ sync off: check the service settings in the config", "bad")
+        return StatusPart(f"✗ sync off: {status.sync_off or SYNC_OFF_HINT}", "bad")
     if state == SyncState.ONLINE:
         return StatusPart("● online", "good")
     if state == SyncState.OFFLINE:
