@@ -1,4 +1,4 @@
-"""The rep's working days (`[ui] work_days`), for snoozing a follow-up "a day".
+"""The rep's working days (`[ui] work_days`): a snoozed follow-up lands on one.
 
 A follow-up snoozed a day on a Friday belongs on Monday, not on a Saturday nobody reads
 Today (issue 23). The days are written as the rep says them, "mon-fri" or "sun-thu" or
@@ -67,9 +67,11 @@ def next_work_day(today: date, work_days: Collection[int] = DEFAULT_WORK_DAYS) -
 
 
 def snooze_day(today: date, days: int, work_days: Collection[int] = DEFAULT_WORK_DAYS) -> date:
-    """The day a snooze by `days` lands on: "a day" is the next working day (a Friday's is
-    Monday), more are calendar days ("a week" is the same weekday)."""
-    return next_work_day(today, work_days) if days == 1 else today + timedelta(days=days)
+    """The day a snooze by `days` lands on: that many calendar days on ("a week" is the same
+    weekday), or the next working day after it when that is a day off ("a day" on a Friday
+    is Monday; "a week" on a Saturday, the Monday after next Saturday)."""
+    day = today + timedelta(days=days)
+    return day if day.weekday() in work_days else next_work_day(day, work_days)
 
 
 def snoozed_to(due: date, today: date, days: int, work_days: Collection[int] = DEFAULT_WORK_DAYS) -> date:

@@ -216,13 +216,13 @@ def test_export_ics_reads_back_in_a_calendar_library(exported: Path, tmp_path: P
     assert "\x1b" not in str(second["SUMMARY"]) and "Acme; \\ Ltd" in str(second["SUMMARY"])
     assert str(second["DESCRIPTION"]).startswith("=1+2 call\n@SUM(A1) then\n\n")
     # Exported again after a snooze: the same UID, a higher SEQUENCE (the calendar updates it).
-    assert run("followups", "snooze", "2", "--days", "3").exit_code == 0
+    assert run("followups", "snooze", "2", "--days", "2").exit_code == 0
     again = icalendar.Calendar.from_ical(
         run("export", "followups", "--format", "ics").stdout.encode()
     )
     moved = next(e for e in again.walk("VEVENT") if e["UID"] == second["UID"])
     assert moved["UID"] == second["UID"] and int(moved["SEQUENCE"]) > int(second["SEQUENCE"])
-    assert moved["DTSTART"].dt == datetime(2026, 11, 28, 9, 0, tzinfo=UTC)  # 3 days after the 25th
+    assert moved["DTSTART"].dt == datetime(2026, 11, 27, 9, 0, tzinfo=UTC)  # 2 days after the 25th
 
 
 def test_ics_folds_long_non_ascii_text_without_cutting_a_character() -> None:

@@ -48,7 +48,17 @@ def test_a_day_is_the_next_working_day_a_week_a_week() -> None:
     assert snooze_day(date(2026, 11, 24), 1) == date(2026, 11, 25)
     assert snooze_day(FRIDAY, 1, (6, 0, 1, 2, 3)) == date(2026, 11, 29)
     assert snooze_day(FRIDAY, 7) == date(2026, 12, 4)
-    assert snooze_day(FRIDAY, 2) == date(2026, 11, 29)  # more than a day: calendar days
+    assert snooze_day(FRIDAY, 3) == date(2026, 11, 30)  # more than a day: calendar days
+
+
+def test_a_snooze_never_lands_on_a_day_off() -> None:
+    """On a Saturday, "a week" gave the next Saturday, a day nobody reads Today: it goes on
+    to the next working day, as "a day" does on a Friday."""
+    saturday = date(2026, 11, 28)
+    assert snooze_day(saturday, 7) == date(2026, 12, 7)
+    assert snooze_day(FRIDAY, 2) == date(2026, 11, 30)
+    assert snooze_day(FRIDAY, 2, (6, 0, 1, 2, 3)) == date(2026, 11, 29)  # Sunday is a working day there
+    assert snoozed_to(saturday, saturday, 7) == date(2026, 12, 7)
 
 
 def test_a_snooze_counts_from_the_day_due_while_it_is_ahead() -> None:

@@ -201,7 +201,7 @@ async def test_the_snooze_dialog_names_the_reps_keys(store: Store, followups: Fo
         assert "1 · w · 3 then enter · ctrl+x leaves it as it is" in said
         await pilot.press("w")
         await until(lambda: isinstance(app.screen, TodayScreen), pilot=pilot, what="back on Today")
-        assert followups.get(1).snoozed_until == TODAY + timedelta(days=7)
+        assert followups.get(1).snoozed_until == TODAY + timedelta(days=8)  # a week on a Sunday: Monday
 
 
 async def test_the_cursor_steps_over_the_headings(
@@ -335,7 +335,7 @@ async def test_snooze_a_week_and_to_a_picked_day(
         )
         await pilot.press("2")
         await until(lambda: isinstance(app.screen, TodayScreen), pilot=pilot, what="back on Today")
-        assert followups.get(1).snoozed_until == TODAY + timedelta(days=7)
+        assert followups.get(1).snoozed_until == TODAY + timedelta(days=8)  # a week on a Sunday: Monday
 
         await highlight(app, pilot, "followup:2")
         await pilot.press("Z")
