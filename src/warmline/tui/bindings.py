@@ -71,7 +71,7 @@ def screen_bindings(app: App[Any], screen: Screen[Any]) -> list[BindingEntry]:
     for widget in screen.walk_children(Widget):
         if id(widget) in in_chain or not widget.focusable:
             continue
-        for key, binding in _keymapped(app, widget):
+        for key, binding in _keymapped(app, widget._bindings):
             target, _, _ = app._parse_action(binding.action, widget)
             if target is not widget:  # a key that moves the widget itself needs its focus
                 _add(entries, app, widget, key, binding, f"in {place_of(widget)}")
@@ -92,9 +92,18 @@ def key_for(app: App[Any], node: DOMNode, binding_id: str) -> str:
     rep's keymap applied. Hints on screens take their keys from here rather than writing
     them out, which a remapped key would make wrong. No such binding is a bug: KeyError."""
     for owner in (node, app):
-        for key, binding in _keymapped(app, owner):
+        for key, binding in _keymapped(app, owner._bindings):
             if binding.id == binding_id:
                 return SPOKEN.get(key, key)
+    raise KeyError(binding_id)
+
+
+def class_key(app: App[Any], owner: type[DOMNode], binding_id: str) -> str:
+    """As `key_for`, for a binding of a screen that is not open: a hint that sends the rep
+    to another screen ("R on its page") names the key that screen would take."""
+    for key, binding in _keymapped(app, owner._merge_bindings()):
+        if binding.id == binding_id:
+            return SPOKEN.get(key, key)
     raise KeyError(binding_id)
 
 
@@ -128,14 +137,14 @@ def _binding_chain(app: App[Any], screen: Screen[Any]) -> list[tuple[DOMNode, Bi
     )
     chain: list[tuple[DOMNode, BindingsMap]] = []
     for node in nodes:
-        chain.append((node, _keymapped(app, node)))
+        chain.append((node, _keymapped(app, node._bindings)))
         if node.is_modal:
             break
     return chain
 
 
-def _keymapped(app: App[Any], node: DOMNode) -> BindingsMap:
-    bindings = node._bindings.copy()
+def _keymapped(app: App[Any], bindings: BindingsMap) -> BindingsMap:
+    bindings = bindings.copy()
     if app._keymap:
         bindings.apply_keymap(app._keymap)
     return bindings

@@ -20,11 +20,13 @@ from textual.widgets import ProgressBar, Static
 
 from warmline import actions
 from warmline.named_tuple import NamedTuple
+from warmline.tui.bindings import class_key
 from warmline.tui.charts import score_bar
 from warmline.tui.clipboard import OSC52_NOTE, web_link
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
+from warmline.tui.screens.lead_detail import LeadDetailScreen
 from warmline.vocabulary import recommendation_action
 
 if TYPE_CHECKING:
@@ -169,15 +171,17 @@ class RecommendationsScreen(CockpitScreen):
         body = self.query_one("#recs-body", Static)
         self.set_title_text(Text("Recommendations", style="bold"))
         if rec is None:
+            generate = class_key(self.app, LeadDetailScreen, "detail.generate")
             body.update(Text(
                 "Nothing to triage: every active recommendation is handled.\n"
-                "Generate new ones on a lead (R on its page), or press escape to go back.",
+                f"Generate new ones on a lead ({generate} on its page), or press {self.key('screen.back')} to go back.",
                 style="italic",
             ))
             return
         card = Text()
         if self._card_gone is not None:
-            card.append(ALREADY_HANDLED + " c, x or space moves on.\n\n", style="bold yellow")
+            moves_on = (self.key(f"recommendations.{name}") for name in ("complete", "dismiss", "skip"))
+            card.append(ALREADY_HANDLED + " {}, {} or {} moves on.\n\n".format(*moves_on), style="bold yellow")
         card.append_text(plain(rec.company_name or f"lead {rec.lead_id}", "bold"))
         lead = self.cockpit.store.get_lead(rec.lead_id)
         if lead is not None:
