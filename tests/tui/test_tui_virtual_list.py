@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.geometry import Region
 
 from support.waiting import until
 from warmline.tui.widgets.virtual_list import VirtualList
@@ -165,3 +166,37 @@ async def test_reload_keeps_the_cursor_on_the_same_row_when_it_moved() -> None:
         assert widget.current == 120
         assert widget.cursor == 60
         assert widget.row_count == 300
+
+
+def cursor_lines(widget: VirtualList) -> list[str]:
+    """The lines drawn with the cursor's colours, as the screen holds them: lines not
+    refreshed since the last frame come from the widget's cache of drawn lines."""
+    cursor = widget._look_up_styles()["cursor"].bgcolor
+    strips = widget.render_lines(widget.scrollable_content_region.reset_offset)
+    return [strip.text.rstrip() for strip in strips if any(segment.style and segment.style.bgcolor == cursor
+                                                            for segment in strip)]
+
+
+async def test_a_cursor_move_repaints_its_two_rows_only_also_when_scrolled() -> None:
+    """`j` redraws the row it leaves and the row it lands on, not the whole list: in a
+    browser every line drawn is a line sent and rebuilt in the page."""
+    app = ListApp(CountingSource(100))
+    async with app.run_test(size=(40, 12)) as pilot:
+        widget = app.query_one(VirtualList)
+        await pilot.press("pagedown", "pagedown", "k", "k")  # scrolled down, cursor mid-screen
+        await pilot.pause()
+        assert widget.scroll_offset.y > 0
+        assert cursor_lines(widget) == [f"row {widget.cursor}"]
+        refreshed: list[tuple[Region, ...]] = []
+        original = widget.refresh
+
+        def recording(*regions: Region, **options: bool) -> VirtualList:
+            refreshed.append(regions)
+            return original(*regions, **options)
+
+        widget.refresh = recording  # type: ignore[method-assign]
+        await pilot.press("k")
+        await pilot.pause()
+        assert cursor_lines(widget) == [f"row {widget.cursor}"]
+        assert refreshed and all(regions for regions in refreshed), "the whole list was refreshed"
+        assert sum(region.height for regions in refreshed for region in regions) == 2

@@ -128,7 +128,9 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         Binding("enter", "select", "Open", id="list.open"),
     ]
 
-    cursor: reactive[int] = reactive(0, init=False)
+    cursor: reactive[int] = reactive(0, init=False, repaint=False)
+    """The row under the cursor. Not a repaint of the whole list: `watch_cursor` redraws
+    the two rows that change (in a browser every line drawn is a line sent and rebuilt)."""
 
     count_delay: float = 0.15
     """Seconds a long result must stay on screen before it is counted exactly."""
@@ -448,7 +450,8 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
     def _refresh_index(self, index: int) -> None:
         line = index - int(self.scroll_offset.y) + self._header_lines
         if self._header_lines <= line < self._header_lines + self._visible_rows:
-            self.refresh_line(line)
+            # The line on screen: ScrollView.refresh_line takes a line of the content.
+            self.refresh(Region(0, line, self.size.width, 1))
 
     def _scroll_cursor_into_view(self) -> None:
         top = int(self.scroll_offset.y)
