@@ -44,6 +44,9 @@ class KeyBar(Widget):
     """A key's look: a style of the line's `Content`, which Textual resolves as it draws (a
     component class is built before the first frame, as `StatusLine.ROLE_STYLES` says)."""
 
+    _drawn: list[KeyHint] | None = None
+    """The keys as last drawn."""
+
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
 
@@ -51,11 +54,12 @@ class KeyBar(Widget):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _bindings_changed(self, screen: Screen[object]) -> None:
-        if screen is self.screen:
+        # Today asks again at every cursor move: the bar is drawn only if its keys changed.
+        if screen is self.screen and self._hints() != self._drawn:
             self.refresh()
 
     def render(self) -> Content:
-        hints = self._hints()
+        hints = self._drawn = self._hints()
         palette = self.app.get_key_display(Binding(self.app.COMMAND_PALETTE_BINDING, "command_palette"))
         tail = [KeyHint(palette, "palette")]
         line = self._line(hints + tail)

@@ -37,7 +37,9 @@ class StatusLine(Widget):
     the variables as it draws): not component classes, whose styles Textual builds before
     the first frame (3 M instructions for these four, `warmline.startup`)."""
 
-    status: reactive[CockpitStatus] = reactive(CockpitStatus, always_update=True)
+    status: reactive[CockpitStatus] = reactive(CockpitStatus, always_update=True, repaint=False)
+    """Set every second (`CockpitApp.poll_status`); drawn again only when the line's words
+    change (`watch_status`): an idle cockpit sends nothing to its terminal or browser."""
 
     def __init__(
         self,
@@ -50,13 +52,23 @@ class StatusLine(Widget):
         super().__init__(id=id)
         self._clock = clock
         self._zone = zone or local_zone()
+        self._drawn: list[tuple[str, str]] | None = None
         if status is not None:
             self.set_reactive(StatusLine.status, status)
 
-    def render(self) -> Content:
+    def watch_status(self) -> None:
+        if self._parts() != self._drawn:
+            self.refresh()
+
+    def _parts(self) -> list[tuple[str, str]]:
+        """The line's words and their styles, as of now (a part may say how long ago)."""
         parts: list[tuple[str, str]] = []
         for index, part in enumerate(describe(self.status, self._clock(), self._zone)):
             if index:
                 parts.append((SEPARATOR, self.ROLE_STYLES["muted"]))
             parts.append((part.text, self.ROLE_STYLES.get(part.role, "")))
-        return Content.assemble(*parts)
+        return parts
+
+    def render(self) -> Content:
+        self._drawn = self._parts()
+        return Content.assemble(*self._drawn)
