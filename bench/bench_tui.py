@@ -154,10 +154,11 @@ def warmline_command(cache: Path, scratch: Path, start_screen: str = "leads") ->
     argv = [command] if command else [PYTHON, "-m", "warmline"]
     config = scratch / f"start-{start_screen}.toml"
     config.write_text(f'[ui]\nstart_screen = "{start_screen}"\n')
+    base_url = absent_service(cache)
     env = {
         "WARMLINE_DATA_DIR": str(cache.parent),
         "WARMLINE_CONFIG": str(config),
-        "WARMLINE_BASE_URL": f"http://127.0.0.1:{closed_port()}/",
+        "WARMLINE_BASE_URL": base_url,
         "WARMLINE_API_KEY": "bench-key",
     }
 
@@ -167,6 +168,27 @@ def warmline_command(cache: Path, scratch: Path, start_screen: str = "leads") ->
         return "sorted by" in screen and any(f" {status} " in screen for status in ("cold", "warm"))
 
     return argv, env, painted
+
+
+_ABSENT_SERVICES: dict[Path, str] = {}
+
+
+def absent_service(cache: Path) -> str:
+    """A loopback base URL where no service listens, one per cache in a run, recorded in
+    the cache as the service its data came from (as `warmline cache adopt` does): a kept
+    cache was bound to the last run's port, and the cockpit would start with sync off and
+    a notice over the list, which is not the rep's everyday screen."""
+    if cache not in _ABSENT_SERVICES:
+        from warmline.store import Store
+        from warmline.wiring import service_address
+
+        base_url = _ABSENT_SERVICES[cache] = f"http://127.0.0.1:{closed_port()}/"
+        store = Store(cache)
+        try:
+            store.bind_service(service_address(base_url))
+        finally:
+            store.close()
+    return _ABSENT_SERVICES[cache]
 
 
 def closed_port() -> int:

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from support.cockpit import LookupSync, cockpit, text_of
+from support.cockpit import LookupSync, cockpit, settings, text_of
 from support.prospecting import sandbox_client
 from warmline.api import ServiceClient
-from warmline.api.errors import NotFoundError
+from warmline.api.errors import ConflictError, NotFoundError
 from warmline.store import Store
 from warmline.tui.screens.dialogs import ConfirmDialog, LineDialog
 from warmline.tui.screens.prospecting.company import CompanyScreen, ContactScreen
@@ -158,7 +158,9 @@ async def test_a_contact_is_created_from_the_list_and_edited_and_deleted_on_its_
 
 
 async def test_deleting_a_company_in_outreach_is_refused_in_plain_words(store: Store, online: ServiceClient) -> None:
-    app = cockpit(store, sync=LookupSync(online))
+    """The refusal names the key that removes the company from outreach, as the rep's keymap
+    has it on the company's page."""
+    app = cockpit(store, sync=LookupSync(online), config=settings(keymap={"company.remove_lead": "ctrl+r"}))
     async with online, app.run_test(size=(120, 40)) as pilot:
         created = await online.create_company({"name": "Lead Co"})
         await online.add_leads([created.id], "cold")
@@ -166,8 +168,29 @@ async def test_deleting_a_company_in_outreach_is_refused_in_plain_words(store: S
         await pilot.press("C", "D", "y")
         await settle(app, pilot)
         refusal = next(n for n in notes(app) if n.startswith("The service refused deleting Lead Co"))
-        assert "remove" in refusal.lower() and "outreach" in refusal
+        assert refusal.endswith("A company in outreach must be removed from outreach (ctrl+r on its page) first.")
         assert store.get_company(created.id) is not None
+
+
+async def test_a_contact_the_service_will_not_delete_is_not_said_to_be_in_outreach(
+    store: Store, online: ServiceClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A conflict on a contact (a record linked to it) is the service's own words; the
+    company's hint about outreach would send the rep to the wrong page."""
+
+    async def refuse(*_args: object, **_kwargs: object) -> None:
+        raise ConflictError("The change conflicts with related records", status=409)
+
+    app = cockpit(store, sync=LookupSync(online))
+    async with online, app.run_test(size=(120, 40)) as pilot:
+        created = await online.create_contact({"first_name": "Ada", "last_name": "Lovelace"})
+        store.upsert_contacts([created.model_dump(mode="json")])
+        monkeypatch.setattr(online, "delete_contact", refuse)
+        await pilot.press("K", "D", "y")
+        await settle(app, pilot)
+        refusal = next(n for n in notes(app) if n.startswith("The service refused deleting"))
+        assert refusal.endswith(": The change conflicts with related records.")
+        assert store.contact_count() == 1
 
 
 async def test_offline_a_new_contact_is_queued_and_listed_pending(store: Store) -> None:

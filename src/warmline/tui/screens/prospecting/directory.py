@@ -14,7 +14,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input
 
@@ -39,6 +39,7 @@ from warmline.records import (
 )
 from warmline.store.outreach import outreach_status
 from warmline.store.rows import CompanyRow, ContactRow
+from warmline.tui.bindings import class_key
 from warmline.tui.columns import Column, cell, header, line, measure
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
@@ -311,17 +312,28 @@ def record_label(noun: str, record: RecordRow) -> str:
     return f"{record.name} ({noun} {record.id})" if record.name else f"{noun} {record.id}"
 
 
-def record_problem(exc: Exception, doing: str) -> str:
-    """A failed record call in the rep's words."""
+def record_problem(exc: Exception, doing: str, conflict_hint: str = "") -> str:
+    """A failed record call in the rep's words; `conflict_hint` says what to do first when
+    the service refused it for the state of related records (a company still in outreach)."""
     if isinstance(exc, OfflineError):
         return f"Offline: {doing} needs the service. Try again when you are back online."
     if isinstance(exc, NotFoundError):
         return f"Could not finish {doing}: the service no longer has it (deleted elsewhere?). {exc}"
     if isinstance(exc, ConflictError):
-        return f"The service refused {doing}: {exc}. A company in outreach must be removed from outreach (D on its page) first."
+        return " ".join(part for part in (f"The service refused {doing}: {exc}.", conflict_hint) if part)
     if isinstance(exc, InputError | ValidationFailed):
         return f"The service refused {doing}: {exc}"
     return f"Could not finish {doing}: {exc}"
+
+
+def in_outreach_hint(app: App[Any]) -> str:
+    """Why a company may not be deleted, with the key that removes it from outreach as the
+    rep's keymap has it (a conflict on a contact is not about outreach: no hint)."""
+    # deferred: the company page's module imports this one
+    from warmline.tui.screens.prospecting.company import CompanyScreen
+
+    key = class_key(app, CompanyScreen, "company.remove_lead")
+    return f"A company in outreach must be removed from outreach ({key} on its page) first."
 
 
 class RecordEditing(Generic[Row, Model]):
@@ -456,7 +468,8 @@ class RecordEditing(Generic[Row, Model]):
                 raise OfflineError("the service is out of reach")
             await delete_record(cockpit.store, client, self.KIND.entity, record_id)
         except ApiError as exc:
-            cockpit.notify_plain(record_problem(exc, f"deleting {label}"), severity="warning")
+            hint = in_outreach_hint(cockpit) if self.KIND.entity == "companies" else ""
+            cockpit.notify_plain(record_problem(exc, f"deleting {label}", hint), severity="warning")
             return
         cockpit.notify_plain(f"Deleted {label}.")
         self.records_changed(record_id, deleted=True)
