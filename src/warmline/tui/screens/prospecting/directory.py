@@ -352,6 +352,8 @@ class RecordEditing(Generic[Row, Model]):
         @property
         def cockpit(self) -> Cockpit: ...
 
+        app: App[Any]
+
         def editable_record(self) -> Row | None: ...
 
         def records_changed(self, record_id: int, deleted: bool) -> None: ...
@@ -468,7 +470,7 @@ class RecordEditing(Generic[Row, Model]):
                 raise OfflineError("the service is out of reach")
             await delete_record(cockpit.store, client, self.KIND.entity, record_id)
         except ApiError as exc:
-            hint = in_outreach_hint(cockpit) if self.KIND.entity == "companies" else ""
+            hint = in_outreach_hint(self.app) if self.KIND.entity == "companies" else ""
             cockpit.notify_plain(record_problem(exc, f"deleting {label}", hint), severity="warning")
             return
         cockpit.notify_plain(f"Deleted {label}.")
