@@ -101,7 +101,19 @@ def key_for(app: App[Any], node: DOMNode, binding_id: str) -> str:
 def class_key(app: App[Any], owner: type[DOMNode], binding_id: str) -> str:
     """As `key_for`, for a binding of a screen that is not open: a hint that sends the rep
     to another screen ("R on its page") names the key that screen would take."""
-    for key, binding in _keymapped(app, owner._merge_bindings()):
+    return _key_of(app, owner._merge_bindings(), binding_id)
+
+
+def binding_key(app: App[Any], binding: Binding) -> str:
+    """As `class_key`, for a binding declared apart from its screen, where a module the
+    screen imports writes a hint that names it (importing the screen would be a cycle)."""
+    if binding.id is None:
+        raise KeyError(binding.key)
+    return _key_of(app, BindingsMap([binding]), binding.id)
+
+
+def _key_of(app: App[Any], bindings: BindingsMap, binding_id: str) -> str:
+    for key, binding in _keymapped(app, bindings):
         if binding.id == binding_id:
             return SPOKEN.get(key, key)
     raise KeyError(binding_id)

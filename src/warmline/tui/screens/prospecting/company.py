@@ -28,7 +28,11 @@ from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import STYLES, CockpitScreen
 from warmline.tui.screens.dialogs import LineDialog, confirm_lead_removal
 from warmline.tui.screens.prospecting.common import add_to_outreach, confirm, found_by, start_job
-from warmline.tui.screens.prospecting.directory import RecordEditing, record_bindings
+from warmline.tui.screens.prospecting.directory import (
+    REMOVE_FROM_OUTREACH,
+    RecordEditing,
+    record_bindings,
+)
 from warmline.tui.screens.prospecting.people import FoundContactsScreen
 from warmline.tui.timefmt import relative
 
@@ -127,7 +131,7 @@ class CompanyScreen(RecordPage[CompanyRow, Company]):
         Binding("t", "research", "Research run", id="company.research"),
         Binding("c", "add('cold')", "Add as cold", id="company.cold"),
         Binding("w", "add('warm')", "Add as warm", id="company.warm"),
-        Binding("D", "remove_lead", "Remove from outreach", id="company.remove_lead"),
+        REMOVE_FROM_OUTREACH,
         Binding("o", "open_site", "Open website", id="company.open"),
         *record_bindings("company", "company", delete_keys="delete"),
     ]

@@ -39,7 +39,7 @@ from warmline.records import (
 )
 from warmline.store.outreach import outreach_status
 from warmline.store.rows import CompanyRow, ContactRow
-from warmline.tui.bindings import class_key
+from warmline.tui.bindings import binding_key
 from warmline.tui.columns import Column, cell, header, line, measure
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
@@ -326,13 +326,14 @@ def record_problem(exc: Exception, doing: str, conflict_hint: str = "") -> str:
     return f"Could not finish {doing}: {exc}"
 
 
+REMOVE_FROM_OUTREACH = Binding("D", "remove_lead", "Remove from outreach", id="company.remove_lead")
+"""The company page's key (`CompanyScreen`), declared here, where a refused delete names it."""
+
+
 def in_outreach_hint(app: App[Any]) -> str:
     """Why a company may not be deleted, with the key that removes it from outreach as the
     rep's keymap has it (a conflict on a contact is not about outreach: no hint)."""
-    # deferred: the company page's module imports this one
-    from warmline.tui.screens.prospecting.company import CompanyScreen
-
-    key = class_key(app, CompanyScreen, "company.remove_lead")
+    key = binding_key(app, REMOVE_FROM_OUTREACH)
     return f"A company in outreach must be removed from outreach ({key} on its page) first."
 
 
