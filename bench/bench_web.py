@@ -10,10 +10,12 @@ follow-ups, a key, a loopback service that is not there) shown two ways, turn by
    the cockpit's own start. Target: under 2x tmux. Each turn of either side starts with
    the server's spare cockpit ready (`warmline.web.spare`), as a rep finds it.
 2. Key to frame, median, for `L` (Today to the lead list), `j` (its cursor down) and enter
-   (a lead opened), a round of keys on each side in turn (both cockpits open throughout). tmux: from `send-keys` to the first `capture-pane` showing the screen
-   the key settles on. Chromium: from the keydown event to the animation frame in which
-   xterm.js draws the WebSocket message that completes that screen (the page's clock, read
-   back through a tap installed before the page's scripts, tests/support/web_session.py).
+   (a lead opened), a round of keys on each side in turn (both cockpits open throughout).
+   tmux: from sending the key to tmux's relaying the pane output that completes the screen
+   the key settles on (one control-mode client sends, reads and times: `TmuxKeys`).
+   Chromium: from the keydown event to the animation frame in which xterm.js draws the
+   WebSocket message that completes that screen (the page's clock, read back through a tap
+   installed before the page's scripts, tests/support/web_session.py).
    Also printed: the part of that from the message's arrival to the frame (xterm.js
    parsing and drawing, with software WebGL here). Target: at most 1.2x tmux per key.
 The status line is left out of "the screen a key settles on" on both sides: it may change
@@ -28,6 +30,7 @@ import argparse
 import base64
 import math
 import os
+import queue
 import re
 import shlex
 import shutil
@@ -35,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -52,6 +56,8 @@ from support.web_session import WIRE_TAP, WebServer, screen_size  # noqa: E402
 
 SETTLE = 0.3
 """Seconds with nothing new on the screen after which a key's effect is taken as complete."""
+POLL = 0.005
+"""Seconds between two looks at a screen while a key's effect settles (`_settle`)."""
 CELL = (9.0, 21.0)
 """Roboto Mono at 16 px in Chromium: a cell's width and height in CSS pixels, as the Canvas
 renderer measures them (the first guess; `Browser._fit` corrects it)."""
@@ -83,44 +89,133 @@ def styled(screen: pyte.Screen) -> str:
 # --- tmux ------------------------------------------------------------------------------------
 
 class TmuxKeys:
-    """The cockpit in tmux 120x40, for key-to-screen times."""
+    """The cockpit in tmux 120x40, for key-to-screen times, through one control-mode client
+    (`tmux -C`) attached before the cockpit starts: it sends the keys, and receives and
+    times every byte of the pane's output as tmux relays it (`%output`), which pyte
+    replays as the page's messages are (`Browser`), so the output that completes a key's
+    screen is known exactly on both sides.
+
+    Before session 18, each key was a `send-keys` process and the screen was polled with
+    `capture-pane` processes (2 to 3 ms each); once the cockpit answered `j` in ~5 ms those
+    were half of tmux's figure, and a capture started before the answer could still see
+    it, so turns read 2 to 20 ms. Captures through the control client are no better: tmux
+    takes ~8 ms to write one, and relays no output meanwhile.
+    """
 
     def __init__(self, launch: Launch) -> None:
         argv, env, painted = launch
         self.server = PrivateTmux()
         self.tmux = self.server.argv
+        self._outputs: list[tuple[float, bytes]] = []
+        """Each `%output` notification: when it came, and the pane's bytes it carries."""
+        self._replies: queue.Queue[list[str]] = queue.Queue()
+        self.screen = pyte.Screen(120, 40)
+        self._stream = pyte.ByteStream(self.screen)
+        self._fed = 0
+        # The reader thread times each %output once it has the GIL: at Python's default
+        # switch interval (5 ms) an output that came while this thread replayed one was
+        # timed late.
+        sys.setswitchinterval(0.0001)
         setenv = [arg for name, value in {"TERM": "xterm-256color", **env}.items() for arg in ("-e", f"{name}={value}")]
         try:
+            # The cockpit starts on a line from the control client, so no byte goes unseen.
             subprocess.run([*self.tmux, "new-session", "-d", "-s", "keys", "-x", "120", "-y", "40", *setenv,
-                            shlex.join(argv)], check=True)
-            _wait(lambda: painted(_plain(self.capture())), "Today in tmux")
-            _settle(self.capture)
+                            "read go && exec " + shlex.join(argv)], check=True)
+            self.control = subprocess.Popen([*self.tmux, "-C", "attach", "-t", "keys"],
+                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+            threading.Thread(target=self._read, daemon=True).start()
+            size = self._command("display -p -t keys '#{window_width}x#{window_height}'")
+            if size != ["120x40"]:
+                raise RuntimeError(f"the control client changed the window's size to {size}")
+            self._command("send-keys -t keys Enter")
+            _wait(lambda: painted(self._replay()[1]), "Today in tmux")
+            self._quiet(0.0)
         except BaseException:
             self.close()
             raise
 
-    def capture(self) -> str:
-        # -e: with the colours, which are all a cursor's move changes
-        return subprocess.run([*self.tmux, "capture-pane", "-p", "-e", "-t", "keys"],
-                              capture_output=True, text=True).stdout
+    def _read(self) -> None:
+        """Sort the control client's lines: replies to its commands (between %begin and %end
+        or %error; a last field of 1 marks this client's, 0 the attach's own) and %output
+        notifications (never inside a reply), their bytes unescaped (tmux writes a byte
+        under 32 and the backslash as a backslash and three octal digits)."""
+        assert self.control.stdout is not None
+        reply: list[str] | None = None
+        ours = False
+        for raw in self.control.stdout:
+            moment = time.perf_counter()
+            line = raw.rstrip(b"\n")
+            if reply is not None:
+                if line.startswith((b"%end", b"%error")):
+                    if ours:
+                        self._replies.put(reply)
+                    reply = None
+                else:
+                    reply.append(line.decode("utf-8", "replace"))
+            elif line.startswith(b"%begin"):
+                reply, ours = [], line.endswith(b" 1")
+            elif line.startswith(b"%output "):
+                data = line.split(b" ", 2)[2] if line.count(b" ") >= 2 else b""
+                self._outputs.append((moment, re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m[1], 8)]), data)))
+
+    def _command(self, command: str) -> list[str]:
+        assert self.control.stdin is not None
+        self.control.stdin.write(command.encode() + b"\n")
+        return self._replies.get(timeout=30)
+
+    def _replay(self) -> tuple[list[tuple[float, str]], str]:
+        """Feed the outputs not fed yet; the screen after each (when it came, its text with
+        colours, `comparable`), and the plain text now."""
+        after: list[tuple[float, str]] = []
+        while self._fed < len(self._outputs):
+            moment, data = self._outputs[self._fed]
+            self._stream.feed(data)
+            self._fed += 1
+            after.append((moment, comparable(styled(self.screen))))
+        return after, "\n".join(self.screen.display)
+
+    def _quiet(self, since: float) -> None:
+        """Wait until output has come after `since` and then none for `SETTLE`."""
+        deadline = time.perf_counter() + 30
+        while True:
+            now = time.perf_counter()
+            last = self._outputs[-1][0] if self._outputs else since
+            if last > since and now - last >= SETTLE:
+                return
+            if now > deadline:
+                raise RuntimeError("the pane did not settle")
+            time.sleep(POLL)
 
     def key(self, key: str) -> float:
-        """Press `key`; seconds from sending it to the first capture of the screen it settles on."""
-        before = comparable(self.capture())
+        """Press `key`; seconds from sending it to tmux's relaying the output that completes
+        the screen it settles on."""
+        self._replay()
+        before = comparable(styled(self.screen))
         sent = time.perf_counter()
-        subprocess.run([*self.tmux, "send-keys", "-t", "keys", TMUX_KEYS.get(key, key)], check=True)
-        return _settle(self.capture, before) - sent
+        self._command(f"send-keys -t keys {TMUX_KEYS.get(key, key)}")
+        self._quiet(sent)
+        after, _text = self._replay()
+        final = after[-1][1]
+        if final == before:
+            raise RuntimeError(f"{key} in tmux changed nothing but the status line")
+        return next(moment for moment, screen in after if screen == final) - sent
 
     def close(self) -> None:
+        control = getattr(self, "control", None)
+        if control is not None:
+            control.kill()
+            control.wait()
         self.server.close()
 
 
 def _settle(capture: Callable[[], str], before: str | None = None) -> float:
     """Poll until the screen changes from `before` and then holds for `SETTLE`; returns when
-    the screen it settled on was first seen."""
-    first_seen = time.perf_counter()
+    the screen it settled on was first seen (the moment a capture showing it came back).
+    Neither side's figure is this moment (each times the bytes themselves), so the polls
+    can be few: at every millisecond they took a core's share from the cockpit."""
     last = comparable(capture())
-    deadline = time.perf_counter() + 30
+    first_seen = time.perf_counter()
+    deadline = first_seen + 30
     while time.perf_counter() < deadline:
         now = comparable(capture())
         moment = time.perf_counter()
@@ -128,7 +223,7 @@ def _settle(capture: Callable[[], str], before: str | None = None) -> float:
             last, first_seen = now, moment
         elif last != before and moment - first_seen >= SETTLE:
             return first_seen
-        time.sleep(0.001)
+        time.sleep(POLL)
     raise RuntimeError(f"the screen did not settle; it shows:\n{last}")
 
 
