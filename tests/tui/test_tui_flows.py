@@ -569,3 +569,31 @@ async def test_a_job_started_offline_is_counted_once_beside_other_pending_ops(st
         await pilot.pause()
         status = status_text(app)
         assert "1 pending" in status and "1 failure needs attention" in status, status
+
+
+def list_line(widget: VirtualList, y: int) -> str:
+    return "".join(segment.text for segment in widget.render_line(y)).rstrip()
+
+
+async def test_a_short_filter_that_matches_nothing_says_it_reads_the_start_of_names(store: Store) -> None:
+    """Under three letters the filter reads the start of names (the name index; see
+    `warmline.store.paging`): "ic" finds no lead though three names hold it, and the line says
+    why instead of "no name matches"; the third letter searches inside them."""
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        leads = app.screen.query_one(VirtualList)
+        await pilot.press("slash", *"ic")
+        await pilot.pause()
+        assert leads.row_count == 0
+        assert list_line(leads, 1) == (
+            "No lead's company name starts with “ic”; a third letter searches inside names. Escape clears the filter."
+        )
+        await pilot.press("s")
+        await pilot.pause()
+        assert sorted(leads.item_at(i).company_name for i in range(leads.row_count)) == [
+            "Kestrel Analytics", "Northwind Logistics", "Quartz Robotics"]
+        await pilot.press("x")
+        await pilot.pause()
+        assert list_line(leads, 1) == "No lead's company name matches “icsx”. Escape clears the filter."
+

@@ -924,3 +924,13 @@ async def test_the_keys_prospecting_names_are_the_reps_own(prospect_store: Store
         app.push_screen(CompanyScreen(KESTREL_COMPANY))
         await pilot.pause()
         assert "X removes it from outreach" in text_of(app, "#company-outreach")  # a warm lead
+
+
+async def test_a_short_filter_on_companies_says_it_reads_the_start_of_names(prospect_store: Store) -> None:
+    """As the lead list says it (tests/tui/test_tui_flows.py)."""
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("C", "slash", *"zq")
+        await pilot.pause()
+        records = app.screen.query_one("#record-list", VirtualList)
+        assert "".join(segment.text for segment in records.render_line(1)).startswith("No company's name starts with “zq”; a third letter searches inside")

@@ -69,6 +69,12 @@ def _fts_query(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
+def is_prefix_search(text: str) -> bool:
+    """Whether `text_filter` reads `text` as the start of names (under `MIN_TRIGRAM`
+    characters) rather than anywhere in them; a list says so when nothing matches."""
+    return 0 < len(text.strip()) < MIN_TRIGRAM
+
+
 def text_filter(conn: sqlite3.Connection, listing: Listing, text: str, fts: bool) -> TextFilter | None:
     """The WHERE clause for `text`, and how its candidates are best found.
 
@@ -81,7 +87,7 @@ def text_filter(conn: sqlite3.Connection, listing: Listing, text: str, fts: bool
     if not needle:
         return None
     table = listing.table
-    if len(needle) < MIN_TRIGRAM:
+    if is_prefix_search(needle):
         low, high = _prefix_bounds(needle)
         clause = f"{table}.{listing.name_column} >= ? AND {table}.{listing.name_column} < ?"
         candidates = conn.execute(

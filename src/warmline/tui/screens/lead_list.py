@@ -20,7 +20,7 @@ from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.timefmt import DatetimeClock, relative
 from warmline.tui.widgets.text_line import TextLine
-from warmline.tui.widgets.virtual_list import VirtualList
+from warmline.tui.widgets.virtual_list import VirtualList, filter_miss
 
 if TYPE_CHECKING:
     from textual.widgets import Input
@@ -135,7 +135,8 @@ class LeadListScreen(CockpitScreen):
 
     def _empty_text(self) -> Text:
         if self._text:
-            return Text(f"No lead's company name matches “{self._text}”. Escape clears the filter.")
+            return filter_miss(self._text, contains="No lead's company name matches",
+                               starts="No lead's company name starts with")
         return Text("No leads here yet. Add companies to outreach (warmline outreach add), or sync.")
 
     def _apply_query(self) -> None:

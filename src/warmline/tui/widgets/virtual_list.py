@@ -32,9 +32,21 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from warmline.store.paging import is_prefix_search
+
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
 T_contra = TypeVar("T_contra", contravariant=True)
+
+
+def filter_miss(text: str, *, contains: str, starts: str) -> Text:
+    """The line of a list whose filter finds nothing: `contains` ("No companies match") or
+    `starts` ("No company's name starts with"), then the text. Under three letters the
+    filter reads the start of names (`is_prefix_search`), and the line says so: "an"
+    finding nothing among names that hold it ("Leblanc") would read as a fault."""
+    if is_prefix_search(text):
+        return Text(f"{starts} “{text}”; a third letter searches inside names. Escape clears the filter.")
+    return Text(f"{contains} “{text}”. Escape clears the filter.")
 
 
 class RowSource(Protocol[T_co]):

@@ -54,7 +54,7 @@ from warmline.tui.screens.prospecting.common import (
     found_by,
     service_client,
 )
-from warmline.tui.widgets.virtual_list import RowFormatter, RowSource, VirtualList
+from warmline.tui.widgets.virtual_list import RowFormatter, RowSource, VirtualList, filter_miss
 
 if TYPE_CHECKING:
     from warmline.store import Store
@@ -498,6 +498,7 @@ class RecordListScreen(CockpitScreen, Generic[Row]):
     """
 
     NOUN = "records"
+    ONE = "record"
     FILTER_HINT = "filter"
 
     def __init__(self) -> None:
@@ -516,7 +517,7 @@ class RecordListScreen(CockpitScreen, Generic[Row]):
 
     def empty_text(self) -> Text:
         if self._text:
-            return Text(f"No {self.NOUN} match “{self._text}”. Escape clears the filter.")
+            return filter_miss(self._text, contains=f"No {self.NOUN} match", starts=f"No {self.ONE}'s name starts with")
         return Text(self.EMPTY.format_map({name: self.key(binding_id) for name, binding_id in self.EMPTY_KEYS.items()}))
 
     EMPTY = "Nothing here yet."
@@ -593,6 +594,7 @@ class CompaniesScreen(RecordEditing[CompanyRow, Company], RecordListScreen[Compa
 
     SCREEN_TITLE = "Companies"
     NOUN = "companies"
+    ONE = "company"
     FILTER_HINT = "filter by company name or domain"
     EMPTY = "No saved companies yet. {lookup} looks companies up, {search} starts a deep search (or warmline sync)."
     EMPTY_KEYS: ClassVar[dict[str, str]] = {"lookup": "companies.lookup", "search": "companies.deep_search"}
@@ -667,6 +669,7 @@ class ContactsScreen(RecordEditing[ContactRow, Contact], RecordListScreen[Contac
 
     SCREEN_TITLE = "Contacts"
     NOUN = "contacts"
+    ONE = "contact"
     FILTER_HINT = "filter by name or email"
     EMPTY = "No saved contacts yet. On a company's page ({companies}, then enter), Find people searches for its people."
     EMPTY_KEYS: ClassVar[dict[str, str]] = {"companies": "app.companies"}
