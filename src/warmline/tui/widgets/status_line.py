@@ -38,7 +38,7 @@ class StatusLine(Widget):
     the first frame (3 M instructions for these four, `warmline.startup`)."""
 
     status: reactive[CockpitStatus] = reactive(CockpitStatus, always_update=True, repaint=False)
-    """Set every second (`CockpitApp.poll_status`); drawn again only when the line's words
+    """Set every second (`WarmlineApp.poll_status`); drawn again only when the line's words
     change (`watch_status`): an idle cockpit sends nothing to its terminal or browser."""
 
     def __init__(
