@@ -200,3 +200,23 @@ async def test_a_cursor_move_repaints_its_two_rows_only_also_when_scrolled() -> 
         assert cursor_lines(widget) == [f"row {widget.cursor}"]
         assert refreshed and all(regions for regions in refreshed), "the whole list was refreshed"
         assert sum(region.height for regions in refreshed for region in regions) == 2
+
+
+async def test_an_empty_list_wraps_its_text_instead_of_cutting_it() -> None:
+    """At 80 columns an empty state's hint ("No saved companies yet. i looks companies up,
+    f starts a deep search (or warmline sync).") lost its end to an ellipsis; the list has
+    room below its header for all of it."""
+
+    class EmptyApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield VirtualList(NumberFormatter(), CountingSource(0), empty_text="one two three four five six seven eight")
+
+    app = EmptyApp()
+    async with app.run_test(size=(20, 8)) as pilot:
+        await pilot.pause()
+        widget = app.query_one(VirtualList)
+        lines = [
+            "".join(segment.text for segment in widget.render_line(y)).rstrip()
+            for y in range(widget.scrollable_content_region.height)
+        ]
+        assert lines[:5] == ["Number", "one two three four", "five six seven", "eight", ""]

@@ -414,8 +414,12 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
             return self._strip(self._formatter.header(width), width, styles["header"])
         index = int(self.scroll_offset.y) + y - self._header_lines
         if self.row_count == 0:
-            if y == self._header_lines:
-                return self._strip(self._empty_text, width, styles["empty"])
+            # The text wraps over the list's lines (an empty state's hint is often longer
+            # than an 80-column line, and its end names the way out).
+            wrapped = self._empty_text.wrap(self.app.console, width)
+            line = y - self._header_lines
+            if line < len(wrapped):
+                return self._strip(wrapped[line], width, styles["empty"])
             return Strip.blank(width, styles["base"])
         item = self.item_at(index)
         if item is None:
