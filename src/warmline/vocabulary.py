@@ -12,6 +12,13 @@ raw names: scripts match on them.
 
 from warmline.named_tuple import NamedTuple
 
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """ "1 company", "1,200 companies": the count, and the word in its number (`words`, or
+    `word` with an s)."""
+    return f"{count:,} {word if count == 1 else (words or word + 's')}"
+
+
 # --- activity types (a touchpoint's `detected_type`) ---------------------------------------
 
 ACTIVITY_NAMES: dict[str, str] = {

@@ -3,7 +3,10 @@ prospecting tables and the shared sync state."""
 
 from __future__ import annotations
 
+import pytest
+
 from warmline.store import Store
+from warmline.store.jobs import result_summary
 from warmline.store.sync_vocabulary import STORED_FIELDS, StateKey, SyncState
 
 
@@ -39,7 +42,7 @@ def test_research_results_fill_custom_fields(store: Store) -> None:
 def test_contact_search_results_are_kept_for_picking(store: Store) -> None:
     job = store.record_job("contact_search", 3, {"job_id": 3, "status": "completed", "company_id": 1,
                                                  "contacts": [{"id": 91, "first_name": "Ola"}]})
-    assert job.company_id == 1 and job.result_summary == "1 contacts found"
+    assert job.company_id == 1 and job.result_summary == "1 contact found"
     assert store.found_contacts(job.key) == [{"id": 91, "first_name": "Ola"}]
 
 
@@ -154,3 +157,24 @@ def test_notes_detail_in_a_data_wrapper_and_forgetting_leads(store: Store, lead_
     store.forget_leads([1])
     assert store.lead_detail(1) is None
     assert store.rows("SELECT count(*) AS n FROM notes")[0]["n"] == 0
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "summary"),
+    [
+        ("deep_search", {"status": "running", "found_count": 1}, "1 company found"),
+        ("deep_search", {"status": "running", "found_count": 1200}, "1,200 companies found"),
+        ("contact_search", {"status": "completed", "contacts": [{"id": 1}]}, "1 contact found"),
+        ("research_run", {"status": "completed", "results": [{}]}, "1 company enriched"),
+        ("recommendations", {"status": "completed", "recommendations": [{}]}, "1 recommendation"),
+        ("signal_scan", {"status": "completed", "pages_found": 1}, "1 source found"),
+        # The service's count is its word: one that is not a count says nothing.
+        ("deep_search", {"status": "running", "found_count": {"x": 1}}, None),
+        ("deep_search", {"status": "running", "found_count": "12"}, None),
+        ("deep_search", {"status": "running", "found_count": True}, None),
+        ("deep_search", {"status": "running", "found_count": -3}, None),
+        ("signal_scan", {"status": "completed", "pages_found": 2.5}, None),
+    ],
+)
+def test_a_jobs_summary_counts_in_words(kind: str, answer: dict, summary: str | None) -> None:
+    assert result_summary(kind, answer) == summary

@@ -20,10 +20,10 @@ from warmline.review.words import (
     made_line,
     money,
     pending_line,
-    plural,
     title,
     type_name,
 )
+from warmline.vocabulary import plural
 
 LISTED = 25
 """Leads named under each heading; the rest are counted."""

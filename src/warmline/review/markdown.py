@@ -15,12 +15,12 @@ from warmline.review.words import (
     made_line,
     money,
     pending_line,
-    plural,
     spark,
     title,
     type_name,
 )
 from warmline.textsafe import terminal_line
+from warmline.vocabulary import plural
 
 WHOLE_WEEKS = 14
 """Up to this many days, the table has a row for each day, empty ones included."""

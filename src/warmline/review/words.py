@@ -10,7 +10,7 @@ from warmline.amounts import amount
 from warmline.named_tuple import NamedTuple
 from warmline.review.model import Money, Review
 from warmline.review.period import Period
-from warmline.vocabulary import activity_name, kind_short
+from warmline.vocabulary import activity_name, kind_short, plural
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
@@ -26,10 +26,6 @@ class Figure(NamedTuple):
     def words(self) -> str:
         """ "6 activities logged", "1 note written"."""
         return f"{self.value:,} {self.one if self.value == 1 and self.one else self.label}"
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    return f"{count:,} {word if count == 1 else (words or word + 's')}"
 
 
 def title(review: Review) -> str:

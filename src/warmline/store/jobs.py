@@ -20,6 +20,7 @@ from warmline.store.mapping import company_columns, dumps, unwrap
 from warmline.store.rows import Job, json_object
 from warmline.store.values import JsonMap, JsonObject, JsonValue, SqlRow, nullable
 from warmline.store.writers import patch_lead_snapshot, upsert
+from warmline.vocabulary import plural
 
 TERMINAL_STATUSES = frozenset({"completed", "failed", "error", "cancelled", "canceled", "expired", "none"})
 JOB_KINDS = (
@@ -44,9 +45,11 @@ def result_summary(kind: str, answer: JsonMap) -> str | None:
     """
     found = _found(kind, answer)
     if found is not None:
-        count, what = found
+        count, (word, words) = found
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            return None  # the service's count is its word: one that is not a count says nothing
         failed = str(answer.get("status", "")).lower() == "failed"
-        return None if failed and not count else f"{count} {what}"
+        return None if failed and not count else plural(count, word, words)
     if kind == JobKind.COMPANY_RESEARCH and isinstance(answer.get("results"), Mapping):
         summary = answer["results"].get("summary")
         return summary if isinstance(summary, str) else None
@@ -54,21 +57,22 @@ def result_summary(kind: str, answer: JsonMap) -> str | None:
     return message if isinstance(message, str) else None
 
 
-def _found(kind: str, answer: JsonMap) -> tuple[JsonValue, str] | None:
-    """How many things the job found and what they are, when its answer says."""
+def _found(kind: str, answer: JsonMap) -> tuple[JsonValue, tuple[str, str]] | None:
+    """How many things the job found, and what they are in the singular and the plural,
+    when its answer says."""
     if kind == JobKind.DEEP_SEARCH:
         found = answer.get("found_count")
         if found is None and isinstance(answer.get("companies"), list):
             found = len(answer["companies"])
-        return None if found is None else (found, "companies found")
+        return None if found is None else (found, ("company found", "companies found"))
     if kind == JobKind.CONTACT_SEARCH and isinstance(answer.get("contacts"), list):
-        return len(answer["contacts"]), "contacts found"
+        return len(answer["contacts"]), ("contact found", "contacts found")
     if kind == JobKind.RESEARCH_RUN and isinstance(answer.get("results"), list):
-        return len(answer["results"]), "companies enriched"
+        return len(answer["results"]), ("company enriched", "companies enriched")
     if kind == JobKind.RECOMMENDATIONS and isinstance(answer.get("recommendations"), list):
-        return len(answer["recommendations"]), "recommendations"
+        return len(answer["recommendations"]), ("recommendation", "recommendations")
     if kind == JobKind.SIGNAL_SCAN and answer.get("pages_found") is not None:
-        return answer["pages_found"], "sources found"
+        return answer["pages_found"], ("source found", "sources found")
     return None
 
 
