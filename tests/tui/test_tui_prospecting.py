@@ -934,3 +934,24 @@ async def test_a_short_filter_on_companies_says_it_reads_the_start_of_names(pros
         await pilot.pause()
         records = app.screen.query_one("#record-list", VirtualList)
         assert "".join(segment.text for segment in records.render_line(1)).startswith("No company's name starts with “zq”; a third letter searches inside")
+
+
+async def test_notices_count_in_words_and_name_the_reps_keys(prospect_store: Store) -> None:
+    """"Queued 1 as cold leads; they appear in the lead list (L)", "Follow it in the job
+    monitor (J) or prospecting (P)" and "the outbox (O)" wrote their keys out, whatever
+    the keymap said."""
+    keymap = {"app.leads": "f2", "app.jobs": "f3", "app.prospecting": "f4", "app.outbox": "f5"}
+    app = cockpit(prospect_store, config=settings(keymap=keymap))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(CompanyScreen(901))  # found by a deep search: not a lead yet
+        await pilot.pause()
+        await pilot.press("c", "y")
+        await pilot.pause()
+        await pilot.press("s", "y")
+        await pilot.pause()
+        await pilot.press("u")
+        await pilot.pause()
+        said = [str(n.message) for n in app._notifications]
+    assert "Queued 1 company as a cold lead; it appears in the lead list (f2)." in said
+    assert any(line.endswith("Follow it in the job monitor (f3) or prospecting (f4).") for line in said), said
+    assert any(line.startswith("Nothing to undo") and line.endswith("in the outbox (f5).") for line in said), said

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC
 
 from textual.command import CommandList
 
@@ -10,7 +11,9 @@ from support.cockpit import RecordingSync, cockpit, status_text
 from support.waiting import until
 from warmline.store import Store
 from warmline.sync.engine import PassReport
+from warmline.sync.flush import FlushReport
 from warmline.sync.status import Connection, StatusBoard
+from warmline.tui.status import sync_result
 
 
 async def test_the_key_runs_one_pass_from_any_screen(store: Store) -> None:
@@ -83,3 +86,9 @@ async def test_a_refusal_followed_by_offline_shows_offline_not_the_key(store: St
         app.poll_status()
         await until(lambda: "offline" in status_text(app), pilot=pilot)
         assert "API key" not in status_text(app)
+
+
+def test_a_pass_with_problems_names_the_reps_outbox_key() -> None:
+    report = PassReport(reachable=True, flush=FlushReport(delivered=1, failed=2), leads_refreshed=1)
+    said = sync_result(report, UTC, outbox_key="f5").text
+    assert said == "Synced: 1 action sent, 1 lead read, 2 problems: see the outbox (f5) and the status line."

@@ -39,7 +39,7 @@ from warmline.commands.jobs_wait import job_outcome, run_job
 from warmline.commands.records import resolve_companies
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR
 from warmline.ops.kinds import JobKind
-from warmline.vocabulary import recommendation_action, source_name
+from warmline.vocabulary import plural, recommendation_action, source_name
 from warmline.wiring import make_client, make_engine
 
 if TYPE_CHECKING:
@@ -122,7 +122,8 @@ def outreach_add(company_refs: tuple[str, ...], lead_status: str, as_json: bool)
     with open_store(config) as store:
         companies = resolve_companies(store, company_refs)
         op_id = queue_action(lambda: actions.add_to_outreach(store, [c.id for c in companies], lead_status))
-        say(as_json, f"Queued adding {len(companies)} company(ies) as {lead_status} leads (op {short_id(op_id)}).")
+        adding = plural(len(companies), "company", "companies")
+        say(as_json, f"Queued adding {adding} as {lead_status} leads (op {short_id(op_id)}).")
         op = settled(store, op_id, send_now(store, config), as_json)
         result = (op.result or {}) if op is not None else None
         leads = [] if result is None else [lead for lead in result.get("leads") or [] if isinstance(lead, dict)]

@@ -518,7 +518,8 @@ class WarmlineApp(TypeaheadApp):
             self._held.clear()
             self.notify_plain(
                 "Nothing to undo: decisions can be taken back for "
-                f"{self.config.undo_seconds:g} s. A queued action can still be discarded in the outbox (O)."
+                f"{self.config.undo_seconds:g} s. A queued action can still be discarded in the outbox "
+                f"({self.key_of('app.outbox')})."
             )
             return None
         # deferred: first frame (the actions load the HTTP stack)
@@ -549,7 +550,7 @@ class WarmlineApp(TypeaheadApp):
             self.notify_plain(f"Cannot sync now: {why}.", severity="warning")
             return
         if self._syncing_now:
-            self.notify_plain(sync_result(None, self.zone).text)
+            self.notify_plain(sync_result(None, self.zone, outbox_key=self.key_of("app.outbox")).text)
             return
         self._syncing_now = True
         self.poll_status()
@@ -561,7 +562,7 @@ class WarmlineApp(TypeaheadApp):
         finally:
             self._syncing_now = False
             self.poll_status()
-        result = sync_result(report, self.zone)
+        result = sync_result(report, self.zone, outbox_key=self.key_of("app.outbox"))
         severity: SeverityLevel = "error" if result.role == "bad" else "warning" if result.role == "warn" else "information"
         self.notify_plain(result.text, severity=severity)
 

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from warmline.tui.columns import Column
 from warmline.tui.safe import plain
-from warmline.vocabulary import KIND_WIDTH
+from warmline.vocabulary import KIND_WIDTH, plural
 
 if TYPE_CHECKING:
     from warmline.store import Job, Store
@@ -40,8 +40,8 @@ def subject(job: Job, store: Store) -> Text:
         company = store.get_company(job.company_id)
         return plain(company.name if company is not None else f"company {job.company_id}")
     companies = params.get("company_ids")
-    if companies:
-        return Text(f"{len(companies)} companies")
+    if isinstance(companies, list) and companies:
+        return Text(plural(len(companies), "company", "companies"))
     return Text("")
 
 

@@ -120,9 +120,10 @@ def _connection(status: CockpitStatus, now: datetime, zone: tzinfo) -> StatusPar
     return StatusPart("○ not connected", "muted")
 
 
-def sync_result(report: "PassReport | None", zone: tzinfo) -> StatusPart:
+def sync_result(report: "PassReport | None", zone: tzinfo, *, outbox_key: str) -> StatusPart:
     """The notice after "Sync now": what the pass did, or why it could not (the status line
-    then says the same in its one word). None: a pass was already running."""
+    then says the same in its one word). None: a pass was already running. `outbox_key`:
+    the rep's key for the outbox, which a problem sends them to."""
     if report is None:
         return StatusPart("A sync is already running.", "muted")
     if report.auth_error:
@@ -141,5 +142,5 @@ def sync_result(report: "PassReport | None", zone: tzinfo) -> StatusPart:
         done.append(f"{report.polls.polled} job{'s' if report.polls.polled != 1 else ''} checked")
     problems = flush.failed + len(report.refresh_failures)
     if problems:
-        done.append(f"{problems} problem{'s' if problems != 1 else ''}: see the outbox (O) and the status line")
+        done.append(f"{problems} problem{'s' if problems != 1 else ''}: see the outbox ({outbox_key}) and the status line")
     return StatusPart("Synced: " + ", ".join(done) + ".", "warn" if problems else "good")

@@ -13,6 +13,7 @@ from warmline.store.sync_vocabulary import SyncState
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.dialogs import ConfirmDialog
+from warmline.vocabulary import plural
 
 if TYPE_CHECKING:
     from warmline.api import ServiceClient
@@ -136,7 +137,8 @@ def start_job(
     if error is None:
         online = cockpit.sync_status.state in (SyncState.ONLINE, SyncState.SYNCING)
         where = "is starting" if online else "is queued; starts when online"
-        cockpit.notify_plain(f"The {what} {where}. Follow it in the job monitor (J) or prospecting (P).")
+        jobs, prospecting = cockpit.key_of("app.jobs"), cockpit.key_of("app.prospecting")
+        cockpit.notify_plain(f"The {what} {where}. Follow it in the job monitor ({jobs}) or prospecting ({prospecting}).")
     return error
 
 
@@ -145,7 +147,7 @@ def add_to_outreach(cockpit: Cockpit, company_ids: list[int], labels: list[str],
     if not company_ids:
         cockpit.notify_plain("Mark companies first (Mark, in the key bar).", severity="warning")
         return
-    question = Text().append(f"Add {len(company_ids)} compan{'y' if len(company_ids) == 1 else 'ies'} to outreach as {status} leads?\n")
+    question = Text().append(f"Add {plural(len(company_ids), 'company', 'companies')} to outreach as {status} leads?\n")
     question.append_text(names_text(labels))
 
     def add() -> None:
@@ -153,6 +155,9 @@ def add_to_outreach(cockpit: Cockpit, company_ids: list[int], labels: list[str],
         if error:
             cockpit.notify_plain(error, severity="warning")
         else:
-            cockpit.notify_plain(f"Queued {len(company_ids)} as {status} leads; they appear in the lead list (L).")
+            one = len(company_ids) == 1
+            queued = plural(len(company_ids), "company", "companies")
+            leads = f"a {status} lead; it appears" if one else f"{status} leads; they appear"
+            cockpit.notify_plain(f"Queued {queued} as {leads} in the lead list ({cockpit.key_of('app.leads')}).")
 
     confirm(cockpit, question, add)

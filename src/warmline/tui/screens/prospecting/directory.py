@@ -394,7 +394,7 @@ class RecordEditing(Generic[Row, Model]):
             return True
         self.cockpit.notify_plain(
             f"{record_label(self._noun, record)} is still queued (pending): change or discard its create "
-            "in the outbox (o); it can be edited here once the service has it."
+            f"in the outbox ({self.cockpit.key_of('app.outbox')}); it can be edited here once the service has it."
         )
         return False
 

@@ -163,7 +163,7 @@ class TemplatesScreen(CockpitScreen):
             try:
                 chosen[:] = [resolve_company(self.cockpit.store, ref) for ref in refs]
             except NoSuchCompany as exc:
-                return f"{exc}; the company list (C) shows yours"
+                return f"{exc}; the company list ({self.cockpit.key_of('app.companies')}) shows yours"
             except (LookupError, ValueError) as exc:
                 return str(exc)
             return None
