@@ -955,3 +955,14 @@ async def test_notices_count_in_words_and_name_the_reps_keys(prospect_store: Sto
     assert "Queued 1 company as a cold lead; it appears in the lead list (f2)." in said
     assert any(line.endswith("Follow it in the job monitor (f3) or prospecting (f4).") for line in said), said
     assert any(line.startswith("Nothing to undo") and line.endswith("in the outbox (f5).") for line in said), said
+
+
+async def test_people_found_before_any_search_names_the_search_key(prospect_store: Store) -> None:
+    app = cockpit(prospect_store, config=settings(keymap={"company.contact_search": "f6"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(CompanyScreen(901))
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        said = [str(n.message) for n in app._notifications]
+    assert "Zahnarzt Praxis Isar: has not been searched yet (f6 searches)." in said, said

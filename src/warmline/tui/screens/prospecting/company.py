@@ -261,7 +261,8 @@ class CompanyScreen(RecordPage[CompanyRow, Company]):
     def action_found_people(self) -> None:
         search = self.cockpit.store.latest_job(JobKind.CONTACT_SEARCH, self.company_id)
         if search is None or search.status != "completed":
-            state = "has not been searched yet (s)" if search is None else f"search is {safe_text(search.status)}"
+            searching = f"has not been searched yet ({self.key('company.contact_search')} searches)"
+            state = searching if search is None else f"search is {safe_text(search.status)}"
             self.cockpit.notify_plain(f"{self._company_name()}: {state}.")
             return
         self.app.push_screen(FoundContactsScreen(search.key))
