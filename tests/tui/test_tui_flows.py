@@ -463,6 +463,24 @@ async def test_u_undoes_the_last_decision_from_any_screen(store: Store) -> None:
         assert any("Undone: Kestrel Analytics" in str(n.message) for n in app._notifications)
 
 
+async def test_the_status_line_stops_offering_an_undo_as_soon_as_it_is_taken(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r", "c")
+        await pilot.pause()
+        first = status_text(app)
+        assert "u undoes complete of" in first
+        await pilot.press("x")
+        await pilot.pause()
+        assert "u undoes dismiss of" in status_text(app)
+        await pilot.press("u")  # the dismiss is taken back: the complete is the one left
+        await pilot.pause()
+        assert "u undoes complete of" in status_text(app)
+        await pilot.press("u")
+        await pilot.pause()
+        assert "undoes" not in status_text(app)
+
+
 async def test_u_after_the_window_says_so_and_changes_nothing(tmp_path) -> None:
     now = [W.NOW.timestamp()]
     store = Store(tmp_path / "cache.sqlite3", clock=lambda: now[0])

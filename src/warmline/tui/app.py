@@ -516,6 +516,7 @@ class WarmlineApp(TypeaheadApp):
         decision = self.last_decision()
         if decision is None:
             self._held.clear()
+            self.poll_status()
             self.notify_plain(
                 "Nothing to undo: decisions can be taken back for "
                 f"{self.config.undo_seconds:g} s. A queued action can still be discarded in the outbox "
@@ -532,6 +533,7 @@ class WarmlineApp(TypeaheadApp):
             return None
         finally:
             self._held = [d for d in self._held if d is not decision]
+            self.poll_status()  # the status line offers the next decision back, or none
         self.notify_plain(f"Undone: {decision.label}.")
         if isinstance(self.screen, CockpitScreen):
             self.screen.reload()
