@@ -63,12 +63,13 @@ def settings(**fields: Any) -> Config:
 
 
 def cockpit(store: Store | None, **options: Any) -> WarmlineApp:
-    """The real app with a fixed clock and zone, and no browser or system clipboard, on
-    `settings()` unless the test passes its own `config`."""
+    """The real app with a fixed clock (unless the test passes its own) and zone, and no
+    browser or system clipboard, on `settings()` unless the test passes its own `config`."""
     options.setdefault("config", settings())
     options.setdefault("opener", Opened())
     options.setdefault("clipboard", Clipboard())
-    return WarmlineApp(store, clock=lambda: W.NOW, zone=UTC, **options)
+    options.setdefault("clock", lambda: W.NOW)
+    return WarmlineApp(store, zone=UTC, **options)
 
 
 def text_of(app: Any, selector: str) -> str:

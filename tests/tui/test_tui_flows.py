@@ -7,7 +7,7 @@ the store's own outcome API (`mark_in_flight` / `mark_done` / `mark_failed` /
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from textual.widgets import TextArea
 
@@ -615,3 +615,26 @@ async def test_a_short_filter_that_matches_nothing_says_it_reads_the_start_of_na
         await pilot.pause()
         assert list_line(leads, 1) == "No lead's company name matches “icsx”. Escape clears the filter."
 
+
+
+async def test_a_screen_left_open_offline_keeps_its_times_true(tmp_path) -> None:
+    """On the train nothing in the cache changes, so nothing redraws the lead: its times
+    ("just now", "2 min ago") are read again all the same every half minute."""
+    now = [W.NOW.timestamp()]
+    store = Store(tmp_path / "cache.sqlite3", clock=lambda: now[0])
+    fill(store, online=False)
+    app = cockpit(store, clock=lambda: datetime.fromtimestamp(now[0], UTC))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_lead(KESTREL)
+        await pilot.pause()
+        await pilot.press("n", *"Budget frozen until January", "ctrl+s")
+        await pilot.pause()
+        assert "just now (pending)" in text_of(app, "#detail-notes")
+        now[0] += 20
+        app.poll_status()
+        await pilot.pause()
+        assert "just now (pending)" in text_of(app, "#detail-notes")  # still its first minute
+        now[0] += 100
+        app.poll_status()
+        await pilot.pause()
+        assert "2 min ago (pending)" in text_of(app, "#detail-notes")

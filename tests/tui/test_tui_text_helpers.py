@@ -45,7 +45,13 @@ def test_safe_text_folds_newlines_unless_multiline() -> None:
 def test_relative_times() -> None:
     assert relative(None, NOW, UTC) == "never"
     assert relative(NOW - timedelta(seconds=2), NOW, UTC) == "just now"
-    assert relative(NOW - timedelta(seconds=10), NOW, UTC) == "10 s ago"
+    # To the second only where it is drawn every second (the status line's "synced"); on a
+    # screen, read again only every half minute when nothing changes, the first minute is "just now".
+    assert relative(NOW - timedelta(seconds=10), NOW, UTC, to_the_second=True) == "10 s ago"
+    assert relative(NOW - timedelta(seconds=2), NOW, UTC, to_the_second=True) == "just now"
+    assert relative(NOW - timedelta(seconds=10), NOW, UTC) == "just now"
+    assert relative(NOW - timedelta(seconds=59), NOW, UTC) == "just now"
+    assert relative(NOW - timedelta(seconds=60), NOW, UTC) == "1 min ago"
     assert relative("2026-11-22T08:55:00.000Z", NOW, UTC) == "5 min ago"
     assert relative(NOW - timedelta(hours=3), NOW, UTC) == "3 h ago"
     assert relative(NOW - timedelta(days=2), NOW, UTC) == "2 d ago"
@@ -77,7 +83,7 @@ def test_logged_and_delivered_times_in_the_reps_zone() -> None:
 
 def test_an_undelivered_action_says_when_it_was_logged() -> None:
     assert logged_ago("2026-11-22T08:24:00Z", NOW, BERLIN) == "logged 09:24 · 36 min ago"
-    assert logged_ago("2026-11-22T08:59:30Z", NOW, BERLIN) == "30 s ago"
+    assert logged_ago("2026-11-22T08:59:30Z", NOW, BERLIN) == "just now"
     assert logged_ago("2026-11-20T08:00:00Z", NOW, BERLIN) == "logged 20 Nov 09:00 · 2 d ago"
 
 

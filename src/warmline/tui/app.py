@@ -63,6 +63,9 @@ Ts = TypeVarTuple("Ts")
 
 Opener = Callable[[str], object]
 SYNC_OFF_NOTICE_SECONDS = 60.0
+TIMES_SECONDS = 30.0
+"""How long a screen may go unread before it is read again all the same: what it shows
+as "5 min ago" is drawn when read, and offline nothing in the cache changes to redraw it."""
 
 
 
@@ -155,6 +158,8 @@ class WarmlineApp(TypeaheadApp):
         self._status_source = status_source
         self._revision_source = revision_source
         self._revision: Hashable = None
+        self._read_at = 0.0
+        """When `poll_status` last had the screen read again (the store's monotonic clock)."""
         self._status_interval = status_interval
         self._held: list[Held] = []
         self._syncing_now = False
@@ -456,9 +461,12 @@ class WarmlineApp(TypeaheadApp):
             line.status = self.sync_status
         if self._revision_source is not None:
             revision = self._revision_source()
-            if revision != self._revision:
+            now = self.store.monotonic()
+            stale = now - self._read_at >= TIMES_SECONDS
+            if revision != self._revision or stale:
                 changed = self._revision is not None
                 self._revision = revision
+                self._read_at = now
                 if changed and isinstance(self.screen, CockpitScreen):
                     self.screen.reload()
 

@@ -70,7 +70,8 @@ def describe(status: CockpitStatus, now: datetime, zone: tzinfo) -> list[StatusP
         parts.append(StatusPart(status.undo, "warn"))
     if sync.last_sync_at is not None:
         # A sync is past: after the clock was set back it reads "just now", never "in 1 h".
-        parts.append(StatusPart("synced " + relative(min(_moment(sync.last_sync_at), now), now, zone), "muted"))
+        parts.append(StatusPart("synced " + relative(min(_moment(sync.last_sync_at), now), now, zone, to_the_second=True),
+                                    "muted"))
     elif status.state != SyncState.OFFLINE:
         parts.append(StatusPart("not synced yet", "muted"))
     pending = sync.queued - status.queued_job_ops

@@ -51,16 +51,21 @@ AHEAD = 600
 service's clock and ours differ by that much (the sandbox tests 180 s either way)."""
 
 
-def relative(value: str | datetime | None, now: datetime, zone: tzinfo, *, never: str = "never") -> str:
+def relative(value: str | datetime | None, now: datetime, zone: tzinfo, *, never: str = "never",
+             to_the_second: bool = False) -> str:
     """When something happened, shortly: "5 min ago"; older than a week, or further ahead of
     our clock than clocks differ (a clock set back, a bad date), its date in the rep's zone.
     Every moment shown this way is past (logged, synced, fetched, last activity): "in 5 min"
-    for one of them, as the service's clock ran ahead of ours, said something to come."""
+    for one of them, as the service's clock ran ahead of ours, said something to come.
+
+    Within its first minute a moment is "just now", unless `to_the_second` ("25 s ago"): only
+    the status line, drawn every second, keeps such a time true; a screen is read again only
+    every half minute when nothing changes (`warmline.tui.app.TIMES_SECONDS`)."""
     moment = parse_ts(value)
     if moment is None:
         return never
     seconds = (now - moment).total_seconds()
-    if -AHEAD <= seconds < 5:
+    if -AHEAD <= seconds < (5 if to_the_second else 60):
         return "just now"
     if 0 < seconds < 60:
         return f"{int(seconds)} s ago"
@@ -127,7 +132,7 @@ def logged_delivered(logged_at: str | None, delivered_at: str | None, zone: tzin
 
 def logged_ago(logged_at: str | None, now: datetime, zone: tzinfo) -> str:
     """When an action not yet delivered was taken: "logged 13:05 · 36 min ago" (with the
-    date when not today), or only the relative time within its first minute."""
+    date when not today), or "just now" within its first minute."""
     logged = parse_ts(logged_at)
     if logged is None or not _late(logged, now):
         return relative(logged_at, now, zone)
