@@ -421,6 +421,32 @@ async def test_lookup_online_shows_scores_saves_and_adds_saved_results(store: St
     assert all(store.get_company(cid) is not None for cid in op.payload["company_ids"])
 
 
+async def test_an_answered_lookup_takes_the_keyboard_to_its_results(store: Store, service: ServiceClient) -> None:
+    """Marking and saving are letters, which a field takes as text: the results take the
+    keyboard once they arrive, `/` goes back to the query. Not while the rep is typing other
+    criteria: keys meant for the field must not save or add anything."""
+    app = cockpit(store, sync=LookupSync(service))
+    async with service, app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("I", *"logistics software", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        table = screen.query_one("#lookup-table")
+        assert table.row_count > 1 and app.focused is table
+        await pilot.press("space")
+        await pilot.pause()
+        assert len(screen.selection) == 1
+        await pilot.press("slash")
+        await pilot.pause()
+        query = screen.query_one("#lookup-query")
+        assert app.focused is query and query.value == "logistics software"
+        await pilot.press("end", *" nordics")  # the query is selected whole: end keeps it
+        # The answer to the criteria as they were sent arrives now:
+        screen._show_result(screen.criteria, screen.answer, typed=screen.criteria)
+        await pilot.pause()
+        assert app.focused is query and query.value == "logistics software nordics"
+
+
 async def test_lookup_plan_limit_is_said_plainly(store: Store, exhausted_service: ServiceClient) -> None:
     app = cockpit(store, sync=LookupSync(exhausted_service))
     async with exhausted_service, app.run_test(size=(120, 40)) as pilot:

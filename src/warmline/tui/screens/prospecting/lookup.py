@@ -182,6 +182,7 @@ class LookupScreen(CockpitScreen):
         Binding("N", "save_top", "Save top N", id="lookup.save_top"),
         Binding("S", "save_all", "Save all results", id="lookup.save_all"),
         Binding("ctrl+r", "earlier", "Earlier lookups", id="lookup.earlier"),
+        Binding("slash", "edit_query", "Edit the query", id="lookup.query"),
     ]
 
     def __init__(self) -> None:
@@ -264,7 +265,7 @@ class LookupScreen(CockpitScreen):
             self._fill_form(criteria)
             answer = cached_lookup(self.cockpit.store, criteria)
             if answer is not None:
-                self._show_result(criteria, answer)
+                self._show_result(criteria, answer, typed=None)
 
         self.app.push_screen(EarlierLookups(earlier, self.cockpit.clock(), self.cockpit.zone), picked)
 
@@ -404,18 +405,39 @@ class LookupScreen(CockpitScreen):
         except ApiError as exc:
             self._show_problem(Text(_failed_heading(exc), style="bold red").append_text(plain(str(exc))))
             return
-        self._show_result(criteria, answer, saving=save)
+        self._show_result(criteria, answer, saving=save, typed=criteria)
         self._load_values()
         self.cockpit.poll_status()
 
-    def _show_result(self, criteria: dict[str, Any], answer: dict[str, Any], *, saving: bool = False) -> None:
+    def _show_result(self, criteria: dict[str, Any], answer: dict[str, Any], *, saving: bool = False,
+                     typed: dict[str, Any] | None) -> None:
+        """Show `answer`, and give its rows the keyboard: marking and saving are letters,
+        which a field takes as text. Not when the form no longer reads `typed` (the criteria
+        as sent; None: nothing was typed, an earlier lookup was picked): the rep has gone on
+        typing, and keys meant for a field must not save or add anything."""
         self.criteria, self.answer, self.answer_saving = criteria, answer, saving
         self.selection.clear()
         self._show_answer()
+        table = self.query_one("#lookup-table", RowTable)
+        if table.row_count and (typed is None or self._form_reads(typed)):
+            table.focus()
+
+    def _form_reads(self, criteria: dict[str, Any]) -> bool:
+        try:
+            return self._form_criteria() == criteria
+        except refusals():
+            return False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`/` leaves the key bar while a field has the keyboard: there it is text."""
+        return not isinstance(self.focused, Input) if action == "edit_query" else True
+
+    def action_edit_query(self) -> None:
+        self.query_one("#lookup-query", Input).focus()
 
     def _offline(self, criteria: dict[str, Any], cached: dict[str, Any] | None) -> None:
         if cached is not None:
-            self._show_result(criteria, cached)
+            self._show_result(criteria, cached, typed=criteria)
             return
         text = Text("Offline: an instant lookup needs the service. ", style="bold yellow")
         earlier = earlier_lookups(self.cockpit.store, EARLIER_SHOWN)
