@@ -162,8 +162,12 @@ def test_notes_detail_in_a_data_wrapper_and_forgetting_leads(store: Store, lead_
 @pytest.mark.parametrize(
     ("kind", "answer", "summary"),
     [
-        ("deep_search", {"status": "running", "found_count": 1}, "1 company found"),
-        ("deep_search", {"status": "running", "found_count": 1200}, "1,200 companies found"),
+        ("deep_search", {"status": "completed", "found_count": 1}, "1 company found"),
+        ("deep_search", {"status": "completed", "found_count": 1200}, "1,200 companies found"),
+        # Counted while the job runs: a count that will still grow.
+        ("deep_search", {"status": "running", "found_count": 1200}, "1,200 companies found so far"),
+        ("deep_search", {"status": "pending", "found_count": 0}, "0 companies found so far"),
+        ("deep_search", {"found_count": 4}, "4 companies found"),  # no status: not said to run
         ("contact_search", {"status": "completed", "contacts": [{"id": 1}]}, "1 contact found"),
         ("research_run", {"status": "completed", "results": [{}]}, "1 company enriched"),
         ("recommendations", {"status": "completed", "recommendations": [{}]}, "1 recommendation"),

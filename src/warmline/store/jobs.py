@@ -41,15 +41,18 @@ def result_summary(kind: str, answer: JsonMap) -> str | None:
     """A one-line summary for the job monitor, from what the answer carries.
 
     A failed job that found nothing has no summary: "0 contacts found" next to the
-    service's error would only repeat it less clearly.
+    service's error would only repeat it less clearly. A job the answer says still runs
+    has counted "so far".
     """
     found = _found(kind, answer)
     if found is not None:
         count, (word, words) = found
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             return None  # the service's count is its word: one that is not a count says nothing
-        failed = str(answer.get("status", "")).lower() == "failed"
-        return None if failed and not count else plural(count, word, words)
+        status = str(answer.get("status") or "").lower()
+        if status == "failed" and not count:
+            return None
+        return plural(count, word, words) + (" so far" if status and not is_terminal(status) else "")
     if kind == JobKind.COMPANY_RESEARCH and isinstance(answer.get("results"), Mapping):
         summary = answer["results"].get("summary")
         return summary if isinstance(summary, str) else None
