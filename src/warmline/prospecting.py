@@ -331,12 +331,14 @@ SKIP_REASONS = {
 }
 
 
-def explain_skips(skipped_ids: Iterable[Mapping[str, Any]]) -> list[str]:
-    """One line per skipped contact saying why (duplicate, plan limit, ...)."""
+def explain_skips(skipped_ids: Iterable[Mapping[str, Any]], names: Mapping[str, str] | None = None) -> list[str]:
+    """One line per skipped contact saying why (duplicate, plan limit, ...), naming them as
+    `names` does (the search's people by id, as text); "contact 7001" for anyone else."""
     lines = []
     for item in skipped_ids:
         reason = str(item.get("reason") or "unknown")
-        lines.append(f"contact {item.get('id')}: {SKIP_REASONS.get(reason, reason)}")
+        who = (names or {}).get(str(item.get("id"))) or f"contact {item.get('id')}"
+        lines.append(f"{who}: {SKIP_REASONS.get(reason, reason)}")
     return lines
 
 

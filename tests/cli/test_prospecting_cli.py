@@ -230,7 +230,8 @@ def test_contact_search_groups_people_by_role_then_add_explains_skips(online: Pa
     assert (data["state"], data["added"], data["skipped"]) == ("sent", 0, 2)
     assert {(s["id"], s["reason"]) for s in data["skipped_ids"]} == {(first, "duplicate"), (99999, "unknown")}
     text = run("contacts", "add", job.remote_id, str(first))
-    assert f"skipped contact {first}: already in your contacts" in text.stdout
+    name = f"{people[0]['first_name']} {people[0]['last_name']}"  # named as the search found them
+    assert f"skipped {name}: already in your contacts" in text.stdout
     with open_store(online) as store:
         assert len(store.contacts_page(company_id=company["id"])) == 2
         assert store.contact_count() == 2

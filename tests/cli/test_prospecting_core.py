@@ -228,6 +228,11 @@ def test_skips_are_explained() -> None:
     assert explain_skips([{"id": 4, "reason": "duplicate"}, {"id": 5, "reason": "limit"}, {"id": 6, "reason": "odd"}]) == [
         "contact 4: already in your contacts", "contact 5: plan contact capacity reached", "contact 6: odd",
     ]
+    # By name where the search found them (the ids the service gives back may be numbers or text).
+    names = {"4": "Dana Kivi", "5": "Jon Berg"}
+    assert explain_skips([{"id": 4, "reason": "duplicate"}, {"id": "5", "reason": "limit"}, {"id": 9}], names) == [
+        "Dana Kivi: already in your contacts", "Jon Berg: plan contact capacity reached", "contact 9: not found in that search",
+    ]
 
 
 async def test_wait_for_job_polls_at_the_spec_interval_until_completed(

@@ -232,7 +232,7 @@ async def test_people_found_grouped_by_role_marked_added_and_skips_explained(pro
         app.poll_status()
         await pilot.pause()
         result = text_of(app, "#people-result")
-        assert "Added 1, skipped 1." in result and "contact 7001: already in your contacts" in result
+        assert "Added 1, skipped 1." in result and "skipped Dana Kivi: already in your contacts" in result
 
 
 async def test_deep_search_dialog_counts_validates_and_starts(prospect_store: Store) -> None:

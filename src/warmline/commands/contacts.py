@@ -45,7 +45,7 @@ from warmline.commands.records import (
 )
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP
 from warmline.ops.kinds import JobKind
-from warmline.store.people_found import found_people
+from warmline.store.people_found import found_people, names_by_id
 from warmline.store.rows import ContactRow
 
 if TYPE_CHECKING:
@@ -189,7 +189,8 @@ def contacts_add(job_id: int, contact_ids: tuple[int, ...], as_json: bool) -> No
             return
         if result is not None:
             click.echo(f"Added {result.get('added', 0)}; skipped {result.get('skipped', 0)}.")
-            for line in explain_skips(result.get("skipped_ids") or []):
+            names = names_by_id(found_people(store, job.key)) if job is not None else {}
+            for line in explain_skips(result.get("skipped_ids") or [], names):
                 click.echo(f"  skipped {plain(line)}")
 
 

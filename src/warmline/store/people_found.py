@@ -102,6 +102,12 @@ def found_people(store: Store, job_key: int) -> tuple[FoundPerson, ...]:
     return tuple(FoundPerson.from_answer(item) for item in store.found_contacts(job_key))
 
 
+def names_by_id(people: Iterable[FoundPerson]) -> dict[str, str]:
+    """Each named person's name by their id as text: how a line about the service's ids
+    (a skipped add) names them."""
+    return {str(person.id): person.name for person in people if person.id is not None and person.name}
+
+
 def people_found(store: Store, job_key: int) -> PeopleFound:
     """The search `job_key` (None when the cache no longer holds it) and its finds."""
     with store.read():

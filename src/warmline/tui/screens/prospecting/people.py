@@ -3,6 +3,8 @@ permanent contact list; then how many were added and why any were skipped."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -10,7 +12,7 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.prospecting import ADD_CONTACTS, cost_notice, explain_skips
-from warmline.store.people_found import FoundPerson, people_found
+from warmline.store.people_found import FoundPerson, names_by_id, people_found
 from warmline.store.rows import Op
 from warmline.tui.clipboard import web_link
 from warmline.tui.columns import Column
@@ -28,8 +30,9 @@ def person_name(person: FoundPerson) -> str:
     return person.name or "(no name)"
 
 
-def add_outcome(op: Op | None) -> Text:
-    """What became of an "add contacts" op: queued, refused, or added/skipped with reasons."""
+def add_outcome(op: Op | None, names: Mapping[str, str]) -> Text:
+    """What became of an "add contacts" op: queued, refused, or added/skipped with reasons
+    (naming the skipped as `names` does, the search's people by id)."""
     if op is None:
         return Text("")
     if op.state == "failed":
@@ -38,7 +41,7 @@ def add_outcome(op: Op | None) -> Text:
         return Text("Adding… queued; the result shows once the service has it.", style="yellow")
     result = op.result or {}
     text = Text(f"Added {result.get('added', 0)}, skipped {result.get('skipped', 0)}.", style="bold")
-    for reason in explain_skips(result.get("skipped_ids") or []):
+    for reason in explain_skips(result.get("skipped_ids") or [], names):
         text.append("\n  skipped ")
         text.append_text(plain(reason))
     return text
@@ -104,7 +107,7 @@ class FoundContactsScreen(CockpitScreen):
                     plain(person.social_url or "", "dim"),
                 ]))
         self.query_one("#people-table", SectionList).fill(rows)
-        result = add_outcome(store.get_op(self.add_op_id) if self.add_op_id else None)
+        result = add_outcome(store.get_op(self.add_op_id) if self.add_op_id else None, names_by_id(found.people))
         if not found.people:
             result = Text("This search found nobody.", style="dim")
         elif not result.plain:
