@@ -992,3 +992,28 @@ async def test_people_found_before_any_search_names_the_search_key(prospect_stor
         await pilot.pause()
         said = [str(n.message) for n in app._notifications]
     assert "Zahnarzt Praxis Isar: has not been searched yet (f6 searches)." in said, said
+
+
+async def test_export_offers_what_the_screen_under_it_lists(prospect_store: Store) -> None:
+    """X on the warm leads offers the warm leads (the rep's 17:30 export), on the companies
+    the companies; elsewhere all leads, as before."""
+    def chosen(app) -> tuple[str, str, bool, str]:
+        screen = app.screen
+        assert isinstance(screen, ExportDialog)
+        values = screen.values()
+        return values["kind"], values["status"], screen.query_one("#export-status").disabled, Path(values["path"]).name
+
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("2", "X")  # the lead list, its warm tab
+        await pilot.pause()
+        assert chosen(app) == ("leads", "warm", False, "warm-leads.csv")
+        await pilot.press("escape", "C", "X")
+        await pilot.pause()
+        assert chosen(app) == ("companies", "all", True, "companies.csv")
+        await pilot.press("escape", "K", "X")
+        await pilot.pause()
+        assert chosen(app) == ("contacts", "all", True, "contacts.csv")
+        await pilot.press("escape", "P", "x")
+        await pilot.pause()
+        assert chosen(app) == ("leads", "all", False, "leads.csv")

@@ -61,6 +61,11 @@ class CockpitScreen(Screen[None]):
     def reload(self) -> None:
         """Re-read what this screen shows from the cache (the cache changed under it)."""
 
+    def export_choice(self) -> tuple[str, str]:
+        """What the export dialog offers when opened over this screen: what it exports
+        ("leads", "companies" or "contacts") and, for leads, which ("all", "cold", "warm")."""
+        return ("leads", "all")
+
     def on_screen_resume(self) -> None:
         """Back on this screen: the cache may have changed while it was hidden."""
         self.query_one(StatusLine).status = self.cockpit.sync_status

@@ -166,6 +166,9 @@ class LeadListScreen(CockpitScreen):
     def reload(self) -> None:
         self.lead_list.reload(keep_cursor=True)
 
+    def export_choice(self) -> tuple[str, str]:
+        return ("leads", self._status or "all")
+
     @on(VirtualList.Counted, "#lead-list")
     def _counted(self) -> None:
         self._show_title()

@@ -550,6 +550,9 @@ class RecordListScreen(CockpitScreen, Generic[Row]):
     def reload(self) -> None:
         self.record_list.reload(keep_cursor=True)
 
+    def export_choice(self) -> tuple[str, str]:
+        return (self.NOUN, "all")  # "companies" or "contacts", as the export names them
+
     def editable_record(self) -> Row | None:
         return self.record_list.current
 

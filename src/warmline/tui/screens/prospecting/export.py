@@ -15,6 +15,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Label, RadioSet
 
 from warmline.exporting import export_to_file
+from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.dialogs import FormDialog, send_binding
 from warmline.tui.widgets.toggles import ClearRadioButton
 
@@ -39,8 +40,8 @@ def default_path(kind: str, fmt: str, status: str) -> str:
     return str(export_folder() / f"{prefix}{kind}.{fmt}")
 
 
-def radio_set(options: tuple[str, ...], widget_id: str) -> RadioSet:
-    return RadioSet(*(ClearRadioButton(option, value=index == 0) for index, option in enumerate(options)), id=widget_id, compact=True)
+def radio_set(options: tuple[str, ...], widget_id: str, chosen: str) -> RadioSet:
+    return RadioSet(*(ClearRadioButton(option, value=option == chosen) for option in options), id=widget_id, compact=True)
 
 
 class ExportDialog(FormDialog):
@@ -55,18 +56,30 @@ class ExportDialog(FormDialog):
 
     def __init__(self) -> None:
         super().__init__(Text("Export from the cache"), self._export, hint="{send} or enter export · {cancel} cancel")
-        self._default = default_path(KINDS[0], FORMATS[0], STATUSES[0])
+        self._default = ""
 
     def compose_fields(self) -> ComposeResult:
+        kind, status = self._opened_over()
+        self._default = default_path(kind, FORMATS[0], status)
         with Horizontal():
             for heading in ("What", "Format", "Leads (status)"):
                 yield Label(heading, classes="export-heading")
         with Horizontal():
-            yield radio_set(KINDS, "export-kind")
-            yield radio_set(FORMATS, "export-format")
-            yield radio_set(STATUSES, "export-status")
+            yield radio_set(KINDS, "export-kind", kind)
+            yield radio_set(FORMATS, "export-format", FORMATS[0])
+            status_set = radio_set(STATUSES, "export-status", status)
+            status_set.disabled = kind != "leads"
+            yield status_set
         yield Label("File")
         yield Input(self._default, id="export-path", select_on_focus=False)  # typing edits, never replaces
+
+    def _opened_over(self) -> tuple[str, str]:
+        """What the screen under the dialog lists (`CockpitScreen.export_choice`): X on the
+        warm leads offers the warm leads, on the companies the companies."""
+        stack = self.app.screen_stack
+        below = stack[-2] if len(stack) > 1 and stack[-1] is self else None
+        kind, status = below.export_choice() if isinstance(below, CockpitScreen) else (KINDS[0], STATUSES[0])
+        return (kind if kind in KINDS else KINDS[0]), (status if status in STATUSES else STATUSES[0])
 
     def on_mount(self) -> None:
         """The path first: the choices above are already right for the usual export."""
