@@ -12,6 +12,7 @@ from textual.widgets import Input, TextArea
 
 import support.tui_wire_data as W
 from support.cockpit import fill
+from support.prospecting import fill_prospecting
 from warmline.store import Store
 
 
@@ -41,3 +42,10 @@ def empty_store(tmp_path: Path) -> Iterator[Store]:
 def store(empty_store: Store) -> Store:
     fill(empty_store)
     return empty_store
+
+
+@pytest.fixture
+def prospect_store(store: Store) -> Store:
+    """The store with saved companies, contacts, jobs and templates besides the leads."""
+    fill_prospecting(store)
+    return store

@@ -13,7 +13,7 @@ from textual.widgets import Input, Label
 
 import support.tui_wire_data as W
 from support.cockpit import LookupSync, cockpit, settings, status_text, text_of
-from support.prospecting import fill_prospecting, sandbox_client
+from support.prospecting import sandbox_client
 from support.tui_wire_data import KESTREL_COMPANY
 from warmline.api import ServiceClient
 from warmline.api.errors import InputError
@@ -36,12 +36,6 @@ CONTACT_SCHEMA = [{"key": "met_on", "name": "Met on", "type": "date"}]
 @pytest.fixture
 def online(tmp_path: Path) -> Iterator[ServiceClient]:
     yield from sandbox_client(tmp_path)
-
-
-@pytest.fixture
-def prospect_store(store: Store) -> Store:
-    fill_prospecting(store)
-    return store
 
 
 @pytest.fixture

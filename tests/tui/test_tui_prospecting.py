@@ -33,7 +33,6 @@ from support.prospecting import (
     FOUND,
     PEOPLE,
     TEMPLATE_ID,
-    fill_prospecting,
     job_key,
     record_long_run,
     sandbox_client,
@@ -55,12 +54,6 @@ from warmline.tui.widgets.key_bar import KeyBar
 from warmline.tui.widgets.section_list import SectionList
 from warmline.tui.widgets.toggles import ClearRadioButton
 from warmline.tui.widgets.virtual_list import VirtualList
-
-
-@pytest.fixture
-def prospect_store(store: Store) -> Store:
-    fill_prospecting(store)
-    return store
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from support.cockpit import LookupSync, cockpit, deliver
-from support.prospecting import fill_prospecting, job_key, record_long_run, sandbox_client
+from support.prospecting import job_key, record_long_run, sandbox_client
 from support.tui_wire_data import KESTREL_COMPANY
 from warmline.api import ServiceClient
 from warmline.store import Store
@@ -22,12 +22,6 @@ from warmline.tui.screens.prospecting.research import RunResultsScreen
 from warmline.tui.screens.prospecting.searches import FoundCompaniesScreen
 
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
-
-
-@pytest.fixture
-def prospect_store(store: Store) -> Store:
-    fill_prospecting(store)
-    return store
 
 
 @pytest.fixture
