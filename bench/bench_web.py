@@ -9,8 +9,9 @@ follow-ups, a key, a loopback service that is not there) shown two ways, turn by
    already signed in) to the frame that shows Today: the page, xterm.js, the WebSocket and
    the cockpit's own start. Target: under 2x tmux. Each turn of either side starts with
    the server's spare cockpit ready (`warmline.web.spare`), as a rep finds it.
-2. Key to frame, median, for `L` (Today to the lead list), `j` (its cursor down) and enter
-   (a lead opened), a round of keys on each side in turn (both cockpits open throughout).
+2. Key to frame, median, for `L` (Today to the lead list), `j` (its cursor down), enter
+   (a lead opened) and escape (back to the list: measured, no target), a round of keys on
+   each side in turn (both cockpits open throughout).
    tmux: from sending the key to tmux's relaying the pane output that completes the screen
    the key settles on (one control-mode client sends, reads and times: `TmuxKeys`).
    Chromium: from the keydown event to the animation frame in which xterm.js draws the
@@ -66,7 +67,11 @@ renderer measures them (the first guess; `Browser._fit` corrects it)."""
 # a lead -> back -> Today, so every round starts where the last one did. (`j` is measured on
 # the lead list: in a browser, the first screen's table starts without the focus, so Today
 # ignores `j` until the rep has left it once; see the note in bench/README.md.)
-ROUND = (("L", True), ("j", True), ("k", False), ("enter", True), ("escape", False), ("H", False))
+ROUND = (("L", True), ("j", True), ("k", False), ("enter", True), ("escape", True), ("H", False))
+GOAL_KEYS = ("L", "j", "enter")
+"""The keys issue 25 sets its goal on; escape (the rep's "back") is measured and shown beside
+them: in a terminal Textual waits 100 ms on a lone ESC, from the page it need not
+(`warmline.web.session.ESCAPE_KEY`)."""
 BROWSER_KEYS = {"enter": "\ue007", "escape": "\ue00c"}
 TMUX_KEYS = {"enter": "Enter", "escape": "Escape"}
 
@@ -431,7 +436,7 @@ def main() -> None:
             report(f"{key} in Chromium, from the last bytes' arrival to the frame", drawing[key])
             paired = statistics.median(b / t for b, t in zip(in_browser[key], in_tmux[key], strict=True))
             print(f"    ratio {key}: Chromium / tmux = {web / in_terminal:.2f}x; median of the rounds' ratios "
-                  f"{paired:.2f}x  (target <= 1.2x)")
+                  f"{paired:.2f}x" + ("  (target <= 1.2x)" if key in GOAL_KEYS else "  (no target)"))
     finally:
         browser.close()
         server.stop()

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from textual._xterm_parser import XTermParser
 
 from warmline.claim import ENV_CLAIM_FD, claimed_size, wait_for_claim
 from warmline.config import ENV_API_KEY_FD, KEY_FROM_PIPE, ConfigError, key_from_pipe, load_config
@@ -15,7 +16,7 @@ from warmline.web import window
 from warmline.web.access import Gate
 from warmline.web.client import Client, without_renderer_addons
 from warmline.web.server import CLIENT
-from warmline.web.session import CockpitSession, cockpit_environment, opens_safely
+from warmline.web.session import ESCAPE_KEY, CockpitSession, cockpit_environment, opens_safely
 
 
 def test_the_cockpit_environment_keeps_only_what_it_needs() -> None:
@@ -87,6 +88,37 @@ async def test_a_link_the_page_may_not_open_never_reaches_it() -> None:
     for url in ("javascript:fetch('/ws')", "https://example.com/"):
         await session.on_meta(json.dumps({"type": "open_url", "url": url, "new_tab": True}).encode())
     assert [json.loads(text) for text in sent] == [["open_url", {"url": "https://example.com/", "new_tab": True}]]
+
+
+class _Pipe:
+    """A cockpit's stdin as the session writes to it."""
+
+    def __init__(self) -> None:
+        self.written = b""
+
+    def write(self, data: bytes) -> None:
+        self.written += data
+
+    async def drain(self) -> None:
+        pass
+
+
+async def test_the_escape_key_reaches_the_cockpit_as_a_key_it_need_not_wait_on() -> None:
+    """From a terminal a lone ESC may start a key's sequence, so Textual waits 100 ms for
+    more before it takes it as escape. From the page it cannot: each message is one key
+    (xterm.js's onData). The session sends the escape key in the unambiguous form Textual
+    reads at once (CSI 27 u); anything else goes as it came."""
+    session = CockpitSession(environment={}, api_key=None, download_manager=None)
+    pipe = session._stdin = _Pipe()
+    sent = []
+    for keys in (b"\x1b", b"\x1bx", b"j", b"\x1b[A"):
+        pipe.written = b""
+        assert await session.send_bytes(keys)
+        assert pipe.written[:1] == b"D" and int.from_bytes(pipe.written[1:5], "big") == len(pipe.written) - 5
+        sent.append(pipe.written[5:])
+    assert sent == [ESCAPE_KEY, b"\x1bx", b"j", b"\x1b[A"]
+    keys = list(XTermParser().feed(ESCAPE_KEY.decode()))
+    assert [key.key for key in keys] == ["escape"]  # at once: no tick, no wait
 
 
 def test_the_browser_gets_a_private_page_not_the_link_on_its_command_line(monkeypatch, tmp_path: Path) -> None:

@@ -26,6 +26,17 @@ async def test_a_browser_session_shows_today_then_the_lead_list_then_quits(web_s
             leads = await screen.shows("Leads", "8 shown", "Score / target")
             rows = [line for line in leads.splitlines() if " cold " in line or " warm " in line]
             assert len(rows) >= 8  # the eight leads (and the filter line)
+            # The escape key, as the page sends it (a lone ESC: the session passes it on as
+            # a key Textual reads at once), closes a form and goes back.
+            await screen.press("\r")
+            await screen.shows("Recent activity")
+            await screen.press("a")
+            await screen.shows("Log activity on")
+            await screen.press("\x1b")
+            await until(lambda: "Log activity on" not in screen.text, what="the form closing on escape")
+            assert "Recent activity" in screen.text
+            await screen.press("\x1b")
+            await screen.shows("Score / target")
             [cockpit] = server.session_pids()
             await screen.press("q")  # the cockpit quits: its tab's session ends with it
             await until(lambda: screen.websocket.closed, what="the session closing after q")

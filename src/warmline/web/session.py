@@ -15,12 +15,13 @@ reads its configuration, its key (written to its pipe at the spawn, read only af
 claim) or the cache; `claim` gives it a tab, writing the tab's size to that pipe.
 
 The rest of `AppService` (the packet protocol, resizes, downloads) is textual-serve's, with
-four changes: a link the cockpit asks the page to open must be a web or mail address (the
+five changes: a link the cockpit asks the page to open must be a web or mail address (the
 page opens what it is given, and a `javascript:` link would run in the cockpit's page); what
 the cockpit writes on stderr reaches the server's terminal sanitised,
 not raw; a cockpit that ends closes its tab's WebSocket (and so frees its place under the
-session cap) even when it could not say goodbye; and stopping a session ends the process
-even when it does not answer "quit".
+session cap) even when it could not say goodbye; stopping a session ends the process
+even when it does not answer "quit"; and the escape key reaches the cockpit in a form it
+reads at once (`ESCAPE_KEY`).
 """
 
 from __future__ import annotations
@@ -67,6 +68,13 @@ LINK_SCHEMES = ("http", "https", "mailto")
 
 STOP_SECONDS = 10.0
 """How long a cockpit may take to quit when told to, before it is terminated."""
+
+ESCAPE_KEY = b"\x1b[27u"
+"""The escape key as the kitty keyboard protocol writes it (CSI 27 u), which Textual reads
+as escape at once. From a terminal a lone ESC may be the start of another key's sequence,
+so Textual waits 100 ms for more before it takes it as escape (and the rep's "back" waits
+with it). From the page a lone ESC is the escape key: each message is one key's input
+(xterm.js's onData), and pasted text comes bracketed."""
 
 
 def cockpit_environment(server: Mapping[str, str], *, base_url: str, data_dir: Path) -> dict[str, str]:
@@ -131,6 +139,10 @@ class CockpitSession(AppService):
         if self._claim_pipe is not None:
             os.close(self._claim_pipe)
             self._claim_pipe = None
+
+    async def send_bytes(self, data: bytes) -> bool:
+        """The page's input for one key to the cockpit; the escape key as `ESCAPE_KEY`."""
+        return await super().send_bytes(ESCAPE_KEY if data == b"\x1b" else data)
 
     async def on_data(self, payload: bytes) -> None:
         self.first_output.set()
