@@ -66,8 +66,7 @@ async def test_only_visible_pages_are_read_from_a_huge_source() -> None:
         await pilot.pause()
         assert source.windows == [(0, 50)]
         widget = app.query_one(VirtualList)
-        assert not widget.counted and widget.row_count == 50
-        # the exact count comes from a thread, after `count_delay`
+        # the first paint is the first page; the exact count comes from a thread
         await until(lambda: widget.counted, pilot=pilot, step=0.05, what="the exact count")
         assert widget.counted and widget.row_count == 100_000
         assert source.counts == 1
@@ -113,6 +112,26 @@ async def test_new_source_resets_cursor_and_shows_empty_text() -> None:
         assert visible_lines(app)[1] == "Empty."
         await pilot.press("enter")
         assert app.selected == []
+
+
+async def test_a_long_list_opened_after_a_quiet_spell_is_counted_at_once(monkeypatch) -> None:
+    """The rep opens the lead list: its exact count (the title, the scroll bar) should not
+    wait out the delay meant for a filter being typed. Sources changed in quick succession
+    (typing) still wait for the query to hold before one is counted. `count_delay` is a
+    minute here, so a count that waited would not come within the test."""
+    monkeypatch.setattr(VirtualList, "count_delay", 60.0)
+    source = CountingSource(100_000)
+    app = ListApp(source)
+    async with app.run_test(size=(40, 12)) as pilot:
+        widget = app.query_one(VirtualList)
+        await until(lambda: widget.counted, pilot=pilot, step=0.05, cap=20.0, what="the exact count, at once")
+        assert widget.row_count == 100_000 and source.counts == 1
+        typed = [CountingSource(90_000), CountingSource(80_000)]
+        for later in typed:  # two keystrokes of a filter
+            widget.set_source(later)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert [s.counts for s in typed] == [0, 0] and not widget.counted
 
 
 async def test_a_short_result_is_counted_from_its_first_page() -> None:

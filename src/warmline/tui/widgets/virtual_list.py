@@ -17,6 +17,8 @@ over (`skip`: the headings of a `SectionList`), by keys, mouse or after a reload
 
 from __future__ import annotations
 
+import math
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -145,7 +147,9 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
     the two rows that change (in a browser every line drawn is a line sent and rebuilt)."""
 
     count_delay: float = 0.15
-    """Seconds a long result must stay on screen before it is counted exactly."""
+    """Seconds a long result must stay on screen before it is counted exactly, when it
+    follows another one that soon (a filter being typed). After a quiet spell (a list just
+    opened) the count starts at once."""
 
     class Highlighted(Message):
         """The cursor moved to another row."""
@@ -204,6 +208,9 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         self._exact = True
         self._loaded = False
         self._generation = 0
+        self._count_asked_at = -math.inf
+        """When a count was last asked for (`time.monotonic`): within `count_delay` of it, the
+        next one waits."""
         self._held = False
         """Whether the pages hold the order the rep saw, not the query's order now."""
         self._frame_styles: dict[str, Style] = {}
@@ -341,8 +348,10 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         self.post_message(self.Counted(self, count, exact))
 
     def _count_in_background(self, source: RowSource[T], generation: int) -> None:
-        """Count once the query has been stable for a moment (typing a filter makes many
-        queries; counting each would hold the database from the next keystroke's page)."""
+        """Count at once after a quiet spell (the list just opened: its title and scroll bar
+        take their exact count with no wait); within `count_delay` of the last query, only
+        once the query has been stable that long (typing a filter makes many queries;
+        counting each would hold the database from the next keystroke's page)."""
 
         def count() -> None:
             total = source.count()
@@ -352,7 +361,13 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
             if generation == self._generation:
                 self.run_worker(count, thread=True, group="count", exit_on_error=False)
 
-        self.set_timer(self.count_delay, start)
+        now = time.monotonic()
+        quiet = now - self._count_asked_at >= self.count_delay
+        self._count_asked_at = now
+        if quiet:
+            start()
+        else:
+            self.set_timer(self.count_delay, start)
 
     def _counted_in_background(self, generation: int, total: int) -> None:
         if generation == self._generation:
