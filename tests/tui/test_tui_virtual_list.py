@@ -1,6 +1,8 @@
 """The virtual list reads only the pages it draws, and moves like a list should."""
 
+import threading
 from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -35,14 +37,34 @@ class NumberFormatter:
         return Text(f"row {item}")
 
 
+class HeldCount(CountingSource):
+    """A source whose count waits until the test lets it answer."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.answer = threading.Event()
+
+    def count(self) -> int:
+        self.answer.wait(30)
+        return super().count()
+
+
 class ListApp(App[None]):
-    def __init__(self, source: CountingSource) -> None:
+    def __init__(self, source: CountingSource, page_size: int = 50) -> None:
         super().__init__()
         self.source = source
+        self.page_size = page_size
         self.selected: list[int] = []
+        self.updates: list[str] = []
+        """The kinds of screen update drawn (`LayoutUpdate`: every line; `ChopsUpdate`: the
+        lines that changed)."""
+
+    def _display(self, screen: Any, renderable: Any) -> None:
+        self.updates.append(type(renderable).__name__)
+        super()._display(screen, renderable)
 
     def compose(self) -> ComposeResult:
-        yield VirtualList(NumberFormatter(), self.source, page_size=50, empty_text="Empty.", key=lambda n: n)
+        yield VirtualList(NumberFormatter(), self.source, page_size=self.page_size, empty_text="Empty.", key=lambda n: n)
 
     def on_mount(self) -> None:
         self.query_one(VirtualList).focus()
@@ -132,6 +154,42 @@ async def test_a_long_list_opened_after_a_quiet_spell_is_counted_at_once(monkeyp
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert [s.counts for s in typed] == [0, 0] and not widget.counted
+
+
+async def test_an_exact_count_redraws_the_scroll_bar_not_the_screen() -> None:
+    """A list just opened gets its exact count after its first paint. Its scroll bar, shown
+    already, takes a new thumb: that is all that is drawn again, not every line of the
+    screen (Textual's `virtual_size` is a layout reactive: 40 KB more for the lead list at
+    120x40, in tmux and to a browser)."""
+    source = HeldCount(100_000)
+    app = ListApp(source)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        widget = app.query_one(VirtualList)
+        assert widget.show_vertical_scrollbar and widget.row_count == 50  # the first page
+        app.updates.clear()
+        source.answer.set()
+        await until(lambda: widget.counted, pilot=pilot, step=0.05, what="the exact count")
+        await pilot.pause()
+        assert widget.row_count == 100_000 and widget.vertical_scrollbar.window_virtual_size == 100_001
+        assert app.updates and "LayoutUpdate" not in app.updates, app.updates
+
+
+async def test_a_count_that_needs_a_scroll_bar_gets_one() -> None:
+    source = HeldCount(1_000)
+    app = ListApp(source, page_size=5)  # a first page shorter than the screen: no scroll bar yet
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        widget = app.query_one(VirtualList)
+        assert not widget.show_vertical_scrollbar and widget.row_count == 5
+        source.answer.set()
+        await until(lambda: widget.counted, pilot=pilot, step=0.05, what="the exact count")
+        await pilot.pause()
+        assert widget.show_vertical_scrollbar and widget.row_count == 1_000
+        assert visible_lines(app)[1:3] == ["row 0", "row 1"]
+        await pilot.press("G")
+        await pilot.pause()
+        assert visible_lines(app)[-1].startswith("row 999")
 
 
 async def test_a_short_result_is_counted_from_its_first_page() -> None:

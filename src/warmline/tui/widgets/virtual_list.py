@@ -342,7 +342,7 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
 
     def _set_count(self, count: int, exact: bool, *, keep_cursor: bool = True) -> None:
         self._count, self._exact = count, exact
-        self.virtual_size = Size(0, count + self._header_lines)  # width unused: no horizontal scroll
+        self._set_virtual_height(count + self._header_lines)
         target = min(self.cursor, max(0, count - 1)) if keep_cursor else 0
         self.set_reactive(VirtualList.cursor, self._landing(target, 1))
         self.post_message(self.Counted(self, count, exact))
@@ -370,9 +370,30 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
             self.set_timer(self.count_delay, start)
 
     def _counted_in_background(self, generation: int, total: int) -> None:
-        if generation == self._generation:
-            self._set_count(total, True)
-            self.refresh()
+        if generation != self._generation:
+            return
+        before = self._count
+        self._set_count(total, True)
+        if min(before, total) < int(self.scroll_offset.y) + self._visible_rows:
+            self.refresh()  # rows on screen came or went; else only the scroll bar changed
+
+    def _set_virtual_height(self, height: int) -> None:
+        """Size the scrollable area to `height` lines (the width is unused: no horizontal
+        scroll). Textual's `virtual_size` is a layout reactive: setting it lays the whole
+        screen out again and redraws every line of it. So when a list just opened got its
+        exact count, the whole screen was sent a second time (40 KB at 120x40, in tmux and
+        to a browser) for a scroll bar's new thumb. Once the list has been laid out, the
+        size is set without that and the scroll bar updated (`_scroll_update`); a scroll bar
+        that appears or goes still lays the screen out (`show_vertical_scrollbar` is a
+        layout reactive itself)."""
+        size = Size(0, height)
+        if size == self.virtual_size:
+            return
+        if not self.container_size:
+            self.virtual_size = size
+            return
+        self.set_reactive(VirtualList.virtual_size, size)
+        self._scroll_update(size)
 
     def item_at(self, index: int) -> T | None:
         """The row at `index`, reading its page from the source when not cached."""
