@@ -348,10 +348,11 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         self.post_message(self.Counted(self, count, exact))
 
     def _count_in_background(self, source: RowSource[T], generation: int) -> None:
-        """Count at once after a quiet spell (the list just opened: its title and scroll bar
-        take their exact count with no wait); within `count_delay` of the last query, only
-        once the query has been stable that long (typing a filter makes many queries;
-        counting each would hold the database from the next keystroke's page)."""
+        """Count once the first page is drawn after a quiet spell (the list just opened: its
+        title and scroll bar take their exact count with no wait, and the count does not
+        compete with the first paint); within `count_delay` of the last query, only once the
+        query has been stable that long (typing a filter makes many queries; counting each
+        would hold the database from the next keystroke's page)."""
 
         def count() -> None:
             total = source.count()
@@ -365,7 +366,7 @@ class VirtualList(ScrollView, Generic[T], can_focus=True):
         quiet = now - self._count_asked_at >= self.count_delay
         self._count_asked_at = now
         if quiet:
-            start()
+            self.call_after_refresh(start)
         else:
             self.set_timer(self.count_delay, start)
 
