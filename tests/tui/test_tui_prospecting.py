@@ -212,7 +212,7 @@ async def test_people_found_grouped_by_role_marked_added_and_skips_explained(pro
         await pilot.press("a")
         await pilot.pause()
         question = app.screen.query("Static").first().render().plain
-        assert "Add 2 to your contacts?" in question and "Adding 2 contacts uses contact capacity" in question
+        assert "Add 2 people to your contacts?" in question and "Adding 2 contacts uses contact capacity" in question
         await pilot.press("y")
         await pilot.pause()
         (op,) = prospect_store.outbox_rows()

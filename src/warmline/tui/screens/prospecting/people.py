@@ -21,6 +21,7 @@ from warmline.tui.safe import plain, safe_text
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.prospecting.common import Selection, confirm, mark, names_text
 from warmline.tui.widgets.section_list import SectionList
+from warmline.vocabulary import plural
 
 ROLE_HEADINGS = {"decision-maker": "Decision-makers", "champion": "Champions", "influencer": "Influencers"}
 GROUP_KEY = "role:"
@@ -136,7 +137,7 @@ class FoundContactsScreen(CockpitScreen):
             self.cockpit.notify_plain("Mark people first (space).", severity="warning")
             return
         ids = [int(key) for key in self.selection.keys]
-        question = Text(f"Add {len(ids)} to your contacts?\n").append_text(names_text(self.selection.labels))
+        question = Text(f"Add {plural(len(ids), 'person', 'people')} to your contacts?\n").append_text(names_text(self.selection.labels))
         question.append(f"\n{cost_notice(ADD_CONTACTS, len(ids))}")
         remote_id = job.remote_id
 
