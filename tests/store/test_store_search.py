@@ -151,6 +151,21 @@ def test_more_than_the_limit_says_so(store: Store) -> None:
 # --- kept current by the writes ----------------------------------------------------------------
 
 
+def test_a_note_or_activity_says_when_it_was_done_a_queued_one_that_it_waits(filled: Store) -> None:
+    """`detail` keeps the service's UTC date (what `--json` prints); `when` is the moment
+    itself, for the cockpit to show in the rep's zone (a note at 23:30 UTC is the next day
+    in Berlin)."""
+    [activity] = search_everything(filled, None, "cfo").groups[0].hits
+    assert (activity.detail, activity.when) == ("2026-11-10", "2026-11-10T10:00:00.000Z")
+    [note] = search_everything(filled, None, "wednesdays").groups[0].hits
+    assert note.when == "2026-11-12T10:00:00.000Z"
+    actions.add_note(filled, 2, "Asked about the zeppelin budget")
+    [queued] = search_everything(filled, None, "zeppelin").groups[0].hits
+    assert (queued.detail, queued.when) == ("queued", None)
+    [lead] = search_everything(filled, None, "kestrel").groups[0].hits
+    assert lead.when is None  # a kind with no moment of its own
+
+
 def test_a_queued_note_is_found_at_once_and_gone_when_undone(filled: Store) -> None:
     op_id = actions.add_note(filled, 2, "Asked about the zeppelin budget")
     assert found(search_everything(filled, None, "zeppelin")) == [("note", 2)]

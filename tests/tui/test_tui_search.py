@@ -240,3 +240,26 @@ def test_search_with_results(snap_compare, desk: Store, followups: FollowUps, si
 @pytest.mark.parametrize("size", SIZES)
 def test_search_empty(snap_compare, desk: Store, followups: FollowUps, size) -> None:
     assert snap_compare(search_cockpit(desk, followups), terminal_size=size, press=["ctrl+k"])
+
+
+def test_a_hits_date_is_the_reps_day_not_the_services() -> None:
+    """A note written at 00:30 in Berlin is 23:30 the day before in UTC, the date the cache
+    holds; the results show the rep's day (and "3 d ago" within a week), as the lead's page
+    does. A queued note still says "queued"."""
+    from zoneinfo import ZoneInfo
+
+    from warmline.store.search import SearchGroup, SearchHit, SearchResults
+    from warmline.store.search_query import parse_query
+    from warmline.tui.screens.search import _rows
+
+    def hit(ref: int, detail: str, when: str | None) -> SearchHit:
+        return SearchHit("note", ref, (), (), detail, "lead", 1, when)
+
+    results = SearchResults(parse_query("budget"), (SearchGroup("note", (
+        hit(1, "2026-11-01", "2026-11-01T23:30:00.000Z"),
+        hit(2, "2026-11-20", "2026-11-20T10:00:00.000Z"),
+        hit(3, "queued", None),
+    ), False),))
+    shown = [cells[3].plain for _key, cells in _rows(results, W.NOW, ZoneInfo("Europe/Berlin"))[1:]]
+    assert shown[0] == "02 Nov" and shown[1].endswith(" d ago") and shown[2] == "queued"
+    assert _rows(results, W.NOW, ZoneInfo("UTC"))[1][1][3].plain == "01 Nov"

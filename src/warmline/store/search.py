@@ -52,7 +52,10 @@ class SearchHit:
     """One thing found: its `kind`, `title` (a lead's or company's name, a contact's),
     `snippet` (the text that matched, cut around the match), a short `detail` (status,
     date), and what enter opens: `opens` with `open_id`. `ref` is the row's own id within
-    its kind (a note's local id, a follow-up's id), stable for a cursor to stay on."""
+    its kind (a note's local id, a follow-up's id), stable for a cursor to stay on.
+    `when` is the moment a note or activity was done, as the cache holds it (UTC), for a
+    screen to show in the rep's zone (`detail` has its UTC date); None for other kinds and
+    for one still queued."""
 
     kind: Kind
     ref: int
@@ -61,6 +64,7 @@ class SearchHit:
     detail: str
     opens: Opens
     open_id: int
+    when: str | None = None
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,8 @@ class SearchResults:
 class _Source:
     """How one kind is read: its index, its table (aliased `r`) and what it joins (its
     lead as `l`, by default), and the SQL of its columns: its ref, the parts of its title
-    (joined by a space) and of its text (joined by " · "), its detail and the id it opens."""
+    (joined by a space) and of its text (joined by " · "), its detail, the id it opens and
+    when it was done (`SearchHit.when`)."""
 
     index: str
     table: str
@@ -100,13 +105,16 @@ class _Source:
     opens: Opens
     where: str = "l.hidden = 0"
     joins: str = "JOIN leads l ON l.id = r.lead_id"
+    when: str = "NULL"
 
     @property
     def columns(self) -> str:
-        return ", ".join((self.ref, self.detail, self.open_id, *self.title, *self.text))
+        return ", ".join((self.ref, self.detail, self.open_id, self.when, *self.title, *self.text))
 
 
 _DATE = "CASE WHEN r.id IS NULL THEN 'queued' ELSE substr(coalesce(r.created_at, ''), 1, 10) END"
+_DONE = "CASE WHEN r.id IS NULL THEN NULL ELSE coalesce(r.logged_at, r.created_at) END"
+"""When the rep did it (a note or activity logged offline, its logging time), once delivered."""
 _SOURCES: dict[Kind, _Source] = {
     "lead": _Source(
         "search_leads",
@@ -165,6 +173,7 @@ _SOURCES: dict[Kind, _Source] = {
         _DATE,
         "r.lead_id",
         "lead",
+        when=_DONE,
     ),
     "activity": _Source(
         "search_activities",
@@ -175,6 +184,7 @@ _SOURCES: dict[Kind, _Source] = {
         _DATE,
         "r.lead_id",
         "lead",
+        when=_DONE,
     ),
     "recommendation": _Source(
         "search_recommendations",
@@ -248,11 +258,12 @@ def _cache_hits(
         SearchHit(
             kind,
             int(row[0]),
-            marked(_joined(row[3 : 3 + titles], " "), query),
-            marked(_joined(row[3 + titles :], " · "), query, SNIPPET_CHARS),
+            marked(_joined(row[4 : 4 + titles], " "), query),
+            marked(_joined(row[4 + titles :], " · "), query, SNIPPET_CHARS),
             terminal_line(row[1] or ""),
             source.opens,
             int(row[2]),
+            row[3] if isinstance(row[3], str) else None,
         )
         for row in rows[:limit]
     ]

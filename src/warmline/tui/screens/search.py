@@ -21,6 +21,7 @@ Not on the first frame's path: the app imports it when the rep first opens it.
 
 from __future__ import annotations
 
+from datetime import datetime, tzinfo
 from functools import partial
 
 from rich.text import Text
@@ -35,6 +36,7 @@ from warmline.tui.columns import Column
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
 from warmline.tui.screens.today_sections import open_lead
+from warmline.tui.timefmt import relative
 from warmline.tui.widgets.section_list import Rows, SectionList
 from warmline.tui.widgets.virtual_list import VirtualList
 
@@ -166,7 +168,7 @@ class SearchScreen(CockpitScreen):
         empty.display = not groups
         if not groups:
             empty.update(self._empty_text())
-        table.fill(_rows(results) if results is not None else [])
+        table.fill(_rows(results, self.cockpit.clock(), self.cockpit.zone) if results is not None else [])
         self._show_title()
         self.refresh_bindings()
 
@@ -241,8 +243,9 @@ def _key(hit: SearchHit) -> str:
     return f"{hit.kind}:{hit.ref}"
 
 
-def _rows(results: SearchResults) -> Rows:
-    """Each kind's heading with its count, then its hits, best first."""
+def _rows(results: SearchResults, now: datetime, zone: tzinfo) -> Rows:
+    """Each kind's heading with its count, then its hits, best first; a note's or
+    activity's date as the rep's day ("3 d ago", "02 Nov"), as the lead's page shows it."""
     rows: Rows = []
     for group in results.groups:
         count = f"{len(group.hits)}{'+' if group.more else ''}"
@@ -258,7 +261,7 @@ def _rows(results: SearchResults) -> Rows:
                 Text("•", style="bold"),
                 styled(hit.title, "bold"),
                 styled(hit.snippet),
-                plain(hit.detail),
+                plain(relative(hit.when, now, zone) if hit.when else hit.detail),
             ]
             rows.append((_key(hit), cells))
     return rows
