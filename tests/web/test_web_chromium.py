@@ -48,6 +48,8 @@ async def test_a_rep_works_through_the_cockpit_in_chromium(chromium, web_server,
     page.chord("\ue009", "s")  # ctrl+s: send
     await page.shows("Recent activity", ACTIVITY, "a Log activity")
     chromium.save_screenshot(str(shots / "5-logged.png"))
+    page.press("\ue00c")  # escape, the rep's "back" (sent on as a key Textual reads at once)
+    await page.shows("Leads", "Score / target")
 
     # The copy and link hooks reach the browser: a suggested comment copied says so, and a
     # card's post opens in a new tab of this browser (Textual's open_url), not on the server.
