@@ -27,7 +27,8 @@ from warmline.api.errors import InputError
         (lambda: L.check_activity_description(" \n\t"), "description", "must not be empty"),
         (lambda: L.check_activity_description("x" * 5001), "description", "at most 5000 characters (got 5001)"),
         (lambda: L.check_note_content("x" * 10001), "content", "at most 10000 characters (got 10001)"),
-        (lambda: L.check_note_content(None), "content", "must be text"),
+        (lambda: L.check_note_content(None), "content", "must not be empty"),  # a blank form field
+        (lambda: L.check_note_content(5), "content", "must be text (got int)"),
         (lambda: L.check_contact_ids([]), "contact_ids", "at least 1 id"),
         (lambda: L.check_contact_ids([1, "2"]), "contact_ids", "positive whole numbers (got '2')"),
         (lambda: L.check_contact_ids("12"), "contact_ids", "must be a list"),

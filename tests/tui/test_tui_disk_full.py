@@ -40,7 +40,7 @@ async def test_ctrl_s_on_a_full_disk_keeps_the_form_and_its_text(store: Store) -
         assert refused.refused  # the write reached the disk, which refused it
         assert isinstance(app.screen, TextDialog)
         assert app.screen.query_one("#dialog-text", TextArea).text == TYPED
-        assert text_of(app, "#dialog-error") == "the disk is full: free space and press ctrl+s again"
+        assert text_of(app, "#dialog-error") == "The disk is full: free space and press ctrl+s again"
         assert app.is_running and app.cache_error is None
         assert store.outbox_rows() == []
 
@@ -53,7 +53,7 @@ async def test_ctrl_s_on_a_full_disk_keeps_the_form_and_its_text(store: Store) -
         assert TYPED in text_of(app, "#detail-activity")
 
 
-@pytest.mark.parametrize(("message", "words"), [(READ_ONLY, "no permission"), (IO_ERROR, "I/O error")])
+@pytest.mark.parametrize(("message", "words"), [(READ_ONLY, "No permission"), (IO_ERROR, "I/O error")])
 async def test_the_form_says_which_way_the_disk_refused(store: Store, message: str, words: str) -> None:
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:

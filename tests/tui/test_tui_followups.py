@@ -184,7 +184,7 @@ async def test_a_day_typed_in_the_note_form_replaces_the_texts_and_a_bad_one_sen
             lambda: "cannot read 'someday'" in text_of(dialog, "#follow-up-line"), pilot=pilot
         )
         await pilot.press("ctrl+s")
-        await until(lambda: "cannot read" in text_of(dialog, "#dialog-error"), pilot=pilot)
+        await until(lambda: "Cannot read" in text_of(dialog, "#dialog-error"), pilot=pilot)
         assert app.screen is dialog and store.outbox_rows() == []
         day.value = "2026-12-03"
         await until(

@@ -361,7 +361,7 @@ async def test_research_run_from_the_palette_names_its_companies(prospect_store:
         await pilot.press(*"nowhere", "enter")
         await pilot.pause()
         # in the cockpit's words: no command line to run from here
-        assert text_of(app, "#dialog-error") == "no cached company matches 'nowhere'; the company list (C) shows yours"
+        assert text_of(app, "#dialog-error") == "No cached company matches 'nowhere'; the company list (C) shows yours"
         await pilot.press("end", "ctrl+u", *"kestrel, 500", "enter")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)
@@ -731,7 +731,7 @@ async def test_export_from_the_palette_writes_the_file(prospect_store: Store, tm
         dialog.query_one("#export-path").value = str(tmp_path / "missing" / "x.csv")
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert "there is no folder" in text_of(app, "#dialog-error")
+        assert "There is no folder" in text_of(app, "#dialog-error")
         dialog.query_one("#export-path").value = str(target)
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()

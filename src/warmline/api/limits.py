@@ -113,7 +113,10 @@ def check_id(field: str, value: object) -> int:
 
 
 def check_text(field: str, text: object, max_chars: int, min_chars: int = 1) -> str:
-    """Text of min_chars..max_chars characters that is not only whitespace; sent unchanged."""
+    """Text of min_chars..max_chars characters that is not only whitespace; sent unchanged.
+    None is a field left empty (a form's blank field), and said so."""
+    if text is None:
+        raise InputError(field, f"{field} must not be empty")
     if not isinstance(text, str):
         raise InputError(field, f"{field} must be text (got {type(text).__name__})")
     if not text.strip():

@@ -119,7 +119,9 @@ class FormDialog(DialogScreen[bool], TypeaheadForm):  # DialogScreen first: Text
         return None
 
     def show_error(self, message: str) -> None:
-        self.query_one("#dialog-error", Static).update(plain(message, multiline=True))
+        """Show why the form was not sent, as a sentence: the action's checks write "Target
+        score must be…", a form's own "target score must be a whole number…"."""
+        self.query_one("#dialog-error", Static).update(plain(message[:1].upper() + message[1:], multiline=True))
 
     def action_send(self) -> None:
         self.send(self.values())
