@@ -18,7 +18,7 @@ import sqlite3
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -28,9 +28,10 @@ from warmline.config import ConfigError, load_config
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CACHE, EXIT_ERROR
 from warmline.numbers import number, whole_number
 from warmline.store import CacheUnusable, OpStateError, Store
-from warmline.store.clock import iso
+from warmline.store.clock import epoch_of, iso
 from warmline.store.database import cache_unusable
 from warmline.textsafe import json_dumps, redact_url, terminal_line, terminal_text
+from warmline.zone import system_zone
 
 if TYPE_CHECKING:
     from warmline.config import Config
@@ -221,10 +222,25 @@ def money(value: float, currency: str | None = None) -> str:
     return f"{amount(value)} {plain(currency or '')}".rstrip()
 
 
-def local_time(epoch: float | None) -> str:
-    if epoch is None:
+def shown_time(
+    value: str | float | datetime | None, zone: tzinfo | None = None, *, seconds: bool = False, day: bool = False
+) -> str:
+    """A moment as the tables show it, in the rep's zone (`warmline.zone`; `zone` for a
+    test): "2026-11-24 08:55", with `seconds` "...:00", or only the `day`.
+
+    The cache keeps the service's UTC text and the outbox epoch seconds; printed as stored,
+    `warmline leads` read an activity at 23:30 that `warmline today` and the cockpit showed
+    at 00:30 the next day. Stored text that is not a timestamp is shown as it is."""
+    if value is None or value == "":
         return ""
-    return datetime.fromtimestamp(epoch).strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, str):
+        epoch = epoch_of(value)
+        if epoch is None:
+            return value
+        value = epoch
+    moment = value if isinstance(value, datetime) else datetime.fromtimestamp(value, UTC)
+    form = "%Y-%m-%d" if day else "%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M"
+    return moment.astimezone(zone or system_zone()).strftime(form)
 
 
 def iso_time(epoch: float | None) -> str | None:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 import click
 
 from warmline.commands.acted import echo_acted, say
-from warmline.commands.common import CommandError, local_time, plain, short_id
+from warmline.commands.common import CommandError, plain, short_id, shown_time
 from warmline.config import KEY_FIX, key_fix
 from warmline.exit_codes import EXIT_ERROR
 from warmline.store.sync_vocabulary import StateKey
@@ -200,7 +200,7 @@ def hand_off(store: Store, config: Config, op_id: str, *, wait: bool, as_json: b
     if until is not None:
         say(
             as_json,
-            f"Queued; the service asked us to wait until {local_time(until)}: the first sync after that sends it.",
+            f"Queued; the service asked us to wait until {shown_time(until, seconds=True)}: the first sync after that sends it.",
         )
         return "next_sync"
     if not detach_allowed():

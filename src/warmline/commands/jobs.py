@@ -4,8 +4,6 @@ newest first; offline too. `--json` output is stable (docs/sync.md).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
 from warmline.commands.common import (
@@ -15,14 +13,12 @@ from warmline.commands.common import (
     open_config,
     open_store,
     print_table,
+    shown_time,
 )
 from warmline.exit_codes import (
     EXIT_CODES_HELP,
 )
 from warmline.vocabulary import kind_short
-
-if TYPE_CHECKING:
-    pass
 
 
 @click.command("jobs", epilog=EXIT_CODES_HELP)
@@ -42,7 +38,7 @@ def jobs_command(as_json: bool) -> None:
             ["KEY", "KIND", "STATUS", "PROGRESS", "ID", "CREATED", "RESULT"],
             [
                 [j.key, kind_short(j.kind), j.status, "" if j.progress is None else f"{j.progress}%", j.remote_id or "",
-                 (j.created_at or "")[:16].replace("T", " "), j.error or j.result_summary or ""]
+                 shown_time(j.created_at), j.error or j.result_summary or ""]
                 for j in jobs
             ],
         )

@@ -28,6 +28,7 @@ from warmline.commands.common import (
     plain,
     print_table,
     resolve_lead,
+    shown_time,
 )
 from warmline.commands.delivery import QUICK_TIMEOUT
 from warmline.exit_codes import (
@@ -87,7 +88,7 @@ def leads_command(status: str | None, limit: int | None, as_json: bool) -> None:
             [
                 [r.id, r.lead_status, r.warming_score, r.target_score or "", "yes" if r.ready else "",
                  (f"{r.pending_ops}" + (f" ({r.failed_ops} failed)" if r.failed_ops else "")) if r.pending_ops or r.failed_ops else "",
-                 (r.last_activity_at or "")[:16].replace("T", " "), r.company_name]
+                 shown_time(r.last_activity_at), r.company_name]
                 for r in rows
             ],
         )
@@ -119,9 +120,9 @@ def _print_detail(detail: LeadDetail) -> None:
     if detail.deal_value is not None or detail.won_at or detail.closed_at:
         deal = "Deal: " + (money(detail.deal_value, detail.deal_currency) if detail.deal_value is not None else "-")
         if detail.won_at:
-            deal += f" · won {detail.won_at[:10]}"
+            deal += f" · won {shown_time(detail.won_at, day=True)}"
         if detail.closed_at:
-            deal += f" · lost {detail.closed_at[:10]} ({plain(detail.closed_reason or 'no reason')})"
+            deal += f" · lost {shown_time(detail.closed_at, day=True)} ({plain(detail.closed_reason or 'no reason')})"
         click.echo(deal)
     pinned = [c.name for c in detail.contacts if c.is_selected]
     if pinned:
@@ -131,7 +132,7 @@ def _print_detail(detail: LeadDetail) -> None:
     sections: list[tuple[str, list[str]]] = [
         ("Recent activity", _activity_lines(detail)),
         ("Notes", [
-            f"{(n.created_at or '')[:16].replace('T', ' ')}  {'' if n.id is not None else '(' + (n.op_state or 'pending') + ') '}{plain(n.content)}"
+            f"{shown_time(n.created_at)}  {'' if n.id is not None else '(' + (n.op_state or 'pending') + ') '}{plain(n.content)}"
             for n in detail.notes[:10]
         ]),
         ("Recommendations", [
@@ -158,7 +159,7 @@ def _activity_lines(detail: LeadDetail) -> list[str]:
     kind_width = max((cell_width(k) for k in kinds), default=0)
     points_width = max((len(p) for p in points), default=0)
     return [
-        f"{(t.created_at or '')[:16].replace('T', ' '):<16}  {pad(kind, kind_width)}  {pad(score, points_width, right=True)}  "
+        f"{shown_time(t.created_at):<16}  {pad(kind, kind_width)}  {pad(score, points_width, right=True)}  "
         + ("" if t.id is not None else f"({t.op_state or 'pending'}) ")
         + plain(t.description)
         for t, kind, score in zip(touchpoints, kinds, points, strict=True)

@@ -15,7 +15,6 @@ from warmline.commands.common import (
     CommandError,
     echo_json,
     iso_time,
-    local_time,
     note,
     open_config,
     open_store,
@@ -23,6 +22,7 @@ from warmline.commands.common import (
     print_table,
     resolve_op,
     short_id,
+    shown_time,
 )
 from warmline.commands.delivery import quick_send, try_delivery
 from warmline.exit_codes import (
@@ -86,7 +86,7 @@ def outbox_group(ctx: click.Context, as_json: bool) -> None:
             ["OP", "STATE", "KIND", "LEAD", "TRIES", "NEXT TRY", "WHAT", "MESSAGE"],
             [
                 [short_id(op.op_id), op.state, op.kind, op.lead_id or "", op.attempts,
-                 local_time(max(op.next_attempt_at, op.not_before or 0)) if op.state in ("pending", "ambiguous") else "",
+                 shown_time(max(op.next_attempt_at, op.not_before or 0), seconds=True) if op.state in ("pending", "ambiguous") else "",
                  _op_summary(op), op.last_error or ""]
                 for op in ops
             ],

@@ -32,6 +32,7 @@ from warmline.commands.common import (
     queue_action,
     say_cost,
     short_id,
+    shown_time,
 )
 from warmline.commands.direct import api_failure
 from warmline.commands.jobs_wait import job_outcome, run_job
@@ -145,11 +146,11 @@ def lookup_command(
                         f"Offline: instant lookup needs the service ({exc}). No earlier lookup with these criteria is cached.",
                         EXIT_OFFLINE,
                     ) from None
-                note(f"Offline ({exc}); showing the cached answer from {answer['fetched_at']}.")
+                note(f"Offline ({exc}); showing the cached answer from {shown_time(answer['fetched_at'])}.")
             except ApiError as exc:
                 raise api_failure(exc, config.key_source) from None
         elif not as_json:
-            note(f"Cached answer from {answer['fetched_at']}.")
+            note(f"Cached answer from {shown_time(answer['fetched_at'])}.")
         stopped = None
         if save_top is not None:
             answer, stopped = _save_top(store, config, criteria, answer, save_top)

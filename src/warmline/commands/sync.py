@@ -23,11 +23,11 @@ from warmline.commands.acted import echo_acted
 from warmline.commands.common import (
     CommandError,
     iso_time,
-    local_time,
     note,
     open_config,
     open_store,
     plain,
+    shown_time,
 )
 from warmline.commands.delivery import send_due
 from warmline.config import KEY_FIX
@@ -84,7 +84,7 @@ def _print_pass(report: PassReport, err: bool = False) -> None:
     if status is not None:
         click.echo(f"Outbox: {status.queued} pending, {status.failed} failed.", err=err)
     if report.rate_limited_until is not None:
-        note(f"Rate-limited by the service until {local_time(report.rate_limited_until)}; "
+        note(f"Rate-limited by the service until {shown_time(report.rate_limited_until, seconds=True)}; "
               "the rest goes after that.")
     for error in report.errors:
         note(f"warning: {error}")

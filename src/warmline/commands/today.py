@@ -27,13 +27,14 @@ from warmline.commands.common import (
     plain,
     print_table,
     short_id,
+    shown_time,
 )
 from warmline.commands.followups import open_followups
 from warmline.commands.leads import lead_json
 from warmline.commands.outbox import op_json
 from warmline.exit_codes import EXIT_CODES_HELP
 from warmline.exporting import followup_json
-from warmline.store.clock import epoch_of, iso
+from warmline.store.clock import iso
 from warmline.store.today import (
     TodayLead,
     TodayPage,
@@ -59,17 +60,6 @@ def _rep_now() -> datetime:
 def _utc(moment: datetime | None) -> str | None:
     """An aware moment as the cache's ISO 8601 UTC text (`2026-11-24T08:55:00.000Z`)."""
     return None if moment is None else iso(moment.timestamp())
-
-
-def _shown(moment: datetime | None) -> str:
-    """A moment in the rep's zone for the table: "2026-11-24 08:55"."""
-    return "" if moment is None else moment.strftime("%Y-%m-%d %H:%M")
-
-
-def _stored(text: str | None, now: datetime) -> str:
-    """A stored UTC timestamp in the rep's zone for the table; as stored if not one."""
-    epoch = epoch_of(text)
-    return _shown(datetime.fromtimestamp(epoch, now.tzinfo)) if epoch is not None else (text or "")
 
 
 def _cut(text: object) -> str:
@@ -122,13 +112,13 @@ def print_today(page: TodayPage, now: datetime, cold_after_days: int) -> None:
     """The page as text: a heading and a table for each section that has something."""
     first = True
     if page.finished_jobs:
-        since = f"since {_shown(page.since)}" if page.since is not None else "since yesterday"
+        since = f"since {shown_time(page.since, now.tzinfo)}" if page.since is not None else "since yesterday"
         _heading(first, f"Jobs finished {since}")
         first = False
         print_table(
             ["KEY", "KIND", "STATUS", "FINISHED", "RESULT"],
             [
-                [job.key, kind_short(job.kind), job.status, _stored(job.completed_at or job.updated_at, now),
+                [job.key, kind_short(job.kind), job.status, shown_time(job.completed_at or job.updated_at, now.tzinfo),
                  _cut(job.error or job.result_summary or "")]
                 for job in page.finished_jobs
             ],
@@ -140,7 +130,7 @@ def print_today(page: TodayPage, now: datetime, cold_after_days: int) -> None:
             ["ID", "SCORE", "TARGET", "REACHED", "COMPANY"],
             [
                 [item.lead.id, item.lead.warming_score, item.lead.target_score or 100,
-                 _shown(item.reached_at), item.lead.company_name]
+                 shown_time(item.reached_at, now.tzinfo), item.lead.company_name]
                 for item in page.ready_leads
             ],
         )  # fmt: skip
@@ -150,7 +140,7 @@ def print_today(page: TodayPage, now: datetime, cold_after_days: int) -> None:
         print_table(
             ["ID", "SCORE", "LAST ACTIVITY", "QUIET", "COMPANY"],
             [
-                [item.lead.id, item.lead.warming_score, _shown(item.last_activity_at),
+                [item.lead.id, item.lead.warming_score, shown_time(item.last_activity_at, now.tzinfo),
                  "" if (days := item.quiet_days(now)) is None else f"{days} d", item.lead.company_name]
                 for item in page.going_cold
             ],
@@ -190,7 +180,7 @@ def print_today(page: TodayPage, now: datetime, cold_after_days: int) -> None:
         print_table(
             ["OP", "KIND", "LEAD", "QUEUED", "MESSAGE"],
             [
-                [short_id(op.op_id), op.kind, op.lead_id or "", _stored(op.created_at, now),
+                [short_id(op.op_id), op.kind, op.lead_id or "", shown_time(op.created_at, now.tzinfo),
                  _cut(op.last_error or "")]
                 for op in page.failed_ops
             ],
