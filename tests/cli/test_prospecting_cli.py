@@ -354,14 +354,28 @@ def test_outreach_add_as_cold_then_remove_with_confirmation(online: Path) -> Non
     leads = json.loads(run("leads", "--json").stdout)
     assert {str(lead["id"]) for lead in leads} >= set(lead_ids)
 
+    # A lead already, by the cache: left out by name, nothing queued (adding is no way to
+    # change a lead's status, and the spec does not say what the service does with one).
     again = run("outreach", "add", str(first["id"]), "--as", "warm")
-    assert again.exit_code == 0 and "skipped company" in again.stdout
+    assert again.exit_code == 0, again.output
+    assert f"Left out {first['name']} ({first['id']}): already a cold lead" in again.stderr
+    assert "Nothing to add." in again.stderr
+    with open_store(online) as store:
+        assert not store.outbox_rows()
+    third = next(c for c in found_companies(count=5) if c["id"] not in (first["id"], second["id"]))
+    mixed = json.loads(run("outreach", "add", str(first["id"]), str(third["id"]), "--as", "cold", "--json").stdout)
+    assert mixed["added"] == 1 and [lead["company_id"] for lead in mixed["leads"]] == [third["id"]]
+    assert mixed["skipped"] == [{"company_id": first["id"], "reason": "already a cold lead"}]
+    nothing = json.loads(run("outreach", "add", str(first["id"]), "--as", "cold", "--json").stdout)
+    assert (nothing["op_id"], nothing["ops"], nothing["added"]) == (None, [], 0)
+    assert nothing["skipped"] == [{"company_id": first["id"], "reason": "already a cold lead"}]
+    lead_ids.append(str(mixed["leads"][0]["id"]))
 
     declined = run("outreach", "remove", lead_ids[0], input="n\n")
     assert declined.exit_code == 1 and "Nothing removed" in declined.stderr
     removed = run("outreach", "remove", *lead_ids, input="y\n")
     assert removed.exit_code == 0, removed.output
-    assert "Removed 2 lead(s)." in removed.stdout
+    assert "Removed 3 lead(s)." in removed.stdout
     remaining = {lead["id"] for lead in json.loads(run("leads", "--json").stdout)}
     assert not remaining & {int(i) for i in lead_ids}
 

@@ -106,6 +106,10 @@ async def test_palette_offers_the_prospecting_commands(prospect_store: Store) ->
 
 
 async def test_companies_page_from_the_cache_filter_mark_and_add_as_cold(prospect_store: Store) -> None:
+    """Of the marked companies, one is a lead already (Kestrel, warm): the question leaves
+    it out by name, and only the other is queued. Offered "Add 2 companies", the rep was
+    sending one the service has as a lead (the sandbox skips it; another service may
+    refuse the whole request)."""
     app = cockpit(prospect_store)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("C")
@@ -113,9 +117,9 @@ async def test_companies_page_from_the_cache_filter_mark_and_add_as_cold(prospec
         companies = app.screen.query_one(VirtualList)
         assert companies.row_count == len(W.COMPANIES) + len(FOUND)
         assert companies.current.name == W.HOSTILE_MARKUP  # by name: "[" sorts before letters
-        await pilot.press("slash", *"fjord", "enter")
+        await pilot.press("slash", *"zahnarzt", "enter")
         await pilot.pause()
-        assert companies.row_count == 1 and companies.current.name == "Fjord Freight AB"
+        assert companies.row_count == 1 and companies.current.name == "Zahnarzt Praxis Isar"
         await pilot.press("space")
         await pilot.press("slash", "end", "ctrl+u", *"kestrel", "enter")
         await pilot.pause()
@@ -125,11 +129,32 @@ async def test_companies_page_from_the_cache_filter_mark_and_add_as_cold(prospec
         await pilot.press("c")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)
+        question = app.screen.query_one("#confirm-question").render().plain
+        assert question.startswith("Add 1 company to outreach as a cold lead?\nZahnarzt Praxis Isar\n"), question
+        assert "Left out, already a lead: Kestrel Analytics" in question
         await pilot.press("y")
         await pilot.pause()
     (op,) = prospect_store.outbox_rows()
     assert op.kind == "add_to_outreach"
-    assert op.payload == {"company_ids": [501, 503], "lead_status": "cold"}
+    assert op.payload == {"company_ids": [901], "lead_status": "cold"}
+
+
+async def test_marked_companies_that_are_all_leads_are_not_offered(prospect_store: Store) -> None:
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("C")
+        await pilot.pause()
+        for name in ("fjord", "kestrel"):
+            await pilot.press("slash", "end", "ctrl+u", *name, "enter", "space")
+            await pilot.pause()
+        await pilot.press("w")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmDialog)
+        said = [str(n.message) for n in app._notifications]
+    assert said[-1] == (
+        "The 2 marked companies are already leads; change a lead's status on its page."
+    ), said
+    assert not prospect_store.outbox_rows()
 
 
 async def test_company_page_shows_custom_fields_research_and_people_and_removes_a_lead(prospect_store: Store) -> None:
@@ -581,7 +606,7 @@ async def test_lookup_offline_offers_cached_answers(store: Store) -> None:
 async def test_an_earlier_lookup_is_picked_from_the_cache_without_spending_one(store: Store) -> None:
     criteria = {"query": None, "industries": ["Dental"], "countries": ["Germany", "Austria"], "regions": [],
                 "broaden_search": False}
-    store.save_lookup(criteria, {"companies": [{"name": "Isar Dental", "domain": "isar.example", "saved_company_id": 501}],
+    store.save_lookup(criteria, {"companies": [{"name": "Isar Dental", "domain": "isar.example", "saved_company_id": 777}],
                                  "total": 1, "saved_count": 1, "quota_limited": 0})
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -597,7 +622,7 @@ async def test_an_earlier_lookup_is_picked_from_the_cache_without_spending_one(s
         await pilot.press("c", "y")
         await pilot.pause()
     (op,) = store.outbox_rows()
-    assert op.payload == {"company_ids": [501], "lead_status": "cold"}
+    assert op.payload == {"company_ids": [777], "lead_status": "cold"}
 
 
 def _known_names(store: Store) -> None:

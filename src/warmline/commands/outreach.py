@@ -39,6 +39,9 @@ from warmline.commands.jobs_wait import job_outcome, run_job
 from warmline.commands.records import resolve_companies
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_ERROR
 from warmline.ops.kinds import JobKind
+from warmline.store.outreach import (
+    outreach_status as lead_statuses,  # `outreach_status` is the command below
+)
 from warmline.vocabulary import plural, recommendation_action, source_name
 from warmline.wiring import make_client, make_engine
 
@@ -120,7 +123,19 @@ def outreach_add(company_refs: tuple[str, ...], lead_status: str, as_json: bool)
 
     config = open_config()
     with open_store(config) as store:
-        companies = resolve_companies(store, company_refs)
+        named = resolve_companies(store, company_refs)
+        # As in the cockpit: a company the cache has as a lead is left out, by name.
+        leads_now = lead_statuses(store, [c.id for c in named])
+        left_out = [{"company_id": c.id, "reason": f"already a {leads_now[c.id]} lead"} for c in named if c.id in leads_now]
+        for company, item in zip([c for c in named if c.id in leads_now], left_out, strict=True):
+            note(f"Left out {company.label}: {item['reason']}; `warmline outreach status` changes a lead's status.")
+        companies = [c for c in named if c.id not in leads_now]
+        if not companies:
+            if as_json:
+                echo_acted(store, [], added=0, leads=[], skipped=left_out)
+            else:
+                note("Nothing to add.")
+            return
         op_id = queue_action(lambda: actions.add_to_outreach(store, [c.id for c in companies], lead_status))
         adding = plural(len(companies), "company", "companies")
         say(as_json, f"Queued adding {adding} as {lead_status} leads (op {short_id(op_id)}).")
@@ -135,7 +150,7 @@ def outreach_add(company_refs: tuple[str, ...], lead_status: str, as_json: bool)
                 leads=[{"id": lead.get("id"), "company_id": lead.get("company_id"),
                         "company_name": lead.get("company_name"), "lead_status": lead.get("lead_status")}
                        for lead in leads],
-                skipped=skipped,
+                skipped=left_out + skipped,
             )
             return
         if result is not None:

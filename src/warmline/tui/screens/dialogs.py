@@ -461,7 +461,7 @@ class ConfirmDialog(DialogScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self._question)
+            yield Static(self._question, id="confirm-question")
             yield Static(Text(f"{key_for(self.app, self, 'confirm.yes')} yes · {key_for(self.app, self, 'confirm.no')} no",
                               style="dim"))
         yield KeyBar()

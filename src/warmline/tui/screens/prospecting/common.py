@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
 from rich.text import Text
 
 from warmline import actions
+from warmline.store.outreach import outreach_status
 from warmline.store.sync_vocabulary import SyncState
 from warmline.tui.refusals import ActionRefused
 from warmline.tui.safe import plain, safe_text
@@ -143,21 +144,41 @@ def start_job(
 
 
 def add_to_outreach(cockpit: Cockpit, company_ids: list[int], labels: list[str], status: str) -> None:
-    """Ask, then queue the companies as cold (social warming) or warm (nurturing) leads."""
+    """Ask, then queue the companies as cold (social warming) or warm (nurturing) leads.
+
+    Companies the cache has as leads already are left out, by name: the spec does not say
+    what adding one does (the sandbox skips it; another service may refuse the request),
+    and adding is no way to change a lead's status."""
     if not company_ids:
         cockpit.notify_plain("Mark companies first (Mark, in the key bar).", severity="warning")
         return
-    question = Text().append(f"Add {plural(len(company_ids), 'company', 'companies')} to outreach as {status} leads?\n")
-    question.append_text(names_text(labels))
+    leads = outreach_status(cockpit.store, company_ids)
+    named = list(zip(company_ids, labels, strict=True))
+    adding = [(company_id, label) for company_id, label in named if company_id not in leads]
+    left_out = [label for company_id, label in named if company_id in leads]
+    if not adding:
+        cockpit.notify_plain(
+            f"{left_out[0]} is already a lead; change its status on the lead's page." if len(left_out) == 1
+            else f"The {len(left_out)} marked companies are already leads; change a lead's status on its page.",
+            severity="warning",
+        )
+        return
+    company_ids = [company_id for company_id, _ in adding]
+    one = len(company_ids) == 1
+    as_what = f"a {status} lead" if one else f"{status} leads"
+    question = Text().append(f"Add {plural(len(company_ids), 'company', 'companies')} to outreach as {as_what}?\n")
+    question.append_text(names_text(label for _, label in adding))
+    if left_out:
+        question.append(f"\nLeft out, already {'a lead' if len(left_out) == 1 else 'leads'}: ")
+        question.append_text(names_text(left_out))
 
     def add() -> None:
         error = perform(cockpit, actions.add_to_outreach, company_ids, status)
         if error:
             cockpit.notify_plain(error, severity="warning")
         else:
-            one = len(company_ids) == 1
             queued = plural(len(company_ids), "company", "companies")
-            leads = f"a {status} lead; it appears" if one else f"{status} leads; they appear"
-            cockpit.notify_plain(f"Queued {queued} as {leads} in the lead list ({cockpit.key_of('app.leads')}).")
+            appear = "it appears" if one else "they appear"
+            cockpit.notify_plain(f"Queued {queued} as {as_what}; {appear} in the lead list ({cockpit.key_of('app.leads')}).")
 
     confirm(cockpit, question, add)

@@ -284,10 +284,6 @@ class CompanyScreen(RecordPage[CompanyRow, Company]):
         self.cockpit.open_research([self.company_id], [self._company_name()])
 
     def action_add(self, status: str) -> None:
-        lead_id = self.lead_id()
-        if lead_id is not None:
-            self.cockpit.notify_plain(f"{self._company_name()} is already a lead; change its status on the lead's page.")
-            return
         add_to_outreach(self.cockpit, [self.company_id], [self._company_name()], status)
 
     def action_remove_lead(self) -> None:
