@@ -45,7 +45,13 @@ def review_cockpit(week: tuple[Store, FollowUps], now: datetime = R.NOW, **field
 
 
 def shown(app: WarmlineApp, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).render())
+    """What a widget shows, line by line as drawn (the summary is a grid, not one text)."""
+    return "\n".join(lines_of(app, selector))
+
+
+def lines_of(app: WarmlineApp, selector: str) -> list[str]:
+    widget = app.screen.query_one(selector, Static)
+    return ["".join(s.text for s in widget.render_line(y)).rstrip() for y in range(widget.size.height)]
 
 
 def title(app: WarmlineApp) -> str:
@@ -150,6 +156,23 @@ async def test_a_sunday_to_thursday_rep_sees_the_row_on_sunday(week: tuple[Store
         table = app.screen.query_one("#today-table", SectionList)
         await until(lambda: table.row_count > 0, pilot=pilot, what="Today's rows")
         assert "Last week in review" in " ".join(c.plain for c in table.cells_at(1))
+
+
+async def test_a_long_figure_line_wraps_under_its_values_not_its_label(week: tuple[Store, FollowUps]) -> None:
+    """At 80 columns "Leads: 21 touched · ... · 1 went cold" went on at the left edge,
+    under "Leads:"; the rest of a line now starts under the first value."""
+    app = review_cockpit(week)
+    async with app.run_test(size=(60, 30)) as pilot:
+        await open_review(app, pilot)
+        await pilot.press("left_square_bracket")
+        await shows(app, pilot, "2026-W47")
+        lines = lines_of(app, "#review-summary")
+    labels = [line for line in lines if line[:1].strip()]
+    assert [line.split(":")[0] for line in labels][:2] == ["Activity", "Leads"], lines
+    values_at = labels[0].index("6 activities")
+    continued = [line for line in lines if not line[:1].strip()]
+    assert continued, lines  # something did wrap at this width
+    assert all(len(line) - len(line.lstrip()) == values_at for line in continued), lines
 
 
 def weeks_back(count: int, week: str) -> Any:

@@ -22,6 +22,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from functools import partial
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -47,6 +49,7 @@ from warmline.tui.screens.follow_up_actions import rep_now
 from warmline.tui.widgets.bar_chart import Bar, BarChart
 
 LISTED = 6
+LABEL_WIDTH = len("Recommendations:")
 """Leads named under each heading on screen; the rest are counted."""
 
 EMPTY_WEEK = "Nothing recorded this week."
@@ -211,26 +214,23 @@ class ReviewScreen(CockpitScreen):
         self.reload()
 
 
-def _summary(review: Review) -> Text:
-    """The figures by group, one line each, and the activities by type."""
-    text = Text()
-    if review.is_empty:
-        text.append(EMPTY_WEEK + "\n", style="italic")
-    groups: dict[str, list[str]] = {}
+def _summary(review: Review) -> Group:
+    """The figures by group, one line each, and the activities by type: a label column and
+    a value column, so that a line too long for the screen goes on under its values."""
+    rows: dict[str, list[str]] = {}
     for figure in figures(review):
-        groups.setdefault(figure.group, []).append(figure.words())
-    for group, parts in groups.items():
-        text.append(f"{group}: ".ljust(17), style="bold")
-        text.append(" · ".join(parts) + "\n")
+        rows.setdefault(f"{figure.group}:", []).append(figure.words())
     if review.activities:
-        text.append("By type: ".ljust(17), style="bold")
-        text.append(safe_text(by_type_line(review)) + "\n")
+        rows["By type:"] = [safe_text(by_type_line(review))]
     for name, deals in (("opened", review.opened), ("won", review.won), ("lost", review.lost)):
         if deals.count:
-            text.append(f"Deals {name}: ".ljust(17), style="bold")
-            text.append(safe_text(money(deals.values)) + "\n")
-    text.rstrip()
-    return text
+            rows[f"Deals {name}:"] = [safe_text(money(deals.values))]
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(width=LABEL_WIDTH, no_wrap=True, style="bold")
+    grid.add_column(ratio=1)
+    for label, parts in rows.items():
+        grid.add_row(label, " · ".join(parts))
+    return Group(Text(EMPTY_WEEK, style="italic"), grid) if review.is_empty else Group(grid)
 
 
 def _leads(review: Review) -> Text:
