@@ -157,7 +157,9 @@ def load_config(
     for name in (ENV_BASE_URL, ENV_API_KEY, ENV_DATA_DIR):
         if not is_utf8(env.get(name) or ""):
             raise ConfigError(f"{name} is not valid UTF-8")
-    in_file = check_settings(_read_toml(path), path)
+    raw = _read_toml(path)
+    in_file = check_settings(raw, path)
+    warn_unknown_settings(raw, path)
     if in_file.api_key:
         warn_if_readable(path)
     api_key, key_source = _find_key(in_file, path, env, fetch_key)
@@ -279,6 +281,37 @@ def unknown_settings(raw: dict[str, Any]) -> list[str]:
         if isinstance(value, dict):
             unknown += [f"{table}.{name}" for name in value if name not in names]
     return unknown
+
+
+def setting_hint(name: str) -> str:
+    """An unknown setting as the messages name it, with where it may belong: a known
+    setting at another level (`base_url`: under [service]; `sync.data_dir`: at the top),
+    or a near spelling."""
+    table, _, leaf = name.rpartition(".")
+    if table and leaf in KNOWN_SETTINGS[""]:
+        return f"{name} (at the top of the file, before any [table]?)"
+    homes = [home for home, names in KNOWN_SETTINGS.items() if home and home != table and leaf in names]
+    if homes:
+        return f"{name} (under [{homes[0]}]?)"
+    import difflib  # deferred: only a file with an unknown setting needs it
+
+    known = [f"{home}.{n}" if home else n for home, names in KNOWN_SETTINGS.items() for n in names]
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+    return f"{name} ({close[0]}?)" if close else name
+
+
+def warn_unknown_settings(raw: dict[str, Any], path: Path) -> None:
+    """Name the settings of the file Warmline does not read, on stderr, once per file per
+    process: `base_url` at the top of the file was ignored in silence, and the cockpit
+    went to the default service. Not refused (see `unknown_settings`)."""
+    unknown = unknown_settings(raw)
+    if unknown and path not in _WARNED_UNKNOWN:
+        _WARNED_UNKNOWN.add(path)
+        named = ", ".join(setting_hint(name) for name in unknown)
+        print(terminal_line(f"{path}: Warmline does not read {named}"), file=sys.stderr)
+
+
+_WARNED_UNKNOWN: set[Path] = set()
 
 
 def _find_key(in_file: Config, path: Path, env: Mapping[str, str], fetch: bool) -> tuple[str | None, str | None]:

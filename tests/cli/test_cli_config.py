@@ -391,7 +391,7 @@ def test_edit_creates_the_file_from_the_example_opens_the_editor_and_checks(
     editor(tmp_path, monkeypatch, 'data_dir = "~/elsewhere"\n')
     result = run("config", "edit")
     assert result.exit_code == 2  # data_dir after the tables is inside [sync]: a typo-like mistake
-    assert "sync.data_dir" in one_error_line(result)
+    assert "sync.data_dir (at the top of the file, before any [table]?)" in one_error_line(result)
     assert cfg.read_text(encoding="utf-8").startswith(EXAMPLE_CONFIG) and mode(cfg) == 0o600
 
 
@@ -674,3 +674,12 @@ def test_the_cockpit_stops_before_opening_when_the_key_command_fails(
         and "api_key_cmd" in done.stderr
         and "failed (exit 1)" in done.stderr
     )
+
+
+def test_a_setting_in_the_wrong_place_is_named_once_by_any_command(cfg: Path) -> None:
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text('base_url = "http://127.0.0.1:9"\n', encoding="utf-8")
+    shown = run("config", "show")
+    assert shown.exit_code == 0, shown.output
+    assert shown.stderr.splitlines() == [f"{cfg}: Warmline does not read base_url (under [service]?)"]
+    assert json.loads(run("config", "show", "--json").stdout)["unknown"] == ["base_url"]

@@ -77,3 +77,20 @@ def test_today_settings_default_and_from_the_file(tmp_path: Path) -> None:
     path = write(tmp_path, '[ui]\nstart_screen = "leads"\ncold_after_days = 30\n')
     configured = load_config(path, env={})
     assert (configured.start_screen, configured.cold_after_days) == ("leads", 30)
+
+
+def test_a_setting_warmline_does_not_read_is_named_once_with_where_it_belongs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`base_url` at the top of the file (not under [service]) was ignored in silence: the
+    cockpit went to the default service and said only that it could not reach it."""
+    path = tmp_path / "config.toml"
+    path.write_text('base_url = "http://127.0.0.1:9"\n[ui]\ncold_after_day = 10\n')
+    config = load_config(path, env={})
+    assert config.base_url == DEFAULT_BASE_URL
+    warned = capsys.readouterr().err.splitlines()
+    assert warned == [
+        f"{path}: Warmline does not read base_url (under [service]?), ui.cold_after_day (ui.cold_after_days?)"
+    ]
+    load_config(path, env={})
+    assert capsys.readouterr().err == ""  # once per file per process

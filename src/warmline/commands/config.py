@@ -44,6 +44,7 @@ from warmline.config import (
     load_config,
     mask_key,
     parse_toml,
+    setting_hint,
     unknown_settings,
     write_private,
 )
@@ -336,8 +337,7 @@ def config_show(as_json: bool) -> None:
         width = max(len(name) for name, _, _ in rows)
         for name, value, source in rows:
             say(f"{name:<{width}}  {value}  ({source})")
-    if unknown:
-        say(f"Warmline does not read these settings of {path}: {', '.join(unknown)}", err=True)
+    # the settings it does not read: named by `load_config`, on stderr
 
 
 def _key_row(
@@ -432,7 +432,7 @@ def config_edit() -> None:
     unknown = unknown_settings(raw)
     if unknown:
         raise CommandError(
-            f"{path}: Warmline does not read {', '.join(unknown)} (a typo?)", EXIT_BAD_INPUT
+            f"{path}: Warmline does not read {', '.join(setting_hint(name) for name in unknown)}", EXIT_BAD_INPUT
         )
     if "api_key" in raw.get("service", {}):
         problem = key_file_problem(path)
