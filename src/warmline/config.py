@@ -293,7 +293,7 @@ def setting_hint(name: str) -> str:
     homes = [home for home, names in KNOWN_SETTINGS.items() if home and home != table and leaf in names]
     if homes:
         return f"{name} (under [{homes[0]}]?)"
-    import difflib  # deferred: only a file with an unknown setting needs it
+    import difflib  # deferred: command line (the queue path; only a file with an unknown setting needs it)
 
     known = [f"{home}.{n}" if home else n for home, names in KNOWN_SETTINGS.items() for n in names]
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
