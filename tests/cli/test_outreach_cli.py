@@ -89,6 +89,15 @@ def test_deal_updates_a_warm_lead_and_marks_it_lost(synced: Path, sandbox: FastA
     assert server(sandbox, "SELECT won_at FROM outreach_leads WHERE id = ?", lead_id) is not None
 
 
+def test_deal_value_reads_amounts_as_the_cockpits_form_does(synced: Path, sandbox: FastAPI) -> None:  # noqa: F811
+    lead_id = lead_with(synced, "warm")
+    ok("outreach", "deal", str(lead_id), "--value", "1.500,50")
+    assert server(sandbox, "SELECT deal_value FROM outreach_leads WHERE id = ?", lead_id) == 1500.5
+    ok("outreach", "deal", str(lead_id), "--value", "24k")
+    assert server(sandbox, "SELECT deal_value FROM outreach_leads WHERE id = ?", lead_id) == 24000
+    assert "is not an amount such as 24000, 24,000.50 or 24k" in bad("outreach", "deal", str(lead_id), "--value", "1.2.3")
+
+
 def test_deal_refuses_bad_input_with_exit_2(synced: Path) -> None:
     warm, cold = lead_with(synced, "warm"), lead_with(synced, "cold")
     assert "only available for warm leads" in bad("outreach", "deal", str(cold), "--value", "10")

@@ -143,8 +143,26 @@ async def test_a_deal_with_cents_shows_them(store: Store) -> None:
         assert "1,234.50 EUR" in text_of(app, "#detail-deal")
 
 
+@pytest.mark.parametrize(("typed", "value"), [("1.500,00", 1500), ("24k", 24000), ("24,50", 24.5), ("24 000", 24000)])
+async def test_a_deal_value_is_read_as_the_rep_writes_amounts(store: Store, typed: str, value: float) -> None:
+    """German "1.500,00" was sent as 1.5 and "24,50" as 2450: every comma was dropped."""
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_detail(app, pilot, KESTREL)
+        await pilot.press("d")
+        await pilot.pause()
+        app.screen.query_one("#deal-value", Input).value = typed
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is screen
+    (op,) = store.outbox_rows()
+    assert op.payload["deal_value"] == value
+
+
 @pytest.mark.parametrize(("typed", "said"), [("-5", "Deal value must be 0 or more (got -5)"),
-                                             ("1e400", "Deal value must be a finite number (got inf)")])
+                                             ("1e400", "Deal value must be an amount such as 24000, 24,000.50 or 24k"),
+                                             ("12,34,567", "Deal value must be an amount such as 24000, 24,000.50 or 24k"),
+                                             ("1.2.3", "Deal value must be an amount such as 24000, 24,000.50 or 24k")])
 async def test_a_bad_deal_value_is_refused_in_the_reps_words(store: Store, typed: str, said: str) -> None:
     """The spec's limits name the API's field ("deal_value must be ..."); the form says
     "Deal value", as its label does."""

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from warmline.amounts import amount
+from warmline.amounts import AMOUNT_EXAMPLES, amount, typed_amount
 from warmline.config import ConfigError, load_config
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CACHE, EXIT_ERROR
 from warmline.numbers import number, whole_number
@@ -90,6 +90,19 @@ class NumberType(click.ParamType[Any, Any]):
             else:
                 bounds = f"of {self.low:g} or more" if self.low is not None else f"of {self.high:g} or less"
             self.fail(f"{found:g} is not {kind} {bounds}", param, ctx)
+        return found
+
+
+class AmountType(click.ParamType[Any, Any]):
+    """An amount of money read as the cockpit's deal form reads it (`typed_amount`:
+    `24,000.50`, `24.000,50`, `24k`), so that one value means the same in both."""
+
+    name = "amount"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        found = typed_amount(str(value))
+        if found is None:
+            self.fail(f"{terminal_line(value)!r} is not an amount such as {AMOUNT_EXAMPLES}", param, ctx)
         return found
 
 

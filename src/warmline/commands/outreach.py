@@ -21,6 +21,7 @@ import click
 from warmline.commands.acted import echo_acted, no_prompt, say
 from warmline.commands.common import (
     ID,
+    AmountType,
     CommandError,
     NumberType,
     echo_json,
@@ -215,7 +216,8 @@ def outreach_target(lead_ref: str, score: int, as_json: bool) -> None:
 
 @outreach_group.command("deal", epilog=EXIT_CODES_HELP)
 @click.argument("lead_ref", metavar="LEAD")
-@click.option("--value", "deal_value", type=NumberType(whole=False), default=None, help="The deal value (0 or more).")
+@click.option("--value", "deal_value", type=AmountType(), default=None,
+              help="The deal value, 0 or more: 24000, 24,000.50, 24.000,50 or 24k.")
 @click.option("--currency", "deal_currency", default=None, help="A 3-letter currency code (EUR).")
 @click.option("--won/--not-won", "won", default=None, help="Mark the deal won, or not won any more.")
 @click.option("--lost", "lost_reason", default=None, metavar="REASON", help="Mark the deal lost, saying why.")

@@ -20,7 +20,7 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.actions.activity_type import activity_name
-from warmline.amounts import amount
+from warmline.amounts import AMOUNT_EXAMPLES, amount, typed_amount
 from warmline.numbers import whole_number
 from warmline.store.database import CacheUnusable
 from warmline.store.sync_vocabulary import SyncState
@@ -649,10 +649,10 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         def submit(values: DealValues) -> str | None:
             changes: dict[str, Any] = {}
             if values.value != current.value:
-                try:
-                    changes["deal_value"] = float(values.value.replace(",", "")) if values.value else None
-                except ValueError:
-                    return "deal value must be a number, e.g. 24000"
+                value = typed_amount(values.value) if values.value.strip() else None
+                if values.value.strip() and value is None:
+                    return f"deal value must be an amount such as {AMOUNT_EXAMPLES}"
+                changes["deal_value"] = value
             # the offered default goes with a value; alone (won or lost, no value) it is not sent
             if values.currency != current.currency and (values.currency != offered or values.value):
                 changes["deal_currency"] = values.currency or None
