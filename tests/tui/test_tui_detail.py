@@ -159,6 +159,25 @@ async def test_a_deal_value_is_read_as_the_rep_writes_amounts(store: Store, type
     assert op.payload["deal_value"] == value
 
 
+async def test_the_deal_form_offers_a_large_value_as_it_is_shown(store: Store) -> None:
+    """A 1.5 million deal came back into the form as "1.5e+06" (`:g`), which no rep writes
+    and the form itself would refuse once edited."""
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_detail(app, pilot, KESTREL)
+        await pilot.press("d")
+        await pilot.pause()
+        app.screen.query_one("#deal-value", Input).value = "1.5m"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("d")
+        await pilot.pause()
+        assert app.screen.query_one("#deal-value", Input).value == "1,500,000"
+        await pilot.press("ctrl+s")  # unchanged: nothing more is sent
+        await pilot.pause()
+    assert [op.payload["deal_value"] for op in store.outbox_rows()] == [1500000]
+
+
 @pytest.mark.parametrize(("typed", "said"), [("-5", "Deal value must be 0 or more (got -5)"),
                                              ("1e400", "Deal value must be an amount such as 24000, 24,000.50 or 24k"),
                                              ("12,34,567", "Deal value must be an amount such as 24000, 24,000.50 or 24k"),

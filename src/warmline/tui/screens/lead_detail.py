@@ -636,7 +636,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
     def action_edit_deal(self) -> None:
         detail = self.detail
         current = DealValues(
-            value="" if detail is None or detail.deal_value is None else f"{detail.deal_value:g}",
+            value="" if detail is None or detail.deal_value is None else amount(detail.deal_value),
             currency=(detail.deal_currency or "") if detail else "",
             won=bool(detail and detail.won_at),
             lost=bool(detail and detail.closed_at),
