@@ -8,7 +8,7 @@ from support.cockpit import cockpit, settings, text_of
 from warmline import actions
 from warmline.store import Store
 from warmline.tui.screens.dialogs import ConfirmDialog
-from warmline.tui.screens.outbox import OutboxScreen
+from warmline.tui.screens.outbox import OutboxScreen, coerce
 from warmline.tui.screens.recommendations import RecommendationsScreen
 
 
@@ -138,3 +138,14 @@ async def test_the_keys_the_outbox_and_triage_name_are_the_reps_own(store: Store
         assert isinstance(app.screen, RecommendationsScreen)
         card = text_of(app, "#recs-body")
         assert "enter complete · x dismiss · o open" in card and "· j skip · u undo" in card
+
+
+def test_an_edited_number_is_read_in_ascii_digits_only() -> None:
+    """`float()` read "٣" as 3.0, "1_000" as 1000.0 and "nan": an edited deal value is read as
+    every number the rep types is (`warmline.numbers`); text that is not one stays text, for
+    the op's own check to refuse in words."""
+    before = {"deal_value": 10.5, "target_score": 50, "closed_reason": "x"}
+    assert coerce(before, {"deal_value": "12.5", "target_score": "60", "closed_reason": ""}) == {
+        "deal_value": 12.5, "target_score": 60, "closed_reason": ""}
+    for typed in ("\u0663", "1_000", "nan", "inf"):
+        assert coerce(before, {"deal_value": typed})["deal_value"] == typed

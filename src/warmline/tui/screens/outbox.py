@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.actions.queue import editable_fields
-from warmline.numbers import whole_number
+from warmline.numbers import decimal_number, whole_number
 from warmline.ops.kinds import OpKind
 from warmline.store.outbox import DISCARDABLE
 from warmline.tui.columns import Column
@@ -304,8 +304,6 @@ def coerce(original: dict[str, Any], edited: dict[str, str]) -> dict[str, Any]:
             number = whole_number(text)
             result[key] = number if number is not None else text
         elif isinstance(before, float):
-            try:
-                result[key] = float(text)
-            except ValueError:
-                result[key] = text
+            decimal = decimal_number(text)  # ASCII digits only, finite (`warmline.numbers`)
+            result[key] = decimal if decimal is not None else text
     return result
