@@ -107,3 +107,17 @@ def test_valid_values_come_back_ready_to_send() -> None:
     record = {"name": "A", "tags": [f"t{n}" for n in range(100)], "custom_fields": {"k" * 100: 1}}
     assert L.check_company_fields(record, creating=True) == record
     L.check_contact_name(None, "Doe")
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [("rival.example", "rival.example"), ("https://www.Rival.example/about?x=1", "www.rival.example"),
+     ("http://rival.example:8080/", "rival.example"), ("rival.example/careers", "rival.example"),
+     ("  Rival.Example.  ", "rival.example"), ("", None), ("   ", None)],
+)  # fmt: skip
+def test_a_pasted_address_is_kept_as_its_domain(typed: str, kept: str | None) -> None:
+    """A rep pastes the browser's address bar into Domain: the service was sent
+    "https://www.rival.example/about" as a company's or a competitor's domain."""
+    assert L.check_competitor_domain(typed) == kept
+    body = L.check_company_fields({"name": "Rival", "domain": typed}, creating=True)
+    assert body["domain"] == (kept if kept is not None else typed)  # a blank one clears the field, as before

@@ -16,6 +16,7 @@ import math
 import re
 from collections.abc import Iterable
 from typing import Any, TypeGuard
+from urllib.parse import urlsplit
 
 from warmline.api.errors import InputError, TooManyPagesError
 
@@ -353,7 +354,18 @@ def check_competitor_name(name: object) -> str:
 
 def check_competitor_domain(domain: object) -> str | None:
     """A competitor's domain: optional, at most 253 characters (the longest DNS name)."""
-    return check_optional_text("domain", domain, MAX_DOMAIN_CHARS)
+    checked = check_optional_text("domain", domain, MAX_DOMAIN_CHARS)
+    return (site_domain(checked) or None) if checked is not None else None
+
+
+def site_domain(text: str) -> str:
+    """A domain as a rep may paste it, made the domain alone: the host of an address
+    (`https://www.rival.example/about` gives `www.rival.example`), lowercased, without a
+    port, a path or a trailing dot. A rep pastes the browser's address bar; the service
+    was sent the whole address as a company's or a competitor's domain."""
+    text = text.strip()
+    host = urlsplit(text if "://" in text else f"//{text}").hostname if text else None
+    return (host or text).rstrip(".")
 
 
 def check_focus(focus: object) -> str | None:
@@ -433,6 +445,8 @@ def _check_custom_keys(custom_fields: object) -> None:
 def check_company_fields(fields: object, *, creating: bool) -> dict[str, Any]:
     """A company body: known fields only; a name (1-200 characters) required on create."""
     body = _check_record_keys("company", fields, COMPANY_FIELDS, COMPANY_FIELD_MAX_CHARS)
+    if isinstance(body.get("domain"), str) and body["domain"].strip():
+        body["domain"] = site_domain(body["domain"])
     if creating or "name" in body:
         check_company_name(body.get("name"))
     if not creating and not body:
