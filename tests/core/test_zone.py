@@ -18,8 +18,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from warmline.actions.followups import rep_now as cli_now
+from warmline.commands.common import shown_time
 from warmline.commands.today import _rep_now as today_now
-from warmline.commands.today import _stored
 from warmline.tui.timefmt import local_datetime, local_zone
 from warmline.zone import SystemRules, named_zone, system_zone, zone_label
 
@@ -83,7 +83,7 @@ def test_cockpit_and_command_line_show_one_timestamp_alike(berlin: None) -> None
     """Read in November (+01:00), a July timestamp is 10:00 in Berlin, not 09:00."""
     stamp = "2026-07-01T08:00:00.000Z"
     assert local_datetime(stamp, local_zone()) == "2026-07-01 10:00"
-    assert _stored(stamp, today_now()) == "2026-07-01 10:00"
+    assert shown_time(stamp) == shown_time(stamp, today_now().tzinfo) == "2026-07-01 10:00"
     for now in (cli_now(), today_now()):
         assert zone_label(now.tzinfo) == "Europe/Berlin"
     assert local_zone() == ZoneInfo("Europe/Berlin")
