@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from warmline.api.errors import InputError, UnreadAnswerError
+from warmline.api.limits import check_web_address
 from warmline.numbers import number
 from warmline.record_kinds import Entity, record_kind
 from warmline.store import Store
@@ -83,10 +83,7 @@ def custom_value(field: Mapping[str, Any], text: str) -> Any:
         except ValueError:
             raise InputError(key, f"{label} must be a date as YYYY-MM-DD (got {text!r})") from None
     if kind == "url":
-        parts = urlsplit(text)
-        if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-            raise InputError(key, f"{label} must be a web address starting with https:// or http:// (got {text!r})")
-        return text
+        return check_web_address(key, text, label)
     if kind == "list":
         return [item.strip() for item in text.split(LIST_SEPARATOR) if item.strip()]
     return text

@@ -465,7 +465,30 @@ def check_contact_fields(fields: object, *, creating: bool) -> dict[str, Any]:
         raise InputError("role", f"role must be one of {', '.join(CONTACT_ROLES)} (got {body['role']!r})")
     if body.get("company_id") is not None:
         check_id("company_id", body["company_id"])
+    if body.get("email") and not EMAIL.fullmatch(str(body["email"]).strip()):
+        raise InputError("email", f"email must be an address such as dana@example.com (got {body['email']!r})")
+    if body.get("social_url"):
+        check_web_address("social_url", body["social_url"])
     return body
+
+
+EMAIL = re.compile(r"[^@\s]+@[^@\s.]+(\.[^@\s.]+)+")
+"""An email address as far as a typo shows: one `@`, a dot in the domain, no spaces. The
+spec shows no contact fields; `email` is read as what it is called."""
+
+
+def check_web_address(field: str, value: object, label: str | None = None) -> str:
+    """An http(s) address with a host: a `javascript:` or `file:` one, or a bare
+    `linkedin.com/in/...`, is refused in words, naming the field by `label` (a custom
+    field's own name) or else by `field`."""
+    text = str(value).strip()
+    try:
+        parts = urlsplit(text)
+    except ValueError:  # an unbalanced IPv6 bracket
+        parts = urlsplit("")
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise InputError(field, f"{label or field} must be a web address starting with https:// or http:// (got {text!r})")
+    return text
 
 
 def check_list_pages(what: str, page: int, total_pages: int | None, has_next: bool) -> None:
