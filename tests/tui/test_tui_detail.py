@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from textual.widgets import Input, Select, Static
@@ -114,15 +115,20 @@ async def test_deal_editor_sets_value_currency_and_lost_reason(store: Store) -> 
         assert "31,500 EUR" in deal and "lost" in deal and "Chose a competitor" in deal
 
 
+async def save_deal_value(pilot: Any, typed: str) -> None:
+    """On a lead's page: open the deal form, type `typed` as the value, send."""
+    await pilot.press("d")
+    await pilot.pause()
+    pilot.app.screen.query_one("#deal-value", Input).value = typed
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+
+
 async def test_deal_on_a_cold_lead_is_refused_in_the_form(store: Store) -> None:
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_detail(app, pilot, FJORD)
-        await pilot.press("d")
-        await pilot.pause()
-        app.screen.query_one("#deal-value", Input).value = "1000"
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await save_deal_value(pilot, "1000")
         assert isinstance(app.screen, DealDialog)
         assert "warm leads" in app.screen.query_one("#dialog-error").render().plain
         assert store.outbox_rows() == []
@@ -134,11 +140,7 @@ async def test_a_deal_with_cents_shows_them(store: Store) -> None:
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_detail(app, pilot, KESTREL)
-        await pilot.press("d")
-        await pilot.pause()
-        app.screen.query_one("#deal-value", Input).value = "1234.50"
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await save_deal_value(pilot, "1234.50")
         assert app.screen is screen
         assert "1,234.50 EUR" in text_of(app, "#detail-deal")
 
@@ -149,11 +151,7 @@ async def test_a_deal_value_is_read_as_the_rep_writes_amounts(store: Store, type
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_detail(app, pilot, KESTREL)
-        await pilot.press("d")
-        await pilot.pause()
-        app.screen.query_one("#deal-value", Input).value = typed
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await save_deal_value(pilot, typed)
         assert app.screen is screen
     (op,) = store.outbox_rows()
     assert op.payload["deal_value"] == value
@@ -165,11 +163,7 @@ async def test_the_deal_form_offers_a_large_value_as_it_is_shown(store: Store) -
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_detail(app, pilot, KESTREL)
-        await pilot.press("d")
-        await pilot.pause()
-        app.screen.query_one("#deal-value", Input).value = "1.5m"
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await save_deal_value(pilot, "1.5m")
         await pilot.press("d")
         await pilot.pause()
         assert app.screen.query_one("#deal-value", Input).value == "1,500,000"
@@ -188,11 +182,7 @@ async def test_a_bad_deal_value_is_refused_in_the_reps_words(store: Store, typed
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_detail(app, pilot, KESTREL)
-        await pilot.press("d")
-        await pilot.pause()
-        app.screen.query_one("#deal-value", Input).value = typed
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await save_deal_value(pilot, typed)
         assert isinstance(app.screen, DealDialog)
         assert app.screen.query_one("#dialog-error").render().plain == said
         assert store.outbox_rows() == []
