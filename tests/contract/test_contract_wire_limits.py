@@ -81,8 +81,14 @@ def company_field(field: str) -> WireLimit:
     )
 
 
+CONTACT_SHAPES = {"email": ("", "@example.com"), "social_url": ("https://example.com/", "")}
+"""What a contact field's value must look like around its filler (the client checks an
+email and a profile address as what they are called)."""
+
+
 def contact_field(field: str) -> WireLimit:
-    at, beyond = text(L.CONTACT_FIELD_MAX_CHARS[field], "p")
+    start, end = CONTACT_SHAPES.get(field, ("", ""))
+    at, beyond = (start + filler + end for filler in text(L.CONTACT_FIELD_MAX_CHARS[field] - len(start + end), "p"))
     body = {"last_name": "Limits"} if field != "last_name" else {"first_name": "Wire"}
     return WireLimit(
         field, at, beyond,
