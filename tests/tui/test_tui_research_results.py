@@ -86,6 +86,7 @@ async def test_results_come_highest_score_first_and_s_cycles_the_orders(
 async def test_marked_results_go_to_outreach_in_the_order_marked(
     store: Store, long_run: int
 ) -> None:
+    store.forget_leads([102, 103])  # 502 and 503 are no leads here: a lead's company is left out
     app = cockpit(store)
     async with app.run_test(size=(120, 40)) as pilot:
         app.push_screen(RunResultsScreen(long_run))
@@ -117,6 +118,7 @@ async def test_marked_results_go_to_outreach_in_the_order_marked(
 
 
 async def test_without_marks_c_adds_the_highlighted_company(store: Store, long_run: int) -> None:
+    store.forget_leads([102])  # 502 is no lead here: a lead's company is left out
     app = cockpit(store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(RunResultsScreen(long_run))
