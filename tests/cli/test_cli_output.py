@@ -14,6 +14,7 @@ import pytest
 from fastapi import FastAPI
 
 from support.cli_sandbox import open_store, run, serve
+from support.store_data import detail_item
 from warmline.commands.common import cell_width, money, pad, print_table
 from warmline.commands.demo import demo
 from warmline.vocabulary import ACTIVITY_NAMES
@@ -172,6 +173,34 @@ def test_lead_shows_its_deal_value_with_separators(cached_lead: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Deal: 76,000 EUR" in result.stdout.splitlines()
     assert "76000.0" not in result.stdout
+
+
+def section(stdout: str, title: str) -> list[str]:
+    """The lines of one section of `warmline lead`: after its title, up to a blank line."""
+    lines = stdout.splitlines()
+    start = lines.index(f"{title}:") + 1
+    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
+    return [line.strip() for line in lines[start:end]]
+
+
+def test_lead_lists_its_contacts_key_ones_first_and_its_monitoring_sources(data_dir: Path) -> None:
+    """The lead page shows who to call and what is watched; `warmline lead` named only the
+    pinned contacts ("Key contacts: ...") and no source at all."""
+    detail = detail_item(7, lead_status="warm", company_name="Nordlicht Logistik")
+    detail["contacts"].append({"id": 600, "first_name": "Jonas", "last_name": "Berg", "title": "CFO",
+                               "role": "decision-maker", "email": None, "social_url": None, "is_selected": True})
+    with open_store(data_dir) as store:
+        store.upsert_lead_detail(detail)
+    result = run("lead", "7", "--no-refresh")
+    assert result.exit_code == 0, result.output
+    assert section(result.stdout, "Contacts") == [
+        "Jonas Berg · CFO · decision-maker · key contact",
+        "Dana Ruiz · VP Ops · decision-maker · dana@example.com",
+    ]
+    assert section(result.stdout, "Monitoring sources") == [
+        "on    8/10  Company blog (Blog)",
+        "off   4/10  Careers (Careers)",
+    ]
 
 
 # --- the lead's activity -------------------------------------------------------------------------------

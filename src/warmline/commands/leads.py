@@ -37,7 +37,7 @@ from warmline.exit_codes import (
 )
 from warmline.store.rows import plain_data
 from warmline.store.sync_vocabulary import SyncStatus
-from warmline.vocabulary import activity_name, recommendation_action
+from warmline.vocabulary import activity_name, recommendation_action, source_name
 from warmline.wiring import make_client, make_engine
 
 if TYPE_CHECKING:
@@ -124,12 +124,11 @@ def _print_detail(detail: LeadDetail) -> None:
         if detail.closed_at:
             deal += f" · lost {shown_time(detail.closed_at, day=True)} ({plain(detail.closed_reason or 'no reason')})"
         click.echo(deal)
-    pinned = [c.name for c in detail.contacts if c.is_selected]
-    if pinned:
-        click.echo("Key contacts: " + ", ".join(plain(n) for n in pinned))
     if lead.pending_ops or lead.failed_ops:
         click.echo(f"Outbox: {lead.pending_ops} pending, {lead.failed_ops} failed")
     sections: list[tuple[str, list[str]]] = [
+        ("Contacts", _contact_lines(detail)),
+        ("Monitoring sources", _source_lines(detail)),
         ("Recent activity", _activity_lines(detail)),
         ("Notes", [
             f"{shown_time(n.created_at)}  {'' if n.id is not None else '(' + (n.op_state or 'pending') + ') '}{plain(n.content)}"
@@ -146,6 +145,26 @@ def _print_detail(detail: LeadDetail) -> None:
             click.echo(f"\n{title}:")
             for line in lines:
                 click.echo(f"  {line}")
+
+
+def _contact_lines(detail: LeadDetail) -> list[str]:
+    """Who to talk to, as the lead page lists them: the key contacts first, each with what
+    the cache knows of them (title, role, email)."""
+    contacts = sorted(detail.contacts, key=lambda c: not c.is_selected)
+    return [
+        " · ".join(plain(part) for part in (c.name or f"contact {c.contact_id}", c.title, c.role, c.email) if part)
+        + (" · key contact" if c.is_selected else "")
+        for c in contacts
+    ]
+
+
+def _source_lines(detail: LeadDetail) -> list[str]:
+    """What the signal scan watches: on or off, its score, its label and kind."""
+    return [
+        f"{'on' if p.is_selected else 'off':<3}  {'-' if p.score is None else p.score:>2}/10  "
+        f"{plain(p.label or p.url or 'source')}" + (f" ({plain(source_name(p.page_type))})" if p.page_type else "")
+        for p in detail.monitoring_pages
+    ]
 
 
 def _activity_lines(detail: LeadDetail) -> list[str]:
