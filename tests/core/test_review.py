@@ -120,6 +120,14 @@ def test_markdown_escapes_names_and_has_the_counts(week: tuple[Store, FollowUps]
     assert "7 actions still in the outbox" in text
 
 
+def test_the_day_tables_name_their_last_column_alike(week: tuple[Store, FollowUps]) -> None:
+    """Markdown's day table ended "| Notes | Total |" where the page's ends "Notes,
+    Activities": its total counts activities only, not the notes beside it."""
+    header = next(line for line in render_markdown(review_of(week)).splitlines() if line.startswith("| Day |"))
+    assert header.endswith("| Notes | Activities |"), header
+    assert ">Notes</th><th" in render_html(review_of(week)) and ">Activities</th>" in render_html(review_of(week))
+
+
 def test_html_is_one_self_contained_file(week: tuple[Store, FollowUps]) -> None:
     page = render_html(review_of(week))
     assert page.startswith("<!DOCTYPE html>")

@@ -75,7 +75,7 @@ def render_markdown(review: Review) -> str:
 
 def _day_table(review: Review) -> list[str]:
     """A row a day (a long range leaves out the days with nothing), a column a type."""
-    header = ["Day", *(md(type_name(name)) for name in review.types), "Notes", "Total"]
+    header = ["Day", *(md(type_name(name)) for name in review.types), "Notes", "Activities"]
     rows = [header, ["---"] * len(header)]
     for day in review.days:
         if review.period.length > WHOLE_WEEKS and not (day.activities or day.notes):
