@@ -130,6 +130,9 @@ class Config:
     and what `config show` names without running it."""
     use_keyring: bool = False
     """The file's `[service] keyring`: the key is looked for in the system keyring."""
+    unread_settings: tuple[str, ...] = ()
+    """The file's settings Warmline does not read, each named with where it may belong
+    (`setting_hint`): said on stderr, and by the cockpit on screen, which draws over it."""
 
     @property
     def has_api_key(self) -> bool:
@@ -159,7 +162,7 @@ def load_config(
             raise ConfigError(f"{name} is not valid UTF-8")
     raw = _read_toml(path)
     in_file = check_settings(raw, path)
-    warn_unknown_settings(raw, path)
+    unread = warn_unknown_settings(raw, path)
     if in_file.api_key:
         warn_if_readable(path)
     api_key, key_source = _find_key(in_file, path, env, fetch_key)
@@ -171,6 +174,7 @@ def load_config(
         key_source=key_source,
         data_dir=Path(env_dir).expanduser() if env_dir else in_file.data_dir,
         source=path if path.exists() else None,
+        unread_settings=unread,
     )
 
 
@@ -300,15 +304,16 @@ def setting_hint(name: str) -> str:
     return f"{name} ({close[0]}?)" if close else name
 
 
-def warn_unknown_settings(raw: dict[str, Any], path: Path) -> None:
-    """Name the settings of the file Warmline does not read, on stderr, once per file per
-    process: `base_url` at the top of the file was ignored in silence, and the cockpit
-    went to the default service. Not refused (see `unknown_settings`)."""
-    unknown = unknown_settings(raw)
-    if unknown and path not in _WARNED_UNKNOWN:
+def warn_unknown_settings(raw: dict[str, Any], path: Path) -> tuple[str, ...]:
+    """The settings of the file Warmline does not read, as `setting_hint` names them; named
+    on stderr too, once per file per process: `base_url` at the top of the file was ignored
+    in silence, and the cockpit went to the default service. Not refused (see
+    `unknown_settings`)."""
+    named = tuple(setting_hint(name) for name in unknown_settings(raw))
+    if named and path not in _WARNED_UNKNOWN:
         _WARNED_UNKNOWN.add(path)
-        named = ", ".join(setting_hint(name) for name in unknown)
-        print(terminal_line(f"{path}: Warmline does not read {named}"), file=sys.stderr)
+        print(terminal_line(f"{path}: Warmline does not read {', '.join(named)}"), file=sys.stderr)
+    return named
 
 
 _WARNED_UNKNOWN: set[Path] = set()

@@ -88,6 +88,7 @@ def test_a_setting_warmline_does_not_read_is_named_once_with_where_it_belongs(
     path.write_text('base_url = "http://127.0.0.1:9"\n[ui]\ncold_after_day = 10\n')
     config = load_config(path, env={})
     assert config.base_url == DEFAULT_BASE_URL
+    assert config.unread_settings == ("base_url (under [service]?)", "ui.cold_after_day (ui.cold_after_days?)")
     warned = capsys.readouterr().err.splitlines()
     assert warned == [
         f"{path}: Warmline does not read base_url (under [service]?), ui.cold_after_day (ui.cold_after_days?)"

@@ -95,6 +95,16 @@ async def test_unknown_keymap_ids_are_reported(store) -> None:
         assert any("leads.sortt" in m and "leads.warm" not in m for m in messages)
 
 
+async def test_settings_the_cockpit_does_not_read_are_said_on_screen(store) -> None:
+    """The line `load_config` writes on stderr is drawn over by the cockpit's screen: a rep
+    with `base_url` at the top of the file saw only "offline"."""
+    app = cockpit(store, config=settings(unread_settings=("base_url (under [service]?)",)))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        messages = [str(n.message) for n in app._notifications]
+    assert "The config file has settings Warmline does not read: base_url (under [service]?)." in messages
+
+
 def test_keyboard_reference_lists_every_screen_with_ids() -> None:
     reference = keyboard_reference({"recommendations.complete": "C"})
     for title in ("Lead list", "Lead detail", "Recommendations queue", "Job monitor", "Outbox"):

@@ -284,6 +284,11 @@ class WarmlineApp(TypeaheadApp):
             return
         if self._keymap_ids:
             self._check_keymap()
+        if self.config.unread_settings:
+            self.notify_plain(
+                f"The config file has settings Warmline does not read: {', '.join(self.config.unread_settings)}.",
+                severity="warning",
+            )
         if self._check_cache:
             self._start_cache_check()
         if self.sync is not None or self._sync_factory is not None:
