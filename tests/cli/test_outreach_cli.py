@@ -288,3 +288,16 @@ def test_an_unknown_lead_or_status_exits_2(synced: Path) -> None:
         assert run("outreach", *args).exit_code == 2, args
     assert run("outreach", "status", "1", "hot").exit_code == 2
     assert run("outreach", "source", "1", "1", "maybe").exit_code == 2
+
+
+def test_a_new_contacts_company_may_be_given_by_name(synced: Path) -> None:
+    """As the cockpit's contact form reads it: `company_id=` takes the start of a cached
+    company's name, not only its id."""
+    with open_store(synced) as store:
+        lead = store.get_lead(lead_ids(synced)[0])
+        assert lead is not None and lead.company_id is not None
+    created = json.loads(ok("contacts", "create", "--set", f"company_id={lead.company_name}",
+                            "--set", "first_name=Dana", "--json"))
+    assert created["company_id"] == lead.company_id
+    assert "no cached company matches 'zzzz'" in bad("contacts", "create", "--set", "company_id=zzzz",
+                                                     "--set", "first_name=Dana")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Input
 
 from support.cockpit import LookupSync, cockpit, settings, text_of
 from support.prospecting import sandbox_client
@@ -218,3 +219,30 @@ async def test_offline_a_new_contact_is_queued_and_listed_pending(store: Store) 
         await pilot.pause()
         assert isinstance(app.screen, ContactsScreen)
         assert any("is still queued (pending)" in n for n in notes(app))
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    ("kestrel", None),
+    ("503", None),
+    ("zzz", "no cached company matches 'zzz'"),
+])  # fmt: skip
+async def test_a_new_contacts_company_is_named_not_only_numbered(prospect_store: Store, typed: str, said: str | None) -> None:
+    """The form asked for a "Company id", a number a rep never sees: the start of the
+    company's name does, as on the command line (`resolve_company`)."""
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("K")
+        await pilot.pause()
+        await pilot.press("n", *"Lukas")
+        await pilot.pause()
+        app.screen.query_one("#field-company_id", Input).value = typed
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        if said is None:
+            assert isinstance(app.screen, ContactsScreen)
+            (op,) = prospect_store.outbox_rows()
+            assert op.kind == "create_contact" and op.payload["company_id"] == 503
+        else:
+            assert isinstance(app.screen, LineDialog)
+            assert said in app.screen.query_one("#dialog-error").render().plain.lower()
+            assert not prospect_store.outbox_rows()

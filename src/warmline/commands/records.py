@@ -47,7 +47,6 @@ from warmline.exit_codes import (
     EXIT_ERROR,
     EXIT_OFFLINE,
 )
-from warmline.numbers import whole_number
 from warmline.record_kinds import COMPANY_RECORDS, CONTACT_RECORDS, Model, RecordKind, Row
 from warmline.store.rows import CompanyRow, ContactRow
 from warmline.textsafe import json_dumps
@@ -214,15 +213,9 @@ def _assignments(pairs: Sequence[str], option: str, parse: Callable[[str, str], 
 
 
 def _field_value(key: str, raw: str) -> Any:
-    """A record field from the command line: empty clears it; ids are numbers."""
-    if raw == "":
-        return None
-    if key == "company_id":
-        company_id = whole_number(raw)
-        if company_id is None or not 1 <= company_id <= ID_MAX:
-            raise CommandError(f"company_id must be a company id (got {raw!r})", EXIT_BAD_INPUT)
-        return company_id
-    return raw
+    """A record field from the command line: empty clears it; a company is named by its id
+    or the start of its name (made its id by `save_record`, which has the cache)."""
+    return None if raw == "" else raw
 
 
 def _custom_parser(schema: Sequence[Mapping[str, Any]]) -> Callable[[str, str], Any]:
@@ -315,7 +308,8 @@ def _edit_options(records: Records[Row, Model]) -> list[click.Parameter]:
     settable = ", ".join(f for f in records.fields if f not in ("id", "tags", "custom_fields", "source", "ai_tag"))
     return [
         click.Option(["--set", "sets"], multiple=True, metavar="FIELD=VALUE",
-                     help=f"A {records.noun} field ({settable}); repeat."),
+                     help=f"A {records.noun} field ({settable}); repeat."
+                          + (" company_id: the company's id or the start of its name." if "company_id" in records.fields else "")),
         click.Option(["--tag", "tags"], multiple=True, help="A tag; repeat. Replaces the tag list."),
         click.Option(["--custom", "custom"], multiple=True, metavar="KEY=VALUE",
                      help="A custom field, read by its type in the cached schema (a number, yes/no, "
@@ -431,6 +425,8 @@ def save_record(
     config = open_config()
     with open_store(config) as store:
         body = _record_body(sets, tags, custom, store.field_schemas(records.plural))
+        if isinstance(body.get("company_id"), str):  # as the cockpit's contact form reads it
+            body["company_id"] = resolve_company(store, body["company_id"]).id
         record_id = None if ref is None else records.resolve(store, ref)
         try:
             record = direct_request(config, store, lambda client: save(store, client, records.kind.entity, body, record_id))

@@ -28,7 +28,8 @@ from warmline.api.errors import (
     ValidationFailed,
 )
 from warmline.api.models import Company, Contact
-from warmline.numbers import whole_number
+from warmline.numbers import is_ascii_whole, whole_number
+from warmline.prospecting import resolve_company
 from warmline.record_kinds import COMPANY_RECORDS, CONTACT_RECORDS, Model, RecordKind, Row
 from warmline.records import (
     custom_field_format,
@@ -225,7 +226,7 @@ CONTACT_FORM = (
     ("role", "Role (decision-maker, champion or influencer)"),
     ("phone", "Phone"),
     ("social_url", "Profile link"),
-    ("company_id", "Company id"),
+    ("company_id", "Company (its id, or the start of its name)"),
 )
 FORMS = {"companies": COMPANY_FORM, "contacts": CONTACT_FORM}
 
@@ -251,6 +252,19 @@ def form_value(name: str, raw: str) -> Any:
             raise InputError("company_id", f"company_id must be a company id, a whole number (got {raw!r})")
         return company_id
     return raw
+
+
+def named_company(store: Store, values: dict[str, str]) -> dict[str, str]:
+    """The contact form's company as the rep may give it: an id, or the start of a cached
+    company's name (`resolve_company`, as the command line reads one), made its id. The
+    form asked for a "Company id", a number a rep never sees."""
+    typed = values.get("company_id", "").strip()
+    if not typed or is_ascii_whole(typed):
+        return values
+    try:
+        return {**values, "company_id": str(resolve_company(store, typed).id)}
+    except LookupError as exc:
+        raise InputError("company_id", str(exc)) from None
 
 
 def record_fields(
@@ -404,6 +418,8 @@ class RecordEditing(Generic[Row, Model]):
 
         def submit(values: dict[str, str]) -> str | None:
             try:
+                if entity == "contacts":
+                    values = named_company(self.cockpit.store, values)
                 fields = record_fields(entity, values, record, schema)
                 if record is not None and not fields:
                     self.cockpit.notify_plain("Nothing changed.")
