@@ -369,21 +369,40 @@ async def test_a_follow_up_added_by_hand_on_a_ready_lead(
         assert "Dental Bavaria GmbH Send the proposal today" in "\n".join(rows(app))
 
 
-async def test_the_follow_up_keys_wait_for_a_follow_up(
+async def test_a_follow_up_key_off_a_follow_up_highlights_the_first_one_due(
     store: Store, followups: FollowUps, day: str
 ) -> None:
+    """Today opens on its first row, a finished job; x (or z, Z) there did nothing, its key
+    only dimmed in the key bar. It now highlights the first follow-up due and says so,
+    changing nothing: the next press acts on the row the rep sees highlighted."""
     app = today_cockpit(store, followups)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert table(app).current_key == "job:1"
-        assert app.screen.check_action("follow_up_done", ()) is None
-        await pilot.press("x", "z")
-        await pilot.pause()
-        assert not any(
-            found.done or found.snoozed_until for found in followups.list("all", today=TODAY)
-        )
-        await highlight(app, pilot, "followup:1")
         assert app.screen.check_action("follow_up_done", ()) is True
+        first_key = next(key for key in table(app).keys if key.startswith("followup:"))
+        first = next(f for f in followups.list("open", today=TODAY) if f"followup:{f.id}" == first_key)
+        await pilot.press("x")
+        await pilot.pause()
+        assert table(app).current_key == first_key
+        assert not any(found.done or found.snoozed_until for found in followups.list("all", today=TODAY))
+        said = [str(n.message) for n in app._notifications][-1]
+        assert said == f"The first follow-up due is highlighted ({first.company}): x again marks it done.", said
+        await pilot.press("x")
+        await pilot.pause()
+    assert next(f for f in followups.list("all", today=TODAY) if f.id == first.id).done
+
+
+async def test_the_follow_up_keys_leave_the_key_bar_with_no_follow_up_due(
+    store: Store, followups: FollowUps
+) -> None:
+    seed_day(store, followups)
+    for found in followups.list("open", today=TODAY):
+        followups.done(found.id)
+    app = today_cockpit(store, followups)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.screen.check_action("follow_up_done", ()) is False
 
 
 async def test_help_and_the_palette_list_today_s_keys(

@@ -148,18 +148,24 @@ class FollowUpActions:
         """The lead (id, company name) a follow-up added by hand is for, if any."""
         raise NotImplementedError
 
+    def _follow_up_to_act_on(self, binding_id: str, does: str) -> FollowUp | None:
+        """The follow-up a key acts on: the one under the cursor. A screen may instead
+        move the cursor to one and say so (`does`: what the key does, "marks it done"),
+        acting on nothing, so that no key changes a row the rep did not see highlighted."""
+        return self._follow_up()
+
     def action_follow_up_done(self) -> None:
-        follow_up = self._follow_up()
+        follow_up = self._follow_up_to_act_on("followups.done", "marks it done")
         if follow_up is not None and mark_done(self.cockpit, follow_up):
             self.reload()
 
     def action_follow_up_snooze(self, days: int) -> None:
-        follow_up = self._follow_up()
+        follow_up = self._follow_up_to_act_on("followups.snooze_day", "snoozes it a day")
         if follow_up is not None and snooze_days(self.cockpit, follow_up, days):
             self.reload()
 
     def action_follow_up_snooze_menu(self) -> None:
-        follow_up = self._follow_up()
+        follow_up = self._follow_up_to_act_on("followups.snooze", "snoozes it")
         if follow_up is not None:
             ask_snooze(self.cockpit, follow_up, self.reload)
 

@@ -167,6 +167,22 @@ class TodayScreen(FollowUpActions, CockpitScreen):
         row = self.current()
         return row.follow_up if row is not None else None
 
+    def _follow_up_to_act_on(self, binding_id: str, does: str) -> FollowUp | None:
+        """Off a follow-up (Today opens on its first row, a finished job), a follow-up key
+        highlights the first follow-up due and says so: its key was only dimmed, and did
+        nothing, on a screen whose follow-ups are what the rep came for at 08:55."""
+        follow_up = self._follow_up()
+        if follow_up is not None:
+            return follow_up
+        first = next(((key, row.follow_up) for key, row in self._rows.items() if row.follow_up is not None), None)
+        if first is not None:
+            key, found = first
+            self.table.move_to(self.table.index_of_key(key))
+            self.cockpit.notify_plain(
+                f"The first follow-up due is highlighted ({found.company}): {self.key(binding_id)} again {does}."
+            )
+        return None
+
     def _follow_up_lead(self) -> tuple[int, str] | None:
         """The lead of the highlighted row (a ready or quiet lead, or a follow-up's) and
         its company's name."""
@@ -183,9 +199,8 @@ class TodayScreen(FollowUpActions, CockpitScreen):
         if action == "open_row":
             return bool(self._rows)
         if action in ("follow_up_done", "follow_up_snooze", "follow_up_snooze_menu"):
-            if not any(row.follow_up is not None for row in self._rows.values()):
-                return False
-            return True if self._follow_up() is not None else None
+            # off a follow-up, the key highlights the first one (`_follow_up_to_act_on`)
+            return any(row.follow_up is not None for row in self._rows.values())
         if action == "add_follow_up":
             if not any(row.lead is not None for row in self._rows.values()):
                 return False
