@@ -8,9 +8,10 @@ they are shown is `Records`'. Each command is built by one small function from t
 `Records`, so no command is written twice.
 
 The lists read the cache, paged from SQLite since it may hold 100,000 records (`--refresh`
-fetches them all first). Creating, editing and deleting, and reading the field schemas
-and tags, are direct requests (online only; offline they exit 4), since the service gives
-the ids and its answer is the point.
+fetches them all first). Editing and deleting, and reading the field schemas and tags, are
+direct requests (online only; offline they exit 4), since the service's answer is the
+point. Creating is one too, except offline: the new record is then queued under a local
+id, as in the cockpit (issue 23).
 
 COMPANY is a company id or an unambiguous start of a cached company's name; CONTACT_ID a
 contact id. Exit codes as for the other headless commands (docs/cli.md).
@@ -402,7 +403,7 @@ def show_tags(records: Records[Row, Model], ref: str, as_json: bool) -> None:
 def create_command(records: Records[Row, Model]) -> click.Command:
     return click.Command(
         "create", callback=partial(save_record, records, None), epilog=EXIT_CODES_HELP,
-        help=f"Create a {records.noun} on the service (online only).",
+        help=f"Create a {records.noun} on the service; offline, it is queued and created at the next sync.",
         params=_edit_options(records),
     )
 
