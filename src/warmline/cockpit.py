@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import sqlite3
 import sys
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, NoReturn
 
 from warmline import logfile
-from warmline.config import Config, config_path
+from warmline.config import KEY_FROM_FILE, Config, config_path, key_file_problem
 from warmline.exit_codes import EXIT_CACHE
 from warmline.store import CacheUnusable, Store
 from warmline.store.database import cache_unusable
@@ -36,17 +37,35 @@ def start_cockpit(config: Config) -> None:
         _cache_unusable_exit(exc)
     # The log file only while the terminal UI runs: a line on stderr would be drawn over its
     # screen. Cheap enough before the first frame (the file opens at the first line written).
-    for warning in logfile.configure(terminal=False, keep_level=True):
+    log_warnings = logfile.configure(terminal=False, keep_level=True)
+    for warning in log_warnings:
         print(f"Warning: {terminal_text(warning)}", file=sys.stderr)
     try:
         run_cockpit(store, config=config, config_path=config_path(),
-                    sync_factory=partial(_sync_engine, store, config), check_cache=True)
+                    sync_factory=partial(_sync_engine, store, config), check_cache=True,
+                    notices=startup_notices(config, log_warnings))
     except CacheUnusable as exc:  # found after the first paint by the app's check of its pages
         _cache_unusable_exit(exc)
     except sqlite3.DatabaseError as exc:  # a damaged page met after the first paint
         _cache_unusable_exit(cache_unusable(store.path, exc))
     finally:
         store.close()
+
+
+def startup_notices(config: Config, log_warnings: Sequence[str]) -> list[str]:
+    """What the terminal was told before the cockpit's screen took it over, said again on
+    that screen, which draws over it: settings of the config file Warmline does not read
+    (a rep with `base_url` at the top of the file saw only "offline"), a key file other
+    users can read, a log directory that cannot be written."""
+    notices = []
+    if config.unread_settings:
+        notices.append(f"The config file has settings Warmline does not read: {', '.join(config.unread_settings)}.")
+    if config.key_source == KEY_FROM_FILE and config.source is not None:
+        problem = key_file_problem(config.source)
+        if problem:
+            notices.append(problem)
+    notices += [f"Warning: {warning}" for warning in log_warnings]
+    return notices
 
 
 def _say_upgrading(version: int, target: int) -> None:

@@ -9,6 +9,8 @@ from textual.command import CommandList
 
 from support.cockpit import cockpit, fill, keys_missing_from_key_bar, settings
 from support.waiting import until
+from warmline.cockpit import startup_notices
+from warmline.config import load_config
 from warmline.tui.app import WarmlineApp
 from warmline.tui.keys import keyboard_reference
 from warmline.tui.screens.dialogs import ConfirmDialog, DealDialog
@@ -95,14 +97,31 @@ async def test_unknown_keymap_ids_are_reported(store) -> None:
         assert any("leads.sortt" in m and "leads.warm" not in m for m in messages)
 
 
-async def test_settings_the_cockpit_does_not_read_are_said_on_screen(store) -> None:
-    """The line `load_config` writes on stderr is drawn over by the cockpit's screen: a rep
-    with `base_url` at the top of the file saw only "offline"."""
-    app = cockpit(store, config=settings(unread_settings=("base_url (under [service]?)",)))
+async def test_what_was_said_before_the_screen_is_said_on_it(store) -> None:
+    """Lines written on stderr before the cockpit's screen (a config setting it does not
+    read, a key file others can read, a log directory it cannot write) are drawn over by
+    it: a rep with `base_url` at the top of the file saw only "offline"."""
+    said = ("The config file has settings Warmline does not read: base_url (under [service]?).",
+            "Warning: /home/rep/.config/warmline/config.toml holds the API key and other users can read it")
+    app = cockpit(store, notices=said)
     async with app.run_test() as pilot:
         await pilot.pause()
         messages = [str(n.message) for n in app._notifications]
-    assert "The config file has settings Warmline does not read: base_url (under [service]?)." in messages
+    assert all(line in messages for line in said), messages
+
+
+def test_the_startup_notices_name_unread_settings_and_a_readable_key_file(tmp_path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('base_url = "x"\n[service]\napi_key = "k-123"\n')
+    path.chmod(0o644)
+    config = load_config(path, env={})
+    notices = startup_notices(config, ["the log directory cannot be written"])
+    assert notices[0] == "The config file has settings Warmline does not read: base_url (under [service]?)."
+    assert notices[1].startswith(f"Warning: {path} holds the API key and other users can read it")
+    assert notices[2] == "Warning: the log directory cannot be written"
+    path.chmod(0o600)
+    path.write_text('[service]\napi_key = "k-123"\n')
+    assert startup_notices(load_config(path, env={}), []) == []
 
 
 def test_keyboard_reference_lists_every_screen_with_ids() -> None:

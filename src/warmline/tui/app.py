@@ -15,7 +15,7 @@ import contextlib
 import math
 import sqlite3
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from contextlib import AbstractContextManager
 from datetime import tzinfo
 from functools import partial
@@ -120,6 +120,7 @@ class WarmlineApp(TypeaheadApp):
         status_interval: float = 1.0,
         theme_dirs: list[Path] | None = None,
         check_cache: bool = False,
+        notices: Sequence[str] = (),
     ) -> None:
         """`config` is the rep's settings (theme, keys, undo window, start screen, when a
         lead goes cold); `config_path` is where the file is or would be (the first-run
@@ -130,6 +131,9 @@ class WarmlineApp(TypeaheadApp):
         super().__init__()
         self._check_cache = check_cache
         """Look for damaged pages after the first frame (`Database.raise_if_damaged`)."""
+        self._notices = tuple(notices)
+        """Warnings written on stderr before the screen drew over them, said once it is up
+        (`warmline.cockpit.startup_notices`)."""
         self.config = config if config is not None else Config()
         """The rep's settings; the app reads the [ui] and [sync] ones, screens too."""
         if followups is None and store is not None and store.path is not None:
@@ -284,11 +288,8 @@ class WarmlineApp(TypeaheadApp):
             return
         if self._keymap_ids:
             self._check_keymap()
-        if self.config.unread_settings:
-            self.notify_plain(
-                f"The config file has settings Warmline does not read: {', '.join(self.config.unread_settings)}.",
-                severity="warning",
-            )
+        for notice in self._notices:
+            self.notify_plain(notice, severity="warning", timeout=15)
         if self._check_cache:
             self._start_cache_check()
         if self.sync is not None or self._sync_factory is not None:
@@ -797,6 +798,7 @@ def run_cockpit(
     config_path: Path | None = None,
     sync_factory: Callable[[], SyncHandle] | None = None,
     check_cache: bool = False,
+    notices: Sequence[str] = (),
 ) -> None:
     """Open the cockpit on `store` (plain `warmline` and `warmline demo`, by
     `warmline.cockpit.start_cockpit`).
@@ -805,7 +807,8 @@ def run_cockpit(
     here (sqlite3.DatabaseError), for the caller's one-line report instead of a traceback.
     """
     app = WarmlineApp(
-        store, config=config, config_path=config_path, sync_factory=sync_factory, check_cache=check_cache
+        store, config=config, config_path=config_path, sync_factory=sync_factory, check_cache=check_cache,
+        notices=notices,
     )
     app.run()
     if app.cache_error is not None:
