@@ -33,10 +33,10 @@ def typed_amount(text: str) -> float | None:
     German: `1,234.50` and `1.234,50` are the same amount. With both, the last one is the
     decimal point. A lone one before exactly three digits groups thousands (`24.000` is
     24,000: no deal has a tenth of a cent), before one or two it is the decimal point
-    (`24,50`), as it is after a zero (`0.500`); twice or more it groups thousands, and every group must then have three
-    digits. Spaces and `'` group too; `k` and `m` multiply (`24k`, `1.5m`). ASCII digits
-    only (`warmline.numbers`). The old form dropped every comma: `24,50` was 2,450 and
-    `1.234,50` was 1.2345."""
+    (`24,50`), as it is after a zero (`0.500`); twice or more it groups thousands, and
+    every group must then have three digits. Spaces and `'` group too; `k` and `m`
+    multiply (`24k`, `1.5m`). ASCII digits only (`warmline.numbers`). The old form dropped
+    every comma: `24,50` was 2,450 and `1.234,50` was 1.2345."""
     found = _TYPED.fullmatch(text.strip().translate(_SPACES))
     if found is None or len(text) > MAX_DIGITS:
         return None
