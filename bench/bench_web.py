@@ -309,10 +309,23 @@ class Browser:
             self.after.append(("\n".join(self.pyte_screen.display), styled(self.pyte_screen)))
 
     def _frame(self, index: int) -> float:
-        """The page's time of the frame after message `index`, once it has one."""
+        """The page's time of the frame that drew message `index`, once it has one.
+
+        The tap's own frame (`WIRE_TAP`: two timeouts on, it asks for the frame xterm.js
+        draws in) is late by a frame when that draw came first: the draw's layout held
+        the timeouts past it (session 21 saw 27.8 ms read for a draw done at ~17). So the
+        first draw xterm.js's renderer asked for after the message came is taken when
+        there is one: with the cursor not blinking, the renderer asks only once it has
+        parsed something to draw. When there is none (a draw asked for before the
+        message came, still pending, drew it), the tap's frame is kept: later, so the
+        page's figure is never flattered."""
         script = "return window.__warmlineTap.messages[arguments[0]].frame"
         _wait(lambda: self.driver.execute_script(script, index) is not None, "the frame")
-        return float(self.driver.execute_script(script, index))
+        tapped = float(self.driver.execute_script(script, index))
+        draws = self.driver.execute_script("return window.__warmlineTap.draws")
+        arrival = self._arrival(index)
+        drawn = [draw["drawn"] for draw in draws if draw["asked"] >= arrival and draw["drawn"] is not None]
+        return min(tapped, drawn[0]) if drawn else tapped
 
     def _arrival(self, index: int) -> float:
         return float(self.driver.execute_script("return window.__warmlineTap.messages[arguments[0]].at", index))

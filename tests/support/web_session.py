@@ -237,7 +237,16 @@ WIRE_TAP = r"""
   // what the cockpit's WebSocket receives and sends, each key pressed, each link opened,
   // with the page's clock (performance.now()); `frame` is when xterm.js has drawn a message
   // (in the animation frame after it arrived).
-  const tap = window.__warmlineTap = {url: null, messages: [], sent: [], keys: [], opened: []};
+  const tap = window.__warmlineTap = {url: null, messages: [], sent: [], keys: [], opened: [], draws: []};
+  // Each animation frame callback xterm.js's renderer asks for (its RenderDebouncer, named
+  // in the stack of the minified bundle): when it was asked for, and when it had drawn.
+  const nativeFrame = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) => {
+    if (!/RenderDebouncer/.test(new Error().stack || "")) return nativeFrame(callback);
+    const draw = {asked: performance.now(), drawn: null};
+    tap.draws.push(draw);
+    return nativeFrame((time) => { callback(time); draw.drawn = performance.now(); });
+  };
   const Native = window.WebSocket;
   function encode(buffer) {
     const bytes = new Uint8Array(buffer);
