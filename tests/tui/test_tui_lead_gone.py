@@ -64,3 +64,50 @@ async def test_an_open_page_of_the_lead_says_it_was_removed(store: Store) -> Non
         assert page.removed is not None and page.removed.company_name == "Kestrel Analytics"
         assert "removed on the service" in page.query_one("#screen-title").render().plain
         assert not page.check_action("add_note", ()) and not page.check_action("log_activity", ())
+
+
+
+async def test_a_key_of_the_lead_pressed_on_its_removed_page_says_why_it_does_nothing(store: Store) -> None:
+    """The keys leave the key bar, but a rep with `a` in their fingers pressed it and got no
+    word at all: the press now says the lead takes no more actions, and acts on nothing."""
+    sync = ChangingSync()
+    app = cockpit(store, sync=sync)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.open_lead(KESTREL)
+        await pilot.pause()
+        page = app.screen
+        sync.lead_gone(store, KESTREL)
+        await pilot.pause()
+        queued = store.outbox_counts()
+        for key in ("a", "n", "w", "D", "p"):  # priority bindings, plain ones, a row's key
+            app.clear_notifications()
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen is page, key  # no dialog opened
+            assert notices(app) == [
+                f"Kestrel Analytics was removed on the service ({REASON}): it takes no more actions."
+            ], key
+        assert store.outbox_counts() == queued
+        app.clear_notifications()
+        await pilot.press("question_mark")  # a key of the app's own still works
+        await pilot.pause()
+        assert app.screen is not page and notices(app) == []
+
+
+async def test_a_key_of_the_lead_on_a_page_whose_lead_left_the_cache_says_so(store: Store) -> None:
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.open_lead(KESTREL)
+        await pilot.pause()
+        page = app.screen
+        assert isinstance(page, LeadDetailScreen)
+        store.forget_leads([KESTREL])
+        page.reload()
+        await pilot.pause()
+        app.clear_notifications()
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.screen is page
+        assert notices(app) == ["This lead is not in the cache any more: it takes no actions."]

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, TypeVarTuple
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -222,6 +223,36 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         if action == "go":
             return self.detail is not None
         return live or action not in LEAD_ACTIONS
+
+    def on_key(self, event: events.Key) -> None:
+        """A key of the lead's pressed on a lead that takes no actions says why: the key
+        only left the key bar, and a press did nothing at all. Keys bound below the page
+        (a focused table's) or above it (the app's) are left to their bindings."""
+        reason = self._why_no_actions()
+        if reason is None or not self._refused_here(event.key):
+            return
+        event.stop()
+        event.prevent_default()
+        self.cockpit.notify_plain(reason, severity="warning")
+
+    def _why_no_actions(self) -> str | None:
+        if self.detail is None:
+            return "This lead is not in the cache any more: it takes no actions."
+        if self.removed is not None:
+            return f"{self.removed.message}: it takes no more actions."
+        return None
+
+    def _refused_here(self, key: str) -> bool:
+        """Whether `key` is bound only by this page, to an action it refuses now."""
+        chain = self._modal_binding_chain
+        if any(key in bindings.key_to_bindings for namespace, bindings in chain if namespace is not self):
+            return False
+        own = next((bindings for namespace, bindings in chain if namespace is self), None)
+        refused = (
+            binding.action.split("(", 1)[0]
+            for binding in (own.key_to_bindings.get(key, ()) if own is not None else ())
+        )
+        return any(self.check_action(action, ()) is False for action in refused)
 
     def compose_body(self) -> ComposeResult:
         yield Static(id="detail-missing", classes="empty-state")
