@@ -24,16 +24,19 @@ import shlex
 import stat
 import sys
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import platformdirs
 
 from warmline.textsafe import terminal_line
 from warmline.work_days import DEFAULT_WORK_DAYS, parse_work_days
+
+T = TypeVar("T")
 
 APP_NAME = "warmline"
 DEFAULT_BASE_URL = "https://api.salesintelligence.example/"
@@ -43,6 +46,7 @@ MAX_UNDO_SECONDS = 60.0
 START_SCREENS = ("today", "leads")
 """What `[ui] start_screen` may name: the Today screen or the lead list."""
 DEFAULT_COLD_AFTER_DAYS = 14
+DEFAULT_CONCURRENCY = 4
 
 ENV_BASE_URL = "WARMLINE_BASE_URL"
 ENV_API_KEY = "WARMLINE_API_KEY"
@@ -110,7 +114,7 @@ class Config:
     data_dir: Path = field(default_factory=data_dir)
     theme: str = DEFAULT_THEME
     keymap: dict[str, str] = field(default_factory=dict)
-    flush_concurrency: int = 4
+    flush_concurrency: int = DEFAULT_CONCURRENCY
     undo_seconds: float = DEFAULT_UNDO_SECONDS
     annotate_late_activities: bool = False
     start_screen: str = "today"
@@ -181,76 +185,119 @@ def load_config(
 def check_settings(raw: dict[str, Any], path: Path) -> Config:
     """The file's settings, checked, as the `Config` they make alone (the defaults where the
     file says nothing; no environment, the key only the file's own, none fetched): a wrong
-    type or range is a `ConfigError` naming the file and the setting. Shared by
-    `load_config` and `warmline config set`/`edit`, so a file the commands write is one
+    type or range is a `ConfigError` naming the file and every such setting in one line,
+    so a rep fixing a hand-edited file learns all of it at once, not one per run. Shared
+    by `load_config` and `warmline config set`/`edit`, so a file the commands write is one
     the cockpit accepts."""
-    service = _table(raw, "service", path)
-    ui = _table(raw, "ui", path)
-    keys = _table(raw, "keys", path)
-    sync = _table(raw, "sync", path)
-    keymap = {str(k): _key_value(v, k, path) for k, v in keys.items()}
-    concurrency = sync.get("concurrency", 4)
-    if not isinstance(concurrency, int) or isinstance(concurrency, bool) or not 1 <= concurrency <= 16:
-        raise ConfigError(f"{path}: [sync] concurrency must be a whole number from 1 to 16")
-    undo_seconds = sync.get("undo_seconds", DEFAULT_UNDO_SECONDS)
-    if (
-        not isinstance(undo_seconds, int | float)
-        or isinstance(undo_seconds, bool)
-        or not 0 <= undo_seconds <= MAX_UNDO_SECONDS
-    ):
-        raise ConfigError(f"{path}: [sync] undo_seconds must be a number from 0 to {MAX_UNDO_SECONDS:g}")
-    annotate = sync.get("annotate_late_activities", False)
-    if not isinstance(annotate, bool):
-        raise ConfigError(f"{path}: [sync] annotate_late_activities must be true or false")
-    start_screen = _string(ui, "start_screen", path)
-    if start_screen is not None and start_screen not in START_SCREENS:
-        raise ConfigError(f"{path}: [ui] start_screen must be " + " or ".join(f'"{s}"' for s in START_SCREENS))
-    cold_after_days = ui.get("cold_after_days", DEFAULT_COLD_AFTER_DAYS)
-    if not isinstance(cold_after_days, int) or isinstance(cold_after_days, bool) or not 1 <= cold_after_days <= 365:
-        raise ConfigError(f"{path}: [ui] cold_after_days must be a whole number from 1 to 365")
-    work_days = _work_days(ui, path)
-    use_keyring = service.get("keyring", False)
-    if not isinstance(use_keyring, bool):
-        raise ConfigError(f"{path}: [service] keyring must be true or false")
-    command = _string(service, "api_key_cmd", path)
-    if command:  # "" is unset: how `warmline config set service.api_key_cmd ""` removes it
-        _command_words(command, path)
-    service_fields = _service_fields(service, path)
-    api_key = _string(service, "api_key", path)
-    configured_dir = _string(raw, "data_dir", path)
+    problems: list[str] = []
+
+    def checked(check: Callable[[], T], fallback: T) -> T:
+        """`check()`, or `fallback` with the problem kept, so that the checks go on."""
+        try:
+            return check()
+        except ConfigError as exc:
+            problems.append(str(exc))
+            return fallback
+
+    configured_dir = checked(lambda: _string(raw, "data_dir"), None)
+    service: dict[str, Any] = checked(lambda: _table(raw, "service"), {})
+    base_url = checked(lambda: _string(service, "base_url", "service"), None)
+    api_key = checked(lambda: _string(service, "api_key", "service"), None)
+    api_key_cmd = checked(lambda: _api_key_cmd(service), None)
+    use_keyring = checked(lambda: _flag(service, "keyring", "[service] keyring"), False)
+    service_fields: dict[str, dict[str, str]] = checked(lambda: _service_fields(service), {})
+    ui: dict[str, Any] = checked(lambda: _table(raw, "ui"), {})
+    theme = checked(lambda: _string(ui, "theme", "ui"), None)
+    start_screen = checked(lambda: _start_screen(ui), "today")
+    cold_after_days = checked(lambda: _cold_after_days(ui), DEFAULT_COLD_AFTER_DAYS)
+    work_days = checked(lambda: _work_days(ui), DEFAULT_WORK_DAYS)
+    keys: dict[str, Any] = checked(lambda: _table(raw, "keys"), {})
+    keymap = {str(k): checked(partial(_key_value, v, str(k)), "") for k, v in keys.items()}
+    sync: dict[str, Any] = checked(lambda: _table(raw, "sync"), {})
+    concurrency = checked(lambda: _concurrency(sync), DEFAULT_CONCURRENCY)
+    undo_seconds = checked(lambda: _undo_seconds(sync), DEFAULT_UNDO_SECONDS)
+    annotate = checked(lambda: _flag(sync, "annotate_late_activities", "[sync] annotate_late_activities"), False)
+    if problems:
+        raise ConfigError(f"{path}: " + "; ".join(problems))
     return Config(
-        base_url=_string(service, "base_url", path) or DEFAULT_BASE_URL,
+        base_url=base_url or DEFAULT_BASE_URL,
         api_key=api_key,
         key_source=KEY_FROM_FILE if api_key else None,
-        api_key_cmd=command or None,
+        api_key_cmd=api_key_cmd,
         use_keyring=use_keyring,
         data_dir=Path(configured_dir).expanduser() if configured_dir else data_dir(),
-        theme=_string(ui, "theme", path) or DEFAULT_THEME,
+        theme=theme or DEFAULT_THEME,
         keymap=keymap,
         flush_concurrency=concurrency,
-        undo_seconds=float(undo_seconds),
+        undo_seconds=undo_seconds,
         annotate_late_activities=annotate,
-        start_screen=start_screen or "today",
+        start_screen=start_screen,
         cold_after_days=cold_after_days,
         work_days=work_days,
         service_fields=service_fields,
     )
 
 
-def _work_days(ui: Mapping[str, Any], path: Path) -> tuple[int, ...]:
+def _api_key_cmd(service: Mapping[str, Any]) -> str | None:
+    command = _string(service, "api_key_cmd", "service")
+    if command:  # "" is unset: how `warmline config set service.api_key_cmd ""` removes it
+        _command_words(command)
+    return command or None
+
+
+def _concurrency(sync: Mapping[str, Any]) -> int:
+    concurrency = sync.get("concurrency", DEFAULT_CONCURRENCY)
+    if not isinstance(concurrency, int) or isinstance(concurrency, bool) or not 1 <= concurrency <= 16:
+        raise ConfigError("[sync] concurrency must be a whole number from 1 to 16")
+    return concurrency
+
+
+def _undo_seconds(sync: Mapping[str, Any]) -> float:
+    undo_seconds = sync.get("undo_seconds", DEFAULT_UNDO_SECONDS)
+    if (
+        not isinstance(undo_seconds, int | float)
+        or isinstance(undo_seconds, bool)
+        or not 0 <= undo_seconds <= MAX_UNDO_SECONDS
+    ):
+        raise ConfigError(f"[sync] undo_seconds must be a number from 0 to {MAX_UNDO_SECONDS:g}")
+    return float(undo_seconds)
+
+
+def _flag(table: Mapping[str, Any], key: str, name: str) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{name} must be true or false")
+    return value
+
+
+def _start_screen(ui: Mapping[str, Any]) -> str:
+    start_screen = _string(ui, "start_screen", "ui")
+    if start_screen is not None and start_screen not in START_SCREENS:
+        raise ConfigError("[ui] start_screen must be " + " or ".join(f'"{s}"' for s in START_SCREENS))
+    return start_screen or "today"
+
+
+def _cold_after_days(ui: Mapping[str, Any]) -> int:
+    cold_after_days = ui.get("cold_after_days", DEFAULT_COLD_AFTER_DAYS)
+    if not isinstance(cold_after_days, int) or isinstance(cold_after_days, bool) or not 1 <= cold_after_days <= 365:
+        raise ConfigError("[ui] cold_after_days must be a whole number from 1 to 365")
+    return cold_after_days
+
+
+def _work_days(ui: Mapping[str, Any]) -> tuple[int, ...]:
     """`[ui] work_days`, a string such as "mon-fri" (`warmline.work_days`)."""
     raw = ui.get("work_days")
     if raw is None:
         return DEFAULT_WORK_DAYS
     if not isinstance(raw, str):
-        raise ConfigError(f'{path}: [ui] work_days must be a string such as "mon-fri"')
+        raise ConfigError('[ui] work_days must be a string such as "mon-fri"')
     try:
         return parse_work_days(raw)
     except ValueError as exc:
-        raise ConfigError(f"{path}: [ui] work_days {exc}") from None
+        raise ConfigError(f"[ui] work_days {exc}") from None
 
 
-def _service_fields(service: Mapping[str, Any], path: Path) -> dict[str, dict[str, str]]:
+def _service_fields(service: Mapping[str, Any]) -> dict[str, dict[str, str]]:
     """`[service.fields]`, checked against the operations and fields it may rename."""
     raw = service.get("fields")
     if raw is None:
@@ -259,11 +306,11 @@ def _service_fields(service: Mapping[str, Any], path: Path) -> dict[str, dict[st
     from warmline.api.request_fields import RequestFields, RequestFieldsError
 
     if not isinstance(raw, dict):
-        raise ConfigError(f"{path}: [service.fields] must be a table")
+        raise ConfigError("[service.fields] must be a table")
     try:
         return RequestFields(raw).as_config()
     except RequestFieldsError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+        raise ConfigError(str(exc)) from None
 
 
 KNOWN_SETTINGS: dict[str, tuple[str, ...]] = {
@@ -337,13 +384,13 @@ def _find_key(in_file: Config, path: Path, env: Mapping[str, str], fetch: bool) 
     return None, None
 
 
-def _command_words(command: str, path: Path) -> list[str]:
+def _command_words(command: str) -> list[str]:
     try:
         words = shlex.split(command)
     except ValueError as exc:
-        raise ConfigError(f"{path}: [service] api_key_cmd cannot be read as a command ({exc})") from None
+        raise ConfigError(f"[service] api_key_cmd cannot be read as a command ({exc})") from None
     if not words:
-        raise ConfigError(f"{path}: [service] api_key_cmd is empty")
+        raise ConfigError("[service] api_key_cmd is empty")
     return words
 
 
@@ -360,7 +407,10 @@ def run_key_command(command: str, path: Path, timeout: float | None = None) -> s
     there. A first line longer than `MAX_KEY_LENGTH` is refused, not sent as a key."""
     import subprocess  # deferred: first frame (only when api_key_cmd is configured)
 
-    words = _command_words(command, path)
+    try:
+        words = _command_words(command)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
     shown = f"{path}: [service] api_key_cmd `{terminal_line(command)}`"
     limit = KEY_COMMAND_TIMEOUT if timeout is None else timeout
     try:
@@ -589,26 +639,26 @@ def is_utf8(text: str) -> bool:
     return True
 
 
-def _table(raw: dict[str, Any], name: str, path: Path) -> dict[str, Any]:
+def _table(raw: Mapping[str, Any], name: str) -> dict[str, Any]:
     value = raw.get(name, {})
     if not isinstance(value, dict):
-        raise ConfigError(f"{path}: [{name}] must be a table")
+        raise ConfigError(f"[{name}] must be a table")
     return value
 
 
-def _string(table: dict[str, Any], key: str, path: Path) -> str | None:
+def _string(table: Mapping[str, Any], key: str, table_name: str = "") -> str | None:
     value = table.get(key)
     if value is not None and not isinstance(value, str):
-        raise ConfigError(f"{path}: {key} must be a string")
+        raise ConfigError(f"[{table_name}] {key} must be a string" if table_name else f"{key} must be a string")
     return value
 
 
-def _key_value(value: object, binding_id: str, path: Path) -> str:
+def _key_value(value: object, binding_id: str) -> str:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return ",".join(value)
     if isinstance(value, str):
         return value
-    raise ConfigError(f"{path}: [keys] {binding_id} must be a key or a list of keys")
+    raise ConfigError(f"[keys] {binding_id} must be a key or a list of keys")
 
 
 EXAMPLE_CONFIG = """\

@@ -71,6 +71,25 @@ def test_bad_file_is_a_clear_error(tmp_path: Path, text: str, fragment: str) -> 
     assert str(path) in str(info.value)
 
 
+
+def test_a_file_with_several_bad_settings_names_them_all_in_one_line(tmp_path: Path) -> None:
+    """A hand-edited file with six mistakes took six runs to fix: the check stopped at the
+    first. Every bad setting is named now, once, in the order of the example file."""
+    path = write(tmp_path, (
+        'data_dir = 7\n[service]\nkeyring = "yes"\n[ui]\ncold_after_days = 0\nwork_days = 5\n'
+        "[keys]\nleads = 3\n[sync]\nconcurrency = 99\n"
+    ))
+    with pytest.raises(ConfigError) as info:
+        load_config(path, env={})
+    message = str(info.value)
+    assert message == (
+        f"{path}: data_dir must be a string; [service] keyring must be true or false; "
+        "[ui] cold_after_days must be a whole number from 1 to 365; "
+        '[ui] work_days must be a string such as "mon-fri"; [keys] leads must be a key or a list of keys; '
+        "[sync] concurrency must be a whole number from 1 to 16"
+    )
+    assert "\n" not in message
+
 def test_today_settings_default_and_from_the_file(tmp_path: Path) -> None:
     defaults = load_config(tmp_path / "missing.toml", env={})
     assert (defaults.start_screen, defaults.cold_after_days) == ("today", 14)
