@@ -235,6 +235,10 @@ def test_contact_search_groups_people_by_role_then_add_explains_skips(online: Pa
     with open_store(online) as store:
         assert len(store.contacts_page(company_id=company["id"])) == 2
         assert store.contact_count() == 2
+    listed = json.loads(run("contacts", "found", job.remote_id, "--json").stdout)
+    assert [p["id"] for p in listed if p["in_contacts"]] == [first, second]  # as the cached contacts say
+    table = run("contacts", "found", job.remote_id).stdout
+    assert [line.split()[0] for line in table.splitlines() if line.endswith("  yes")] == [str(first), str(second)]
 
 
 def test_contacts_add_before_the_search_completed_is_refused(online: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -78,6 +78,28 @@ def test_people_found_are_grouped_in_the_reps_order_with_their_company(store: St
     assert people_found(store, 999).job is None
 
 
+
+def test_people_found_who_are_already_contacts_of_the_company_are_known(store: Store) -> None:
+    """The search's answer does not say who became a contact (the add answers with counts),
+    nor whether a found id is a contact's id: the cache's contacts of the company say it,
+    by email, else by full name, letter case aside. Another company's namesake is not."""
+    store.upsert_companies([{"id": 1, "name": "Acme"}, {"id": 2, "name": "Other"}])
+    store.upsert_contacts([
+        {"id": 50, "company_id": 1, "first_name": "Dana", "last_name": "Kivi", "email": "DANA@acme.example"},
+        {"id": 51, "company_id": 1, "first_name": "Jon", "last_name": "Berg", "email": None},
+        {"id": 52, "company_id": 2, "first_name": "Ilkka", "last_name": "Saari", "email": "ilkka@acme.example"},
+    ])
+    job = store.record_job("contact_search", 3, {"status": "completed", "company_id": 1, "contacts": [
+        {"id": 7001, "first_name": "D.", "last_name": "Kivi", "email": "dana@acme.example"},  # by email
+        {"id": 7002, "first_name": "jon", "last_name": "BERG", "email": "jon@acme.example"},  # by name
+        {"id": 7003, "first_name": "Ilkka", "last_name": "Saari", "email": "ilkka@acme.example"},  # at company 2
+        {"id": 7004, "first_name": "Mira", "last_name": "Nyman"},
+        {"first_name": "Dana", "last_name": "Kivi"},  # no id: cannot be added, not counted
+    ]})
+    found = people_found(store, job.key)
+    assert found.in_contacts == frozenset({7001, 7002})
+
+
 def test_research_results_show_each_value_as_the_cache_holds_it(store: Store) -> None:
     store.upsert_templates([{"id": "t1", "name": "ICP check"}])
     store.upsert_companies([{"id": 1, "name": "Acme"}])

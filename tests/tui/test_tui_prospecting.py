@@ -208,16 +208,24 @@ async def test_people_found_grouped_by_role_marked_added_and_skips_explained(pro
         await pilot.pause()
         assert isinstance(app.screen, FoundContactsScreen)
         table = app.screen.query_one("#people-table", SectionList)
-        first_cells = [table.cells_at(i)[1].plain for i in range(table.row_count)]
+        first_cells = [table.cells_at(i)[2].plain for i in range(table.row_count)]
         assert first_cells == [
             "Decision-makers (2)", "Dana Kivi", "Jon Berg", "Champions (1)", "Ilkka Saari",
             "Influencers (1)", "Mira [bold red]Markup[/] Industries",  # literal; whole when the column has room
         ]
         people = app.screen
 
+        def in_contacts() -> dict[str, str]:
+            table = people.query_one("#people-table", SectionList)
+            return {table.cells_at(i)[2].plain: table.cells_at(i)[1].plain for i in range(table.row_count)
+                    if not table.cells_at(i)[2].plain.endswith(")")}
+
+        # Dana and Ilkka are cached contacts of Kestrel's already
+        assert in_contacts() == {"Dana Kivi": "yes", "Jon Berg": "", "Ilkka Saari": "yes", "Mira [bold red]Markup[/] Industries": ""}
+
         def on_row() -> str:
             table = people.query_one("#people-table", SectionList)
-            return table.cells_at(table.cursor)[1].plain
+            return table.cells_at(table.cursor)[2].plain
 
         assert on_row() == "Dana Kivi"  # headings never take the cursor, not even the first one
         await pilot.press("space", "space")  # Dana, then Jon: each mark moves on to the next person
@@ -251,6 +259,7 @@ async def test_people_found_grouped_by_role_marked_added_and_skips_explained(pro
         await pilot.pause()
         result = text_of(app, "#people-result")
         assert "Added 1, skipped 1." in result and "skipped Dana Kivi: already in your contacts" in result
+        assert in_contacts()["Jon Berg"] == "yes"  # the contact the service made, once it is cached
 
 
 async def test_deep_search_dialog_counts_validates_and_starts(prospect_store: Store) -> None:

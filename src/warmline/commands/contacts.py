@@ -45,7 +45,7 @@ from warmline.commands.records import (
 )
 from warmline.exit_codes import EXIT_BAD_INPUT, EXIT_CODES_HELP
 from warmline.ops.kinds import JobKind
-from warmline.store.people_found import found_people, names_by_id
+from warmline.store.people_found import found_people, names_by_id, people_found
 from warmline.store.rows import ContactRow
 
 if TYPE_CHECKING:
@@ -85,7 +85,8 @@ add_record_commands(contacts_group, CONTACTS)
 
 def _found_contacts(store: Store) -> Callable[[Job], list[dict[str, Any]]]:
     def found(job: Job) -> list[dict[str, Any]]:
-        return [dict(person.as_json()) for person in found_people(store, job.key)]
+        people = people_found(store, job.key)
+        return [{**person.as_json(), "in_contacts": person.id in people.in_contacts} for person in people.people]
 
     return found
 
@@ -99,9 +100,10 @@ def _show_contacts(job: Job, contacts: list[dict[str, Any]]) -> None:
     for role, people in group_by_role(contacts):
         click.echo(f"\n{plain(role).capitalize()}s:")
         print_table(
-            ["  ID", "NAME", "TITLE", "EMAIL", "LINK"],
+            ["  ID", "NAME", "TITLE", "EMAIL", "LINK", "IN CONTACTS"],
             [[f"  {c.get('id')}", " ".join(plain(p) for p in (c.get("first_name"), c.get("last_name")) if p),
-              c.get("title") or "", c.get("email") or "", c.get("social_url") or ""] for c in people],
+              c.get("title") or "", c.get("email") or "", c.get("social_url") or "",
+              "yes" if c.get("in_contacts") else ""] for c in people],
         )
     note(f"\nAdd the ones you want with `warmline contacts add {job.remote_id} CONTACT_ID...`.")
 

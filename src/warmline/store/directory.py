@@ -115,6 +115,15 @@ class DirectoryStore(Database):
         found = self.row("SELECT * FROM contacts WHERE id = ?", (contact_id,))
         return None if found is None else ContactRow.from_row(found)
 
+    def contact_names_and_emails(self, company_id: int) -> tuple[set[str], set[str]]:
+        """The company's cached contacts' full names and emails, lowercased: how a person a
+        contact search found is known as one of them (`warmline.store.people_found`)."""
+        rows = self.rows("SELECT name_lower, lower(email) AS email FROM contacts WHERE company_id = ?", (company_id,))
+        return (
+            {str(row["name_lower"]) for row in rows if row["name_lower"]},
+            {str(row["email"]) for row in rows if row["email"]},
+        )
+
     def delete_contacts(self, ids: Iterable[int]) -> None:
         with self.write() as conn:
             conn.executemany("DELETE FROM contacts WHERE id = ?", ((i,) for i in ids))

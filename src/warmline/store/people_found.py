@@ -79,6 +79,8 @@ class PeopleFound:
     company_name: str | None
     people: tuple[FoundPerson, ...]
     groups: tuple[RoleGroup, ...]
+    in_contacts: frozenset[int] = frozenset()
+    """The ids of the people who are contacts of the company already (`already_contacts`)."""
 
 
 def role_order(roles: Iterable[str]) -> list[str]:
@@ -108,6 +110,20 @@ def names_by_id(people: Iterable[FoundPerson]) -> dict[str, str]:
     return {str(person.id): person.name for person in people if person.id is not None and person.name}
 
 
+def already_contacts(people: Iterable[FoundPerson], names: set[str], emails: set[str]) -> frozenset[int]:
+    """The ids of `people` who are among the company's contacts, whose full `names` and
+    `emails` are given lowercased: the same email, else the same full name.
+
+    Neither the search's answer nor the add's (counts only) says who became a contact,
+    nor whether a found id is a contact's id, so the cache's contacts of the company,
+    synced from the service, are what is shown: an effect the service made."""
+    return frozenset(
+        person.id for person in people
+        if person.id is not None
+        and ((person.email or "").lower() in emails or (person.name and person.name.lower() in names))
+    )
+
+
 def people_found(store: Store, job_key: int) -> PeopleFound:
     """The search `job_key` (None when the cache no longer holds it) and its finds."""
     with store.read():
@@ -115,4 +131,8 @@ def people_found(store: Store, job_key: int) -> PeopleFound:
         people = found_people(store, job_key)
         company_id = job.company_id if job is not None else None
         company = store.get_company(company_id) if company_id is not None else None
-    return PeopleFound(job, company_id, company.name if company is not None else None, people, by_role(people))
+        names, emails = store.contact_names_and_emails(company_id) if company_id is not None else (set(), set())
+    return PeopleFound(
+        job, company_id, company.name if company is not None else None, people, by_role(people),
+        already_contacts(people, names, emails),
+    )

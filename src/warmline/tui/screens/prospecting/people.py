@@ -25,6 +25,9 @@ from warmline.vocabulary import plural
 
 ROLE_HEADINGS = {"decision-maker": "Decision-makers", "champion": "Champions", "influencer": "Influencers"}
 GROUP_KEY = "role:"
+IN_CONTACTS = "In contacts"
+"""The column saying a person found is one of the company's contacts already (by the
+cache's contacts, `warmline.store.people_found.already_contacts`): added, or there before."""
 
 
 def person_name(person: FoundPerson) -> str:
@@ -75,7 +78,7 @@ class FoundContactsScreen(CockpitScreen):
         # The role headings only label groups: the cursor steps over them, so every row it
         # lands on (by keys, mouse or after a mark) is a person that space can mark.
         yield SectionList(
-            ("", Column("Name"), Column("Title"), Column("Email"), Column("Profile")),
+            ("", IN_CONTACTS, Column("Name"), Column("Title"), Column("Email"), Column("Profile")),
             header=True, heading_prefix=GROUP_KEY, id="people-table",
         )
         yield Static(id="people-result", classes="people-result")
@@ -97,11 +100,15 @@ class FoundContactsScreen(CockpitScreen):
         rows: list[tuple[str, list[Text]]] = []
         for group in found.groups:
             heading = ROLE_HEADINGS.get(group.role, safe_text(group.role).capitalize())
-            rows.append((GROUP_KEY + group.role, [Text(""), Text(f"{heading} ({len(group.people)})", style="bold underline"), Text(""), Text(""), Text("")]))
+            rows.append((GROUP_KEY + group.role, [
+                Text(""), Text(""), Text(f"{heading} ({len(group.people)})", style="bold underline"),
+                Text(""), Text(""), Text(""),
+            ]))
             for person in group.people:
                 key = str(person.id)
                 rows.append((key, [
                     mark(key in self.selection),
+                    Text("yes", style="green") if person.id in found.in_contacts else Text(""),
                     plain(person_name(person)),
                     plain(person.title or ""),
                     plain(person.email or "", "dim"),
