@@ -122,13 +122,16 @@ async def test_a_contact_is_found_by_title_and_opened(desk: Store, followups: Fo
 
 
 async def test_a_follow_up_is_found(desk: Store, followups: FollowUps) -> None:
+    """Its day in the words of Today and the lead's page (it read "due 2026-11-25")."""
+    followups.add(KESTREL, "Kestrel Analytics", "Chase the SOC 2 answers", W.NOW.date() - timedelta(days=2))
     app = search_cockpit(desk, followups)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_search(app, pilot)
-        await search(app, pilot, "soc summ")
-        assert rows(app) == [
-            "Follow-ups (1)",
-            "• Kestrel Analytics Send the SOC 2 summary due 2026-11-25",
+        await search(app, pilot, "soc")
+        assert sorted(rows(app)) == [
+            "Follow-ups (2)",
+            "• Kestrel Analytics Chase the SOC 2 answers overdue · Fri 20 Nov",
+            "• Kestrel Analytics Send the SOC 2 summary due Wed 25 Nov",
         ]
         await pilot.press("enter")
         await until(

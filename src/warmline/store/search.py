@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from datetime import date, time
 from typing import TYPE_CHECKING, Literal
 
 from warmline.store.database import CacheUnusable
@@ -55,7 +56,8 @@ class SearchHit:
     its kind (a note's local id, a follow-up's id), stable for a cursor to stay on.
     `when` is the moment a note or activity was done, as the cache holds it (UTC), for a
     screen to show in the rep's zone (`detail` has its UTC date); None for other kinds and
-    for one still queued."""
+    for one still queued. `due` is an open follow-up's day and time, for a screen to say
+    as its other lists do ("due Fri 27 Nov"; `detail` has the ISO date)."""
 
     kind: Kind
     ref: int
@@ -65,6 +67,7 @@ class SearchHit:
     opens: Opens
     open_id: int
     when: str | None = None
+    due: tuple[date, time | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -285,6 +288,7 @@ def _followup_hits(
             "done" if item.done else f"due {item.due_on.isoformat()}",
             "lead",
             item.lead_id,
+            due=None if item.done else (item.due_on, item.at),
         )
         for item in found[:limit]
     ]

@@ -47,13 +47,18 @@ def lead_cell(follow_up: FollowUp, unlisted: Collection[int]) -> Text:
 def due_cell(follow_up: FollowUp, today: date) -> Text:
     """When a follow-up is due, as a list shows it: "today", "Fri 27 Nov", and an overdue one
     in the error colour ("overdue · Mon 23 Nov")."""
-    day = follow_up.due_on
-    at = f" {follow_up.at:%H:%M}" if follow_up.at is not None else ""
+    return due_text(follow_up.due_on, follow_up.at, today)
+
+
+def due_text(day: date, at: time | None, today: date, due: str = "") -> Text:
+    """`due_cell`'s words for a day and time; `due` ("due ") goes before a day not past,
+    where the column does not say what the day is (search's, beside notes' dates)."""
+    clock = f" {at:%H:%M}" if at is not None else ""
     if day < today:
-        return Text(f"overdue · {day_text(day, None, today)}{at}", style="bold red")
+        return Text(f"overdue · {day_text(day, None, today)}{clock}", style="bold red")
     if day == today:
-        return Text(f"today{at}", style="bold")
-    return Text(day_text(day, follow_up.at, today))
+        return Text(f"{due}today{clock}", style="bold")
+    return Text(due + day_text(day, at, today))
 
 
 def read_day(typed: str, now: datetime) -> tuple[date, time | None, str | None]:

@@ -35,6 +35,7 @@ from warmline.store.search_query import KIND_TITLES, KINDS, SearchQuery, Segment
 from warmline.tui.columns import Column
 from warmline.tui.safe import plain
 from warmline.tui.screens.base import CockpitScreen
+from warmline.tui.screens.follow_up_words import due_text
 from warmline.tui.screens.today_sections import open_lead
 from warmline.tui.timefmt import relative
 from warmline.tui.widgets.section_list import Rows, SectionList
@@ -243,6 +244,16 @@ def _key(hit: SearchHit) -> str:
     return f"{hit.kind}:{hit.ref}"
 
 
+def _when(hit: SearchHit, now: datetime, zone: tzinfo) -> Text:
+    """A hit's date in the rep's words: a note's or activity's day as the lead's page
+    shows it, an open follow-up's as Today does; else the hit's detail (a status)."""
+    if hit.when:
+        return plain(relative(hit.when, now, zone))
+    if hit.due is not None:
+        return due_text(*hit.due, now.astimezone(zone).date(), due="due ")
+    return plain(hit.detail)
+
+
 def _rows(results: SearchResults, now: datetime, zone: tzinfo) -> Rows:
     """Each kind's heading with its count, then its hits, best first; a note's or
     activity's date as the rep's day ("3 d ago", "02 Nov"), as the lead's page shows it."""
@@ -261,7 +272,7 @@ def _rows(results: SearchResults, now: datetime, zone: tzinfo) -> Rows:
                 Text("•", style="bold"),
                 styled(hit.title, "bold"),
                 styled(hit.snippet),
-                plain(relative(hit.when, now, zone) if hit.when else hit.detail),
+                _when(hit, now, zone),
             ]
             rows.append((_key(hit), cells))
     return rows
