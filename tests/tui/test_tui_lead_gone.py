@@ -5,10 +5,16 @@ the lead gone the way `SyncEngine.on_lead_gone` does, after the store marked the
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from textual.pilot import Pilot
+
 from support.cockpit import RecordingSync, cockpit
 from support.tui_wire_data import KESTREL
 from warmline import actions
 from warmline.store import Store
+from warmline.tui.app import WarmlineApp
 from warmline.tui.screens.lead_detail import LeadDetailScreen
 from warmline.tui.screens.lead_list import LeadListScreen
 from warmline.tui.widgets.virtual_list import VirtualList
@@ -49,7 +55,9 @@ async def test_the_list_drops_the_lead_with_one_notice(store: Store) -> None:
         assert KESTREL not in {leads.item_at(i).id for i in range(leads.row_count)}
 
 
-async def test_an_open_page_of_the_lead_says_it_was_removed(store: Store) -> None:
+@asynccontextmanager
+async def removed_while_open(store: Store) -> AsyncIterator[tuple[WarmlineApp, Pilot, LeadDetailScreen]]:
+    """The cockpit on Kestrel's page, then Kestrel removed on the service."""
     sync = ChangingSync()
     app = cockpit(store, sync=sync)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -60,25 +68,21 @@ async def test_an_open_page_of_the_lead_says_it_was_removed(store: Store) -> Non
         assert isinstance(page, LeadDetailScreen) and page.check_action("add_note", ())
         sync.lead_gone(store, KESTREL)
         await pilot.pause()
+        yield app, pilot, page
+
+
+async def test_an_open_page_of_the_lead_says_it_was_removed(store: Store) -> None:
+    async with removed_while_open(store) as (app, _pilot, page):
         assert "Kestrel Analytics was removed on the service" in notices(app)
         assert page.removed is not None and page.removed.company_name == "Kestrel Analytics"
         assert "removed on the service" in page.query_one("#screen-title").render().plain
         assert not page.check_action("add_note", ()) and not page.check_action("log_activity", ())
 
 
-
 async def test_a_key_of_the_lead_pressed_on_its_removed_page_says_why_it_does_nothing(store: Store) -> None:
     """The keys leave the key bar, but a rep with `a` in their fingers pressed it and got no
     word at all: the press now says the lead takes no more actions, and acts on nothing."""
-    sync = ChangingSync()
-    app = cockpit(store, sync=sync)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        app.open_lead(KESTREL)
-        await pilot.pause()
-        page = app.screen
-        sync.lead_gone(store, KESTREL)
-        await pilot.pause()
+    async with removed_while_open(store) as (app, pilot, page):
         queued = store.outbox_counts()
         for key in ("a", "n", "w", "D", "p"):  # priority bindings, plain ones, a row's key
             app.clear_notifications()
