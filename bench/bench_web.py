@@ -18,7 +18,9 @@ follow-ups, a key, a loopback service that is not there) shown two ways, turn by
    WebSocket message that completes that screen (the page's clock, read back through a tap
    installed before the page's scripts, tests/support/web_session.py).
    Also printed: the part of that from the message's arrival to the frame (xterm.js
-   parsing and drawing, with software WebGL here). Target: at most 1.2x tmux per key.
+   parsing and drawing its rows); and, from Chromium's trace, the keydown to that frame
+   drawn, after its style, layout, paint and compositing (the frame the rep sees), with
+   its ratio. Target: at most 1.2x tmux per key.
 The status line is left out of "the screen a key settles on" on both sides: it may change
 on its own clock while a key is measured. The browser is Debian's headless Chromium with
 the flags of tests/support/browser.py, its terminal sized to tmux's 120x40 where the font
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import json
 import math
 import os
 import queue
@@ -57,6 +60,9 @@ from support.web_session import WIRE_TAP, WebServer, screen_size  # noqa: E402
 
 SETTLE = 0.3
 """Seconds with nothing new on the screen after which a key's effect is taken as complete."""
+DRAWN_WITHIN = 250.0
+"""Milliseconds after xterm.js's draw within which Chromium's trace must show the frame
+drawn (`Browser._drawn`); past it the frame's event was lost, and the turn is left out."""
 POLL = 0.005
 """Seconds between two looks at a screen while a key's effect settles (`_settle`)."""
 CELL = (9.0, 21.0)
@@ -259,6 +265,17 @@ class Browser:
         options.binary_location = next(path for path in CHROMIUM_PATHS if Path(path).is_file())
         for flag in (*FLAGS, f"--user-data-dir={self.profile}"):
             options.add_argument(flag)
+        # Chromium's trace (through chromedriver's performance log): when each frame was
+        # drawn, after the page's scripts, style, layout and paint (`_drawn`).
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+        options.add_experimental_option("perfLoggingPrefs", {
+            "enableNetwork": False, "enablePage": False,
+            "traceCategories": "devtools.timeline,disabled-by-default-devtools.timeline.frame"})
+        self._stamps: dict[tuple[str, int], float] = {}
+        """The trace's time (ms) of each message's arrival, by page (its `performance.timeOrigin`)
+        and index (the tap's `console.timeStamp`)."""
+        self._draws: list[float] = []
+        """The trace's time (ms) of each frame drawn (DrawFrame), in order."""
         driver_path = next(path for path in DRIVER_PATHS if Path(path).is_file())
         self.driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
         self._size_window(*CELL)
@@ -330,6 +347,40 @@ class Browser:
     def _arrival(self, index: int) -> float:
         return float(self.driver.execute_script("return window.__warmlineTap.messages[arguments[0]].at", index))
 
+    def _read_trace(self) -> None:
+        """Keep the trace events `_drawn` needs from what chromedriver has collected since."""
+        for entry in self.driver.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            event = message.get("params", {})
+            if message.get("method") != "Tracing.dataCollected" or "ts" not in event:
+                continue
+            if event.get("name") == "DrawFrame":
+                self._draws.append(event["ts"] / 1000.0)
+            elif event.get("name") == "TimeStamp":
+                stamp = str(event.get("args", {}).get("data", {}).get("message", "")).split()
+                if len(stamp) == 3 and stamp[0] == "warmline-message":
+                    self._stamps[stamp[1], int(stamp[2])] = event["ts"] / 1000.0
+
+    def _drawn(self, index: int, frame: float) -> float | None:
+        """The page's time of the frame Chromium drew after xterm.js's draw of message
+        `index` at `frame` (page time): its style, layout, paint and compositing done, which
+        the tap's clock, read inside the animation frame, is before. From the trace: the
+        message's arrival stamped there sets its clock beside the page's. None if the
+        trace does not have it within 10 s, or has no frame drawn within `DRAWN_WITHIN`."""
+        page = self.driver.execute_script("return String(performance.timeOrigin)")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            self._read_trace()
+            if (page, index) in self._stamps:
+                offset = self._stamps[page, index] - self._arrival(index)
+                drawn = next((draw for draw in self._draws if draw > frame + offset), None)
+                if drawn is not None:
+                    # a frame is drawn within a few vsyncs of the draw; one much later means
+                    # the trace lost that frame's event (seen once: 3.6 s)
+                    return drawn - offset if drawn - offset - frame < DRAWN_WITHIN else None
+            time.sleep(0.05)
+        return None
+
     def screen(self) -> str:
         self._pull()
         return self.after[-1][1] if self.after else ""
@@ -340,6 +391,9 @@ class Browser:
         message out)."""
         self.driver.get("about:blank")
         _wait(lambda: self.server.session_pids() == [], "the last session to end")
+        self._read_trace()  # what the trace holds of the last page is not needed again
+        self._stamps.clear()
+        self._draws.clear()
         self.quiet()
         self.driver.get(self.server.origin + "/")
         _wait(lambda: bool(self.tap().get("sent")), "the page's WebSocket")
@@ -360,9 +414,10 @@ class Browser:
         each claim, shares the CPU with no turn of either side."""
         _wait(self.server.spare_ready, "the spare cockpit")
 
-    def key(self, key: str) -> tuple[float, float]:
+    def key(self, key: str) -> tuple[float, float, float | None]:
         """Press `key`; seconds from its keydown to the frame showing the screen it settles on,
-        and of those, the seconds from the arrival of the bytes that complete it to that frame."""
+        and of those, the seconds from the arrival of the bytes that complete it to that
+        frame; and seconds from the keydown to that frame drawn (`_drawn`), if known."""
         from selenium.webdriver.common.action_chains import ActionChains
 
         before = comparable(self.screen())
@@ -374,7 +429,9 @@ class Browser:
         keys = self.driver.execute_script("return window.__warmlineTap.keys")
         pressed = [at for at, name in keys if name.lower() == key.lower()][-1]
         frame = self._frame(index)
-        return (frame - pressed) / 1000.0, (frame - self._arrival(index)) / 1000.0
+        drawn = self._drawn(index, frame)
+        return ((frame - pressed) / 1000.0, (frame - self._arrival(index)) / 1000.0,
+                None if drawn is None else (drawn - pressed) / 1000.0)
 
     def close(self) -> None:
         self.driver.quit()
@@ -427,6 +484,10 @@ def main() -> None:
         in_tmux: dict[str, list[float]] = {key: [] for key in measured_keys}
         in_browser: dict[str, list[float]] = {key: [] for key in measured_keys}
         drawing: dict[str, list[float]] = {key: [] for key in measured_keys}
+        drawn: dict[str, list[float]] = {key: [] for key in measured_keys}
+        """Keydown to the frame drawn, by Chromium's trace, where the trace had it."""
+        rendering: dict[str, list[float]] = {key: [] for key in measured_keys}
+        """Of that, the part after xterm.js's draw: Chromium's style, layout, paint, compositing."""
         browser.fresh_page(painted)  # a session of its own for the keys
         browser.quiet()
         terminal = TmuxKeys(launch)
@@ -437,10 +498,13 @@ def main() -> None:
                     if measured:
                         in_tmux[key].append(took)
                 for key, measured in ROUND:
-                    took, drawn = browser.key(key)
+                    took, after_arrival, to_drawn = browser.key(key)
                     if measured:
                         in_browser[key].append(took)
-                        drawing[key].append(drawn)
+                        drawing[key].append(after_arrival)
+                        if to_drawn is not None:
+                            drawn[key].append(to_drawn)
+                            rendering[key].append(to_drawn - took)
         finally:
             terminal.close()
         for key in measured_keys:
@@ -450,6 +514,10 @@ def main() -> None:
             paired = statistics.median(b / t for b, t in zip(in_browser[key], in_tmux[key], strict=True))
             print(f"    ratio {key}: Chromium / tmux = {web / in_terminal:.2f}x; median of the rounds' ratios "
                   f"{paired:.2f}x" + ("  (target <= 1.2x)" if key in GOAL_KEYS else "  (no target)"))
+            if drawn[key]:
+                shown = report(f"{key} in Chromium, to that frame drawn (trace)", drawn[key])
+                report(f"{key} in Chromium, from xterm.js's draw to the frame drawn", rendering[key])
+                print(f"    ratio {key}, the frame drawn: Chromium / tmux = {shown / in_terminal:.2f}x")
     finally:
         browser.close()
         server.stop()

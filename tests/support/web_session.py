@@ -261,6 +261,9 @@ WIRE_TAP = r"""
       const binary = typeof event.data !== "string";
       const entry = {at: performance.now(), frame: null, binary, data: binary ? encode(event.data) : event.data};
       tap.messages.push(entry);
+      // In a trace of the page (bench_web.py reads one), this message's arrival, by page and
+      // index: how the trace's clock is set beside the page's.
+      console.timeStamp(`warmline-message ${performance.timeOrigin} ${tap.messages.length - 1}`);
       // xterm.js parses a write in a timeout of its own, queued by the page's listener (which
       // runs after this one), then draws in the next animation frame: two timeouts on, this
       // asks for that same frame, after the draw was asked for.
