@@ -98,6 +98,9 @@ def test_people_found_who_are_already_contacts_of_the_company_are_known(store: S
     ]})
     found = people_found(store, job.key)
     assert found.in_contacts == frozenset({7001, 7002})
+    # a contact made offline is queued, not on the service yet (a local id, below 0)
+    store.upsert_contacts([{"id": -3, "company_id": 1, "first_name": "Mira", "last_name": "Nyman"}])
+    assert people_found(store, job.key).in_contacts == frozenset({7001, 7002})
 
 
 def test_research_results_show_each_value_as_the_cache_holds_it(store: Store) -> None:

@@ -117,8 +117,11 @@ class DirectoryStore(Database):
 
     def contact_names_and_emails(self, company_id: int) -> tuple[set[str], set[str]]:
         """The company's cached contacts' full names and emails, lowercased: how a person a
-        contact search found is known as one of them (`warmline.store.people_found`)."""
-        rows = self.rows("SELECT name_lower, lower(email) AS email FROM contacts WHERE company_id = ?", (company_id,))
+        contact search found is known as one of them (`warmline.store.people_found`). A
+        contact made offline (a local id, below 0) is left out: the service has not made it."""
+        rows = self.rows(
+            "SELECT name_lower, lower(email) AS email FROM contacts WHERE company_id = ? AND id > 0", (company_id,)
+        )
         return (
             {str(row["name_lower"]) for row in rows if row["name_lower"]},
             {str(row["email"]) for row in rows if row["email"]},
