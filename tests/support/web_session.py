@@ -327,6 +327,31 @@ class TappedPage:
         return self.text
 
 
+CELL_DRIFT = r"""
+// How far (CSS pixels) any run of text on the terminal sits from its cell: each row's spans
+// should start at their column times the cell's width (each character one cell: the
+// screens checked hold no wide ones).
+const rows = document.querySelectorAll(".xterm-rows > div");
+const columns = arguments[0];
+let worst = 0;
+for (const row of rows) {
+  const left = row.getBoundingClientRect().left;
+  const cell = row.getBoundingClientRect().width / columns;
+  let column = 0;
+  for (const span of row.childNodes) {
+    const text = span.textContent || "";
+    if (text.trim() && span.getBoundingClientRect) {
+      worst = Math.max(worst, Math.abs(span.getBoundingClientRect().left - left - column * cell));
+    }
+    column += [...text].length;
+  }
+}
+return worst;
+"""
+"""JavaScript for `driver.execute_script(CELL_DRIFT, columns)`: the worst drift of a run of
+text from its cell on the page's terminal (xterm.js's DOM renderer)."""
+
+
 def screen_size(tap: Mapping[str, Any]) -> tuple[int, int]:
     """The terminal size the page last told the server (its resize messages)."""
     sizes = [json.loads(data)[1] for _at, data in tap.get("sent", []) if data.startswith('["resize"')]
