@@ -110,8 +110,9 @@ async def test_a_key_of_the_lead_on_a_page_whose_lead_left_the_cache_says_so(sto
         store.forget_leads([KESTREL])
         page.reload()
         await pilot.pause()
+        assert page.query_one("#screen-title").render().plain == f"Kestrel Analytics (lead {KESTREL}, no longer cached)"
         app.clear_notifications()
         await pilot.press("a")
         await pilot.pause()
         assert app.screen is page
-        assert notices(app) == ["This lead is not in the cache any more: it takes no actions."]
+        assert notices(app) == ["Kestrel Analytics is not in the cache any more: it takes no actions."]

@@ -208,6 +208,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         self.lead_id = lead_id
         self.detail: LeadDetail | None = None
         self.removed: Tombstone | None = None  # the lead's tombstone: the service removed it
+        self.known_name: str | None = None  # the company's name, kept if the lead leaves the cache
         self.follow_ups: list[FollowUp] = []  # open, from the follow-ups file (not the cache)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -237,7 +238,7 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
 
     def _why_no_actions(self) -> str | None:
         if self.detail is None:
-            return "This lead is not in the cache any more: it takes no actions."
+            return f"{self.known_name or 'This lead'} is not in the cache any more: it takes no actions."
         if self.removed is not None:
             return f"{self.removed.message}: it takes no more actions."
         return None
@@ -295,13 +296,17 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         self.query_one("#detail-columns").display = not missing
         self.query_one("#detail-missing", Static).display = missing
         if detail is None:
-            self.set_title_text(Text(f"Lead {self.lead_id}", style="bold"))
+            title = Text(f"Lead {self.lead_id}", style="bold")
+            if self.known_name is not None:
+                title = plain(self.known_name, "bold").append(f" (lead {self.lead_id}, no longer cached)", style="")
+            self.set_title_text(title)
             self.query_one("#detail-missing", Static).update(Text(
                 "This lead is not in the cache any more: it was removed from outreach, here or by a "
                 "colleague. Press escape to go back to the list."
             ))
             return
         lead = detail.lead
+        self.known_name = lead.company_name
         title = Text(no_wrap=True)
         title.append_text(plain(lead.company_name, "bold"))
         title.append(f" · {lead.lead_status}")
