@@ -15,13 +15,21 @@ follow-ups, a key, a loopback service that is not there) shown two ways, turn by
    each side in turn (both cockpits open throughout).
    tmux: from sending the key to tmux's relaying the pane output that completes the screen
    the key settles on (one control-mode client sends, reads and times: `TmuxKeys`).
-   Chromium: from the keydown event to the animation frame in which xterm.js draws the
-   WebSocket message that completes that screen (the page's clock, read back through a tap
-   installed before the page's scripts, tests/support/web_session.py).
+   Chromium: from the keydown event to xterm.js's draw of the WebSocket message that
+   completes that screen (the page's clock, read back through a tap installed before the
+   page's scripts, tests/support/web_session.py, which sees each draw of xterm.js's rows:
+   the DOM renderer's, which the page uses).
    Also printed: the part of that from the message's arrival to the frame (xterm.js
    parsing and drawing its rows); and, from Chromium's trace, the keydown to that frame
    drawn, after its style, layout, paint and compositing (the frame the rep sees), with
    its ratio. Target: at most 1.2x tmux per key.
+   And the same keys in tmux shown in the same page (the template, fonts and xterm.js of
+   `warmline web`, attached to tmux through a pseudo-terminal: bench/tmux_page.py,
+   `TmuxShown`), read the same way to the frame drawn, each round after the page's: both
+   sides then end where the rep sees the frame, and differ only behind the WebSocket.
+   tmux's side above stops where tmux relays the bytes, before any terminal has drawn
+   them; a terminal showing tmux waits for its display's frame too, and the frame alone
+   (up to 16.7 ms at 60 Hz) is more than 1.2x of a `j` that tmux relays in ~5 ms.
 The status line is left out of "the screen a key settles on" on both sides: it may change
 on its own clock while a key is measured. The browser is Debian's headless Chromium with
 the flags of tests/support/browser.py, its terminal sized to tmux's 120x40 where the font
@@ -63,7 +71,8 @@ SETTLE = 0.3
 """Seconds with nothing new on the screen after which a key's effect is taken as complete."""
 DRAWN_WITHIN = 250.0
 """Milliseconds after xterm.js's draw within which Chromium's trace must show the frame
-drawn (`Browser._drawn`); past it the frame's event was lost, and the turn is left out."""
+drawn (`Browser._drawn`; past it the frame's event was lost, and the turn is left out), and
+after a message's arrival within which xterm.js draws it (`Browser._frame`)."""
 POLL = 0.005
 """Seconds between two looks at a screen while a key's effect settles (`_settle`)."""
 CELL = (9.0, 21.0)
@@ -251,12 +260,56 @@ def _wait(check: Callable[[], bool], what: str, cap: float = 60.0) -> None:
         time.sleep(0.01)
 
 
+class TmuxShown:
+    """The cockpit in tmux 120x40, shown in the cockpit's own web page (bench/tmux_page.py):
+    for `Browser`, a server like `warmline web` whose sessions are tmux clients attached to
+    one tmux session. tmux's status line is off, so its window is the page's 120x40, and its
+    escape-time is 10 ms (tmux 3.5's default; 3.3's 500 ms would only slow the rounds)."""
+
+    def __init__(self, launch: Launch) -> None:
+        argv, env, painted = launch
+        self.server = PrivateTmux()
+        setenv = [arg for name, value in {"TERM": "xterm-256color", **env}.items() for arg in ("-e", f"{name}={value}")]
+        try:
+            self.server.run("new-session", "-d", "-s", "shown", "-x", "120", "-y", "40", *setenv,
+                            shlex.join(argv), check=True)
+            self.server.run("set-option", "-g", "status", "off", check=True)
+            self.server.run("set-option", "-s", "escape-time", "10", check=True)
+            self.relay = subprocess.Popen(
+                [sys.executable, str(ROOT / "bench" / "tmux_page.py"), self.server.argv[-1], "shown"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)
+            assert self.relay.stdout is not None
+            self.origin = self.relay.stdout.readline().strip().rstrip("/")
+            if not self.origin:
+                raise RuntimeError("bench/tmux_page.py did not start")
+            self.link = self.origin + "/"
+        except BaseException:
+            self.stop()
+            raise
+
+    def session_pids(self) -> list[int]:
+        """The tmux clients attached (one a page)."""
+        listed = self.server.run("list-clients", "-F", "#{client_pid}").stdout.split()
+        return [int(pid) for pid in listed if pid.isdigit()]
+
+    def spare_ready(self) -> bool:
+        return True
+
+    def stop(self) -> None:
+        relay = getattr(self, "relay", None)
+        if relay is not None:
+            relay.terminate()
+            relay.wait()
+        self.server.close()
+
+
 # --- Chromium --------------------------------------------------------------------------------
 
 class Browser:
-    """Headless Chromium on `warmline web`, signed in once; one page load a session."""
+    """Headless Chromium on `warmline web` (or tmux in the same page: `TmuxShown`), signed
+    in once; one page load a session."""
 
-    def __init__(self, server: WebServer) -> None:
+    def __init__(self, server: WebServer | TmuxShown) -> None:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 
@@ -327,23 +380,35 @@ class Browser:
             self.after.append(("\n".join(self.pyte_screen.display), styled(self.pyte_screen)))
 
     def _frame(self, index: int) -> float:
-        """The page's time of the frame that drew message `index`, once it has one.
+        """The page's time of xterm.js's draw that showed message `index` (the tap's
+        `renders`: each draw of its rows, read right after it, in its animation frame).
 
-        The tap's own frame (`WIRE_TAP`: two timeouts on, it asks for the frame xterm.js
-        draws in) is late by a frame when that draw came first: the draw's layout held
-        the timeouts past it (session 21 saw 27.8 ms read for a draw done at ~17). So the
-        first draw xterm.js's renderer asked for after the message came is taken when
-        there is one: with the cursor not blinking, the renderer asks only once it has
-        parsed something to draw. When there is none (a draw asked for before the
-        message came, still pending, drew it), the tap's frame is kept: later, so the
-        page's figure is never flattered."""
-        script = "return window.__warmlineTap.messages[arguments[0]].frame"
-        _wait(lambda: self.driver.execute_script(script, index) is not None, "the frame")
-        tapped = float(self.driver.execute_script(script, index))
-        draws = self.driver.execute_script("return window.__warmlineTap.draws")
+        Draws that rewrote only the status line are left out (it keeps its own clock). Of
+        the draws after the message came and before the next one came, the last: xterm.js
+        parses a message in a timeout of its own, so a draw asked for earlier can run between
+        the message's arrival and its parsing, and the one after it draws the message (and
+        within `DRAWN_WITHIN` of its arrival: a later draw is not the message's). With none
+        there (the next message came before the draw), the first draw after it.
+
+        Until session 22 the tap asked for an animation frame two timeouts after each
+        message; when xterm.js had drawn the message a frame earlier (in ~40% of `j`s read
+        in session 22), that read a frame late, and a frame in which Chromium drew nothing,
+        so its "frame drawn" was not found and the turn was left out of that figure."""
         arrival = self._arrival(index)
-        drawn = [draw["drawn"] for draw in draws if draw["asked"] >= arrival and draw["drawn"] is not None]
-        return min(tapped, drawn[0]) if drawn else tapped
+        script = """const tap = window.__warmlineTap;
+            return [tap.renders.filter(r => r.at >= arguments[0] && r.rows.some(row => row !== r.of - 2)).map(r => r.at),
+                    tap.messages.length > arguments[1] + 1 ? tap.messages[arguments[1] + 1].at : null]"""
+        found: list[Any] = []
+
+        def drawn() -> bool:
+            found[:] = self.driver.execute_script(script, arrival, index)
+            return bool(found[0])
+
+        _wait(drawn, "xterm.js's draw")
+        renders, following = found
+        cutoff = min(arrival + DRAWN_WITHIN, following if following is not None else math.inf)
+        within = [at for at in renders if at < cutoff]
+        return float(within[-1] if within else renders[0])
 
     def _arrival(self, index: int) -> float:
         return float(self.driver.execute_script("return window.__warmlineTap.messages[arguments[0]].at", index))
@@ -383,8 +448,14 @@ class Browser:
         return None
 
     def screen(self) -> str:
+        """The screen now, with colours (`styled`)."""
         self._pull()
         return self.after[-1][1] if self.after else ""
+
+    def text(self) -> str:
+        """The screen now, its plain text."""
+        self._pull()
+        return self.after[-1][0] if self.after else ""
 
     def fresh_page(self, painted: Callable[[str], bool]) -> tuple[float, float, float | None]:
         """Load the page anew (the last session ended first); seconds from the start of the
@@ -497,25 +568,45 @@ def main() -> None:
         """Keydown to the frame drawn, by Chromium's trace, where the trace had it."""
         rendering: dict[str, list[float]] = {key: [] for key in measured_keys}
         """Of that, the part after xterm.js's draw: Chromium's style, layout, paint, compositing."""
+        shown_drawn: dict[str, list[float]] = {key: [] for key in measured_keys}
+        """tmux shown in the same page (`TmuxShown`): keydown to the frame drawn."""
+        shown_arrival: dict[str, list[float]] = {key: [] for key in measured_keys}
+        """Of that, the keydown to the arrival of the bytes that complete the screen."""
+        paired_drawn: dict[str, list[float]] = {key: [] for key in measured_keys}
+        """Each round's ratio of the two frames drawn, where the trace had both."""
         browser.fresh_page(painted)  # a session of its own for the keys
         browser.quiet()
         terminal = TmuxKeys(launch)
+        tmux_page = TmuxShown(launch)
+        in_page = Browser(tmux_page)
         try:
+            _wait(lambda: painted(in_page.text()), "Today in tmux, in the page")
             for _round in range(args.runs):  # a round on each side in turn
                 for key, measured in ROUND:
                     took = terminal.key(key)
                     if measured:
                         in_tmux[key].append(took)
+                ours: dict[str, float | None] = {}
                 for key, measured in ROUND:
                     took, after_arrival, to_drawn = browser.key(key)
                     if measured:
                         in_browser[key].append(took)
                         drawing[key].append(after_arrival)
+                        ours[key] = to_drawn
                         if to_drawn is not None:
                             drawn[key].append(to_drawn)
                             rendering[key].append(to_drawn - took)
+                for key, measured in ROUND:
+                    took, after_arrival, to_drawn = in_page.key(key)
+                    if measured and to_drawn is not None:
+                        shown_drawn[key].append(to_drawn)
+                        shown_arrival[key].append(took - after_arrival)
+                        if ours.get(key) is not None:
+                            paired_drawn[key].append(ours[key] / to_drawn)
         finally:
             terminal.close()
+            in_page.close()
+            tmux_page.stop()
         for key in measured_keys:
             in_terminal = report(f"{key} in tmux", in_tmux[key])
             web = report(f"{key} in Chromium", in_browser[key])
@@ -527,6 +618,15 @@ def main() -> None:
                 shown = report(f"{key} in Chromium, to that frame drawn (trace)", drawn[key])
                 report(f"{key} in Chromium, from xterm.js's draw to the frame drawn", rendering[key])
                 print(f"    ratio {key}, the frame drawn: Chromium / tmux = {shown / in_terminal:.2f}x")
+            if drawn[key] and shown_drawn[key]:
+                page = report(f"{key} in tmux shown in the same page, to the frame drawn (trace)", shown_drawn[key])
+                report(f"{key} in tmux shown in the same page, to the last bytes' arrival", shown_arrival[key])
+                report(f"{key} in Chromium, to the last bytes' arrival",
+                       [took - after for took, after in zip(in_browser[key], drawing[key], strict=True)])
+                print(f"    ratio {key}, both to the frame drawn: warmline web / tmux in the page = "
+                      f"{statistics.median(drawn[key]) / page:.2f}x; median of the rounds' ratios "
+                      f"{statistics.median(paired_drawn[key]):.2f}x"
+                      + ("  (target <= 1.2x)" if key in GOAL_KEYS else "  (no target)"))
     finally:
         browser.close()
         server.stop()

@@ -235,18 +235,22 @@ WIRE_TAP = r"""
 (() => {
   // Installed before the page's own scripts (Page.addScriptToEvaluateOnNewDocument): keeps
   // what the cockpit's WebSocket receives and sends, each key pressed, each link opened,
-  // with the page's clock (performance.now()); `frame` is when xterm.js has drawn a message
-  // (in the animation frame after it arrived).
-  const tap = window.__warmlineTap = {url: null, messages: [], sent: [], keys: [], opened: [], draws: []};
-  // Each animation frame callback xterm.js's renderer asks for (its RenderDebouncer, named
-  // in the stack of the minified bundle): when it was asked for, and when it had drawn.
-  const nativeFrame = window.requestAnimationFrame.bind(window);
-  window.requestAnimationFrame = (callback) => {
-    if (!/RenderDebouncer/.test(new Error().stack || "")) return nativeFrame(callback);
-    const draw = {asked: performance.now(), drawn: null};
-    tap.draws.push(draw);
-    return nativeFrame((time) => { callback(time); draw.drawn = performance.now(); });
-  };
+  // and each draw of xterm.js's rows, with the page's clock (performance.now()).
+  const tap = window.__warmlineTap = {url: null, messages: [], sent: [], keys: [], opened: [], renders: []};
+  // Each draw of xterm.js's DOM renderer (it rewrites the rows it draws, in an animation
+  // frame): when it was done, and which rows it rewrote, by index; the observer runs in
+  // that frame right after the draw, before the frame's style, layout and paint.
+  new MutationObserver((mutations) => {
+    const rows = document.querySelector(".xterm-rows");
+    if (!rows) return;
+    const touched = new Set();
+    for (const mutation of mutations) {
+      let node = mutation.target;
+      while (node && node.parentNode !== rows) node = node.parentNode;
+      if (node) touched.add(Array.prototype.indexOf.call(rows.children, node));
+    }
+    if (touched.size) tap.renders.push({at: performance.now(), rows: [...touched], of: rows.children.length});
+  }).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
   const Native = window.WebSocket;
   function encode(buffer) {
     const bytes = new Uint8Array(buffer);
@@ -259,16 +263,10 @@ WIRE_TAP = r"""
     tap.url = url;
     socket.addEventListener("message", (event) => {
       const binary = typeof event.data !== "string";
-      const entry = {at: performance.now(), frame: null, binary, data: binary ? encode(event.data) : event.data};
-      tap.messages.push(entry);
+      tap.messages.push({at: performance.now(), binary, data: binary ? encode(event.data) : event.data});
       // In a trace of the page (bench_web.py reads one), this message's arrival, by page and
       // index: how the trace's clock is set beside the page's.
       console.timeStamp(`warmline-message ${performance.timeOrigin} ${tap.messages.length - 1}`);
-      // xterm.js parses a write in a timeout of its own, queued by the page's listener (which
-      // runs after this one), then draws in the next animation frame: two timeouts on, this
-      // asks for that same frame, after the draw was asked for.
-      // In that frame this runs after the draw: its clock then is when the draw was done.
-      setTimeout(() => setTimeout(() => requestAnimationFrame(() => { entry.frame = performance.now(); })));
     });
     const send = socket.send.bind(socket);
     socket.send = (data) => { tap.sent.push([performance.now(), data]); send(data); };
