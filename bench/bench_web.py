@@ -574,6 +574,10 @@ def main() -> None:
         """Of that, the keydown to the arrival of the bytes that complete the screen."""
         paired_drawn: dict[str, list[float]] = {key: [] for key in measured_keys}
         """Each round's ratio of the two frames drawn, where the trace had both."""
+        no_relay: dict[str, list[float]] = {key: [] for key in measured_keys}
+        """tmux's own figure (`TmuxKeys`) plus the page's arrival-to-frame-drawn of tmux's
+        bytes, round by round: tmux in a terminal that draws as xterm.js does in Chromium
+        but reads the pseudo-terminal itself (no WebSocket, no relay)."""
         browser.fresh_page(painted)  # a session of its own for the keys
         browser.quiet()
         terminal = TmuxKeys(launch)
@@ -601,6 +605,7 @@ def main() -> None:
                     if measured and to_drawn is not None:
                         shown_drawn[key].append(to_drawn)
                         shown_arrival[key].append(took - after_arrival)
+                        no_relay[key].append(in_tmux[key][-1] + to_drawn - (took - after_arrival))
                         if ours.get(key) is not None:
                             paired_drawn[key].append(ours[key] / to_drawn)
         finally:
@@ -627,6 +632,8 @@ def main() -> None:
                       f"{statistics.median(drawn[key]) / page:.2f}x; median of the rounds' ratios "
                       f"{statistics.median(paired_drawn[key]):.2f}x"
                       + ("  (target <= 1.2x)" if key in GOAL_KEYS else "  (no target)"))
+                direct = report(f"{key} in tmux, relayed, plus the page's draw of its bytes (no relay)", no_relay[key])
+                print(f"    ratio {key}: warmline web / that = {statistics.median(drawn[key]) / direct:.2f}x")
     finally:
         browser.close()
         server.stop()
