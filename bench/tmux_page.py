@@ -32,7 +32,6 @@ import struct
 import subprocess
 import sys
 import termios
-from pathlib import Path
 
 import jinja2
 from aiohttp import web
@@ -124,6 +123,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    if not Path(sys.argv[0]).exists() or len(sys.argv) != 3:
+    if len(sys.argv) != 3:
         sys.exit(__doc__)
     main()
