@@ -117,6 +117,29 @@ def resolve_company(store: Store, ref: str) -> CompanyRef:
     return found[0]
 
 
+def resolve_companies(store: Store, refs: Sequence[str]) -> list[CompanyRef]:
+    """The cached companies `refs` name (`resolve_company`), each once, in the order first
+    named. Every name that does not name one company is said in the one error, so a list
+    with two mistakes takes one correction, not two (NoSuchCompany when one of them names
+    no cached company: the caller's hint then says how to fetch the list)."""
+    named: dict[int, CompanyRef] = {}
+    problems: list[str] = []
+    missing = False
+    for ref in refs:
+        try:
+            company = resolve_company(store, ref)
+        except NoSuchCompany as exc:
+            missing = True
+            problems.append(str(exc))
+        except (LookupError, ValueError) as exc:
+            problems.append(str(exc))
+        else:
+            named.setdefault(company.id, company)
+    if problems:
+        raise (NoSuchCompany if missing else LookupError)("; ".join(problems))
+    return list(named.values())
+
+
 # --- instant lookup -------------------------------------------------------------------------------
 
 

@@ -278,6 +278,25 @@ def test_company_names_must_be_known_and_unambiguous(online: Path) -> None:
     assert json.loads(run("companies", "show", "9001", "--json").stdout)["name"] == "Acme North"
 
 
+def test_a_list_of_companies_names_every_one_it_cannot_resolve(online: Path) -> None:
+    """Every unknown or ambiguous name in one line (one correction, not one a run), and a
+    company named twice is run once."""
+    with open_store(online) as store:
+        store.upsert_companies([
+            {"id": 9001, "name": "Acme North", "domain": "acme-north.example"},
+            {"id": 9003, "name": "Acme South", "domain": "acme-south.example"},
+        ])
+    result = run("research", "run", "ICP fit", "Zzzz", "acme", "9001", "Yyyy")
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert ("no cached company matches 'Zzzz'; 'acme' matches several companies: Acme North (9001), "
+            "Acme South (9003); no cached company matches 'Yyyy' (run `warmline companies --refresh`)") in result.stderr
+    company = found_companies(count=1)[0]
+    twice = run("research", "run", "ICP fit", company["name"], str(company["id"]))
+    assert twice.exit_code == 0, twice.output
+    assert "This uses 1 company enrichment from your plan (one per company)." in twice.stderr
+
+
 # --- research ---------------------------------------------------------------------------------------------------
 
 

@@ -405,6 +405,27 @@ async def test_research_run_from_the_palette_names_its_companies(prospect_store:
     assert op.payload["company_ids"] == [503, 500] and op.payload["template_id"] != TEMPLATE_ID
 
 
+async def test_research_run_names_every_company_it_cannot_find_and_runs_each_once(prospect_store: Store) -> None:
+    """Two mistakes in the list are said together (one correction, not two), and a company
+    named twice (by name and by id) is run, and paid for, once."""
+    app = cockpit(prospect_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("T", "j", "enter")
+        await pilot.pause()
+        await pilot.press(*"nowhere, kestrel, zilch", "enter")
+        await pilot.pause()
+        assert text_of(app, "#dialog-error") == (
+            "No cached company matches 'nowhere'; no cached company matches 'zilch'; "
+            "the company list (C) shows yours")
+        await pilot.press("end", "ctrl+u", *"kestrel, 503, 500", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await pilot.pause()
+    (op,) = prospect_store.outbox_rows()
+    assert op.payload["company_ids"] == [503, 500]
+
+
 async def test_contacts_browser_and_a_contact(prospect_store: Store) -> None:
     app = cockpit(prospect_store)
     async with app.run_test(size=(120, 40)) as pilot:

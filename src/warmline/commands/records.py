@@ -73,19 +73,20 @@ Page = Callable[[str, int, int], Sequence[Row]]
 
 def resolve_company(store: Store, ref: str) -> CompanyRef:
     """The cached company a COMPANY argument names; an unknown or ambiguous one is bad input (2)."""
+    return resolve_companies(store, [ref])[0]
+
+
+def resolve_companies(store: Store, refs: Sequence[str]) -> list[CompanyRef]:
+    """The cached companies `refs` name, each once, in the order first named; every name
+    that does not name one is said in one line of bad input (2)."""
     from warmline import prospecting  # deferred: command line
 
     try:
-        return prospecting.resolve_company(store, ref)
+        return prospecting.resolve_companies(store, refs)
     except prospecting.NoSuchCompany as exc:
         raise CommandError(f"{exc} (run `warmline companies --refresh`)", EXIT_BAD_INPUT) from None
     except (LookupError, ValueError) as exc:
         raise CommandError(str(exc), EXIT_BAD_INPUT) from None
-
-
-def resolve_companies(store: Store, refs: Sequence[str]) -> list[CompanyRef]:
-    """The cached companies `refs` name, each once, in the order first named."""
-    return list({ref.id: ref for ref in (resolve_company(store, r) for r in refs)}.values())
 
 
 # --- what differs between companies and contacts ---------------------------------------------------

@@ -15,7 +15,7 @@ from textual.widgets import Static
 
 from warmline import actions
 from warmline.named_tuple import NamedTuple
-from warmline.prospecting import RESEARCH_RUN, NoSuchCompany, cost_notice, resolve_company
+from warmline.prospecting import RESEARCH_RUN, NoSuchCompany, cost_notice, resolve_companies
 from warmline.store.custom_fields import FieldSchema, FieldValue, labelled_fields
 from warmline.store.outreach import outreach_status
 from warmline.store.research_results import CompanyResult, run_results
@@ -161,7 +161,7 @@ class TemplatesScreen(CockpitScreen):
             if not refs:
                 return "name at least one company (its id or the start of its name)"
             try:
-                chosen[:] = [resolve_company(self.cockpit.store, ref) for ref in refs]
+                chosen[:] = resolve_companies(self.cockpit.store, refs)
             except NoSuchCompany as exc:
                 return f"{exc}; the company list ({self.cockpit.key_of('app.companies')}) shows yours"
             except (LookupError, ValueError) as exc:
