@@ -66,6 +66,33 @@ async def test_status_target_scan_and_generation_keys(store: Store) -> None:
         assert "being generated" in recs and "R generates" not in recs
 
 
+@pytest.mark.parametrize(("key", "kind", "what"), [
+    ("S", "start_signal_scan", "A signal scan of Fjord Freight AB is still under way (queued)."),
+    ("R", "generate_recommendations", "A recommendation generation of Fjord Freight AB is still under way (queued)."),
+])
+async def test_a_second_scan_or_generation_while_one_is_under_way_is_asked_first(
+    store: Store, key: str, kind: str, what: str
+) -> None:
+    """A second `S` (or `R`) pressed by habit sent a second start; now it asks, and `n`
+    sends nothing more, `y` a second one."""
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_detail(app, pilot, FJORD)
+        await pilot.press(key)
+        await pilot.pause()
+        assert kinds(store) == [kind]
+        await pilot.press(key)
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert text_of(app, "#confirm-question") == what + "\nStart another one anyway?"
+        await pilot.press("n")
+        await pilot.pause()
+        assert kinds(store) == [kind]
+        await pilot.press(key, "y")
+        await pilot.pause()
+        assert kinds(store) == [kind, kind]
+
+
 async def test_no_recommendations_names_the_reps_generate_key_or_the_running_generation(store: Store) -> None:
     app = cockpit(store, config=settings(keymap={"detail.generate": "g"}))
     async with app.run_test(size=(120, 40)) as pilot:

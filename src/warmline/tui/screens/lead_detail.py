@@ -35,6 +35,7 @@ from warmline.tui.screens.contact_pick import add_key_contact
 from warmline.tui.screens.dialogs import (
     ActivityDialog,
     ActivityValues,
+    ConfirmDialog,
     DealDialog,
     DealValues,
     LineDialog,
@@ -664,10 +665,32 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         self.app.push_screen(LineDialog("Target score (1-100)", submit, [("target", "Target", current)]))
 
     def action_signal_scan(self) -> None:
-        self._act(actions.start_signal_scan, self.lead_id)
+        self._start_once("signal_scan", "A signal scan", actions.start_signal_scan)
 
     def action_generate_recommendations(self) -> None:
-        self._act(actions.generate_recommendations, self.lead_id)
+        self._start_once("recommendations", "A recommendation generation", actions.generate_recommendations)
+
+    def _start_once(self, job_kind: str, what: str, start: Callable[[Store, int], str]) -> None:
+        """Start a job on the lead; while one of its kind is still under way (queued here or
+        running on the service), ask first. A second `S` pressed by habit sent a second
+        scan: the spec does not say whether the service counts another site signal slot,
+        restarts the scan or refuses it."""
+        running = self._active_jobs().get(job_kind)
+        if running is None:
+            self._act(start, self.lead_id)
+            return
+        detail = self.detail
+        status = None if detail is None else (
+            detail.signal_scan_status if job_kind == "signal_scan" else detail.generation_status)
+        question = Text(f"{what} of ").append_text(plain(self._lead_name(), "bold"))
+        question.append(" is still under way (").append_text(job_state(status or running.status, running))
+        question.append(").\nStart another one anyway?")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._act(start, self.lead_id)
+
+        self.app.push_screen(ConfirmDialog(question), answered)
 
     def action_edit_deal(self) -> None:
         detail = self.detail
