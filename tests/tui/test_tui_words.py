@@ -85,7 +85,10 @@ async def test_completing_a_card_says_its_sibling_went_with_it(store: Store) -> 
         await pilot.pause()
         await pilot.press("c")
         await pilot.pause()
-        assert "Completed; 1 other card on the same post dismissed." in notices(app)
+        # said as what the completion does, not as done: the undo window is open and
+        # nothing has reached the service yet
+        assert ("1 other card on the same post goes with it: the service dismisses it with this completion."
+                in notices(app))
 
 
 async def test_completing_a_lone_card_says_nothing_extra(store: Store) -> None:

@@ -60,9 +60,12 @@ def same_post(one: Recommendation, other: Recommendation) -> bool:
 
 def siblings_notice(others: int) -> str:
     """Completing a card dismisses its siblings on the same post (the spec's rule); the rep
-    is told, so the counts moving by more than one are no mystery."""
-    cards = "1 other card" if others == 1 else f"{others} other cards"
-    return f"Completed; {cards} on the same post dismissed."
+    is told, so the counts moving by more than one are no mystery. Said as what the
+    completion will do, not as done: it is shown at once, within the undo window and
+    offline too, before the service has dismissed anything."""
+    if others == 1:
+        return "1 other card on the same post goes with it: the service dismisses it with this completion."
+    return f"{others} other cards on the same post go with it: the service dismisses them with this completion."
 
 
 class RecommendationsScreen(CockpitScreen):
