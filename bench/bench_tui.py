@@ -230,9 +230,14 @@ def paint_in_tmux(apps: dict[str, Launch], runs: int) -> dict[str, list[float]]:
     return times
 
 
+def tmux_environment(env: dict[str, str]) -> list[str]:
+    """`new-session` arguments giving the pane `env` and an xterm's TERM."""
+    return [arg for name, value in {"TERM": "xterm-256color", **env}.items() for arg in ("-e", f"{name}={value}")]
+
+
 def _paint_once(tmux: list[str], launch: Launch) -> float:
     argv, env, painted = launch
-    setenv = [arg for name, value in {"TERM": "xterm-256color", **env}.items() for arg in ("-e", f"{name}={value}")]
+    setenv = tmux_environment(env)
     started = time.perf_counter()
     subprocess.run([*tmux, "new-session", "-d", "-s", "paint", "-x", "120", "-y", "40", *setenv, shlex.join(argv)],
                    check=True)

@@ -58,7 +58,15 @@ from pathlib import Path
 from typing import Any
 
 import pyte
-from bench_tui import Launch, cache_for, compile_sources, paint_in_tmux, report, warmline_command
+from bench_tui import (
+    Launch,
+    cache_for,
+    compile_sources,
+    paint_in_tmux,
+    report,
+    tmux_environment,
+    warmline_command,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -137,7 +145,7 @@ class TmuxKeys:
         # switch interval (5 ms) an output that came while this thread replayed one was
         # timed late.
         sys.setswitchinterval(0.0001)
-        setenv = [arg for name, value in {"TERM": "xterm-256color", **env}.items() for arg in ("-e", f"{name}={value}")]
+        setenv = tmux_environment(env)
         try:
             # The cockpit starts on a line from the control client, so no byte goes unseen.
             subprocess.run([*self.tmux, "new-session", "-d", "-s", "keys", "-x", "120", "-y", "40", *setenv,
@@ -269,7 +277,7 @@ class TmuxShown:
     def __init__(self, launch: Launch) -> None:
         argv, env, painted = launch
         self.server = PrivateTmux()
-        setenv = [arg for name, value in {"TERM": "xterm-256color", **env}.items() for arg in ("-e", f"{name}={value}")]
+        setenv = tmux_environment(env)
         try:
             self.server.run("new-session", "-d", "-s", "shown", "-x", "120", "-y", "40", *setenv,
                             shlex.join(argv), check=True)
