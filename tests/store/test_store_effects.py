@@ -342,3 +342,20 @@ def test_the_services_reason_for_the_points_is_kept_through_refreshes(seeded: St
     detail = seeded.lead_detail(LEAD)
     assert next(t for t in detail.touchpoints if t.id == 9999).bonus_reason == reason
     assert [t.bonus_reason for t in detail.touchpoints if t.id != 9999] == [None, None]
+
+
+def test_a_refresh_listing_none_left_drops_the_rows_it_no_longer_lists(store: Store, detail_item) -> None:
+    """The service answers that the lead has no sources, contacts or competitors left (or
+    that no research template is left): the cache keeps none of them. `NOT IN (NULL)`,
+    used for an empty list, is never true in SQL, and kept every old row."""
+    store.upsert_lead_detail(detail_item(LEAD))
+    detail = store.lead_detail(LEAD)
+    assert detail.monitoring_pages and detail.contacts and detail.competitors
+    store.upsert_lead_detail({**detail_item(LEAD), "monitoring_pages": [], "contacts": [], "competitors": []})
+    detail = store.lead_detail(LEAD)
+    assert (detail.monitoring_pages, detail.contacts, detail.competitors) == ([], [], [])
+
+    store.upsert_templates([{"id": "t1", "name": "ICP fit", "data_points": []}])
+    assert [t.id for t in store.templates()] == ["t1"]
+    store.upsert_templates([])
+    assert store.templates() == []

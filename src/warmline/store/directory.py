@@ -12,6 +12,7 @@ from warmline.store.mapping import company_columns, contact_columns, dumps, temp
 from warmline.store.paging import Listing, Order, count_rows, has_table, page_ids, text_filter
 from warmline.store.rows import CompanyRow, ContactRow, ResearchTemplate, json_object
 from warmline.store.values import JsonMap, JsonObject, SqlRow, column
+from warmline.store.writers import not_among
 
 COMPANIES = Listing("companies", fts_column="search_text", name_column="name_lower", name_index="companies_name")
 CONTACTS = Listing("contacts", fts_column="search_text", name_column="name_lower", name_index="contacts_name")
@@ -193,8 +194,8 @@ class DirectoryStore(Database):
         rows = [template_columns(t) for t in items if isinstance(t, Mapping) and t.get("id") is not None]
         with self.write() as conn:
             if full_list:
-                marks = ", ".join("?" for _ in rows) or "NULL"
-                conn.execute(f"DELETE FROM research_templates WHERE id NOT IN ({marks})", [r["id"] for r in rows])
+                unlisted, keep = not_among("id", [r["id"] for r in rows])
+                conn.execute(f"DELETE FROM research_templates WHERE {unlisted}", keep)
             if rows:
                 self.db.table("research_templates").upsert_all(rows, pk="id")
         return len(rows)

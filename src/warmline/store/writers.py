@@ -52,6 +52,16 @@ def _upsert_sql(table: str, columns: tuple[str, ...], conflict: tuple[str, ...],
     return f"INSERT INTO {table} ({names}) VALUES ({marks}) ON CONFLICT({', '.join(conflict)}) {action}"
 
 
+def not_among(column: str, values: Sequence[SqlValue]) -> tuple[str, tuple[SqlValue, ...]]:
+    """An SQL condition true for the rows whose `column` is none of `values`, and its
+    parameters. With no values it is plainly true: `NOT IN (NULL)`, which stood in for an
+    empty list, is never true in SQL, so an answer listing none (a lead's sources all
+    gone, no research templates left) kept every row it should have dropped."""
+    if not values:
+        return "1", ()
+    return f"{column} NOT IN ({', '.join('?' for _ in values)})", tuple(values)
+
+
 def upsert(
     conn: sqlite3.Connection,
     table: str,
@@ -182,12 +192,8 @@ def _replace_children(
 ) -> None:
     """Make the lead's server rows of `table` exactly `rows` (each with its `key`; local
     pending rows are kept, and so are rows under a local id: a contact made offline)."""
-    keep = [r[key] for r in rows]
-    marks = ", ".join("?" for _ in keep) or "NULL"
-    conn.execute(
-        f"DELETE FROM {table} WHERE lead_id = ? AND {key} > 0 AND {key} NOT IN ({marks})",
-        (lead_id, *keep),
-    )
+    unlisted, keep = not_among(key, [r[key] for r in rows])
+    conn.execute(f"DELETE FROM {table} WHERE lead_id = ? AND {key} > 0 AND {unlisted}", (lead_id, *keep))
     upsert(conn, table, rows, conflict)
 
 
