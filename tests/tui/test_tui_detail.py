@@ -93,6 +93,39 @@ async def test_a_second_scan_or_generation_while_one_is_under_way_is_asked_first
         assert kinds(store) == [kind, kind]
 
 
+@pytest.mark.parametrize(("pages", "scan", "why"), [
+    ([], False, "has no monitoring sources yet (S runs a signal scan)"),
+    ("all off", False, "has no monitoring source turned on (space turns one on in [1] Monitoring sources)"),
+    ([], True, "has no monitoring sources yet (its signal scan is still under way)"),
+])
+async def test_generating_with_no_source_turned_on_is_asked_first(
+    store: Store, pages: Any, scan: bool, why: str
+) -> None:
+    """The service generates from the lead's enabled sources only: with none in the loaded
+    detail, `R` found nothing and looked broken. It now says why and asks."""
+    detail = W.lead_detail(3)
+    detail["monitoring_pages"] = (
+        [{**page, "is_selected": False} for page in detail["monitoring_pages"]] if pages == "all off" else pages)
+    store.upsert_lead_detail(detail)
+    app = cockpit(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_detail(app, pilot, KESTREL)
+        if scan:
+            await pilot.press("S")
+            await pilot.pause()
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert text_of(app, "#confirm-question") == (
+            f"Kestrel Analytics {why}, and recommendations are generated from those turned on.\nGenerate anyway?")
+        await pilot.press("n")
+        await pilot.pause()
+        assert "generate_recommendations" not in kinds(store)
+        await pilot.press("R", "y")
+        await pilot.pause()
+        assert kinds(store)[-1] == "generate_recommendations"
+
+
 async def test_no_recommendations_names_the_reps_generate_key_or_the_running_generation(store: Store) -> None:
     app = cockpit(store, config=settings(keymap={"detail.generate": "g"}))
     async with app.run_test(size=(120, 40)) as pilot:

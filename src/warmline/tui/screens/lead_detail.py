@@ -668,23 +668,48 @@ class LeadDetailScreen(FollowUpActions, CockpitScreen):
         self._start_once("signal_scan", "A signal scan", actions.start_signal_scan)
 
     def action_generate_recommendations(self) -> None:
-        self._start_once("recommendations", "A recommendation generation", actions.generate_recommendations)
+        self._start_once("recommendations", "A recommendation generation", actions.generate_recommendations,
+                         doubt=self._nothing_to_generate_from())
 
-    def _start_once(self, job_kind: str, what: str, start: Callable[[Store, int], str]) -> None:
-        """Start a job on the lead; while one of its kind is still under way (queued here or
-        running on the service), ask first. A second `S` pressed by habit sent a second
-        scan: the spec does not say whether the service counts another site signal slot,
-        restarts the scan or refuses it."""
+    def _nothing_to_generate_from(self) -> Text | None:
+        """Why a generation now would have no source to read, if the loaded detail shows
+        none turned on: the service generates from the lead's enabled monitoring sources
+        only, and a generation that finds nothing looked like a broken `R`."""
+        detail = self.detail
+        if detail is None or detail.detail_fetched_at is None:
+            return None  # not loaded: the service may know sources the cache does not
+        if any(page.is_selected for page in detail.monitoring_pages):
+            return None
+        text = plain(self._lead_name(), "bold")
+        if "signal_scan" in self._active_jobs():
+            text.append(" has no monitoring sources yet (its signal scan is still under way)")
+        elif detail.monitoring_pages:
+            text.append(f" has no monitoring source turned on ({self.key('detail.toggle_source')} "
+                        f"turns one on in [1] Monitoring sources)")
+        else:
+            text.append(f" has no monitoring sources yet ({self.key('detail.signal_scan')} runs a signal scan)")
+        return text.append(", and recommendations are generated from those turned on.\nGenerate anyway?")
+
+    def _start_once(self, job_kind: str, what: str, start: Callable[[Store, int], str],
+                    doubt: Text | None = None) -> None:
+        """Start a job on the lead, asking first while one of its kind is still under way
+        (queued here or running on the service), or when `doubt` says why it may do
+        nothing. A second `S` pressed by habit sent a second scan: the spec does not say
+        whether the service counts another site signal slot, restarts the scan or
+        refuses it."""
         running = self._active_jobs().get(job_kind)
-        if running is None:
+        if running is not None:
+            detail = self.detail
+            status = None if detail is None else (
+                detail.signal_scan_status if job_kind == "signal_scan" else detail.generation_status)
+            question = Text(f"{what} of ").append_text(plain(self._lead_name(), "bold"))
+            question.append(" is still under way (").append_text(job_state(status or running.status, running))
+            question.append(").\nStart another one anyway?")
+        elif doubt is not None:
+            question = doubt
+        else:
             self._act(start, self.lead_id)
             return
-        detail = self.detail
-        status = None if detail is None else (
-            detail.signal_scan_status if job_kind == "signal_scan" else detail.generation_status)
-        question = Text(f"{what} of ").append_text(plain(self._lead_name(), "bold"))
-        question.append(" is still under way (").append_text(job_state(status or running.status, running))
-        question.append(").\nStart another one anyway?")
 
         def answered(yes: bool | None) -> None:
             if yes:
