@@ -345,15 +345,17 @@ def test_the_services_reason_for_the_points_is_kept_through_refreshes(seeded: St
 
 
 def test_a_refresh_listing_none_left_drops_the_rows_it_no_longer_lists(store: Store, detail_item) -> None:
-    """The service answers that the lead has no sources, contacts or competitors left (or
-    that no research template is left): the cache keeps none of them. `NOT IN (NULL)`,
+    """The service answers that the lead has no sources, contacts, competitors or active
+    recommendations left (or that no research template is left): the cache keeps none. `NOT IN (NULL)`,
     used for an empty list, is never true in SQL, and kept every old row."""
     store.upsert_lead_detail(detail_item(LEAD))
     detail = store.lead_detail(LEAD)
-    assert detail.monitoring_pages and detail.contacts and detail.competitors
-    store.upsert_lead_detail({**detail_item(LEAD), "monitoring_pages": [], "contacts": [], "competitors": []})
+    assert detail.monitoring_pages and detail.contacts and detail.competitors and detail.recommendations
+    store.upsert_lead_detail({**detail_item(LEAD), "monitoring_pages": [], "contacts": [], "competitors": [],
+                              "recommendations": []})
     detail = store.lead_detail(LEAD)
-    assert (detail.monitoring_pages, detail.contacts, detail.competitors) == ([], [], [])
+    assert (detail.monitoring_pages, detail.contacts, detail.competitors, detail.recommendations) == ([], [], [], [])
+    assert store.active_recommendations() == []  # handled elsewhere: out of the triage queue too
 
     store.upsert_templates([{"id": "t1", "name": "ICP fit", "data_points": []}])
     assert [t.id for t in store.templates()] == ["t1"]
